@@ -1,0 +1,134 @@
+#include "backend/linux/launcher.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <mutex>
+
+#include "backend/linux/bwrap_args.h"
+#include "backend/linux/seccomp_bpf.h"
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+namespace {
+
+// The filter is the same for every command: compile it once per process.
+Result<std::string> cached_filter(const std::vector<SeccompRule>& rules) {
+  static std::mutex mu;
+  static std::vector<SeccompRule> last_rules;
+  static std::string last_bpf;
+  static bool have = false;
+  std::lock_guard<std::mutex> lock(mu);
+  auto same = [&] {
+    if (!have || last_rules.size() != rules.size()) return false;
+    for (size_t i = 0; i < rules.size(); ++i) {
+      const auto &a = rules[i], &b = last_rules[i];
+      if (a.syscall != b.syscall || a.errno_value != b.errno_value ||
+          a.args.size() != b.args.size())
+        return false;
+      for (size_t j = 0; j < a.args.size(); ++j)
+        if (a.args[j].index != b.args[j].index || a.args[j].op != b.args[j].op ||
+            a.args[j].mask != b.args[j].mask || a.args[j].value != b.args[j].value)
+          return false;
+    }
+    return true;
+  };
+  if (same()) return last_bpf;
+  auto bpf = compile_seccomp(rules);
+  if (!bpf.ok()) return bpf.error();
+  last_rules = rules;
+  last_bpf = *bpf;
+  have = true;
+  return last_bpf;
+}
+
+struct CloseFd {
+  int fd;
+  ~CloseFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
+  if (name.find('/') != std::string::npos) return path_join(cwd, name);
+  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  for (const auto& dir : split(path, ':')) {
+    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
+    std::string p = path_join(d, name);
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
+
+Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
+                                      const LaunchIo& io,
+                                      const std::function<void(pid_t)>& on_started) {
+  auto bpf = cached_filter(plan.seccomp);
+  if (!bpf.ok()) return bpf.error();
+  auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
+  if (!seccomp_fd.ok()) return seccomp_fd.error();
+  CloseFd s{*seccomp_fd};
+  int st[2];
+  if (pipe2(st, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  int st_r = fcntl(st[0], F_DUPFD_CLOEXEC, 10), st_w = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
+  ::close(st[0]);
+  ::close(st[1]);
+  CloseFd sr{st_r}, sw{st_w};
+  // Inside bwrap: 3 = arguments, 4 = seccomp filter, 5 = status.
+  std::vector<std::string> args = render_bwrap_args(plan, BwrapFds{4, 5});
+  auto args_fd = memfd_with("cordon-bwrap-args", nul_join(args));
+  if (!args_fd.ok()) return args_fd.error();
+  CloseFd a{*args_fd};
+
+  ProcessSpec spec;
+  spec.path = bwrap;
+  spec.argv = bwrap_command_line(plan, 3);
+  spec.env = plan.env;
+  spec.pass_fds = {{a.fd, 3}, {s.fd, 4}, {sw.fd, 5}};
+  spec.new_process_group = true;
+  spec.limits = plan.limits;
+  spec.in = io.in;
+  spec.in_data = io.in_data;
+  spec.out = io.out;
+  spec.err = io.err;
+  spec.capture_limit = io.capture_limit;
+  spec.timeout = plan.timeout;
+  spec.bwrap_status_fd = sr.fd;
+  spec.cancel_fd = io.cancel_fd;
+  // Our copy of the write end must close once bwrap has it, or the status never ends.
+  auto started = [&](pid_t pid) {
+    ::close(sw.fd);
+    sw.fd = -1;
+    if (on_started) on_started(pid);
+  };
+  return run_process(spec, started);
+}
+
+Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
+                                         const std::function<void(pid_t)>& on_started) {
+  ProcessSpec spec;
+  spec.path = resolve_command(plan.argv[0], plan.env, plan.cwd);
+  if (spec.path.empty())
+    return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+  spec.argv = plan.argv;
+  spec.env = plan.env;
+  spec.cwd = plan.cwd;
+  spec.new_process_group = true;
+  spec.end_group_on_exit = true;
+  spec.limits = plan.limits;
+  spec.in = io.in;
+  spec.in_data = io.in_data;
+  spec.out = io.out;
+  spec.err = io.err;
+  spec.capture_limit = io.capture_limit;
+  spec.timeout = plan.timeout;
+  spec.cancel_fd = io.cancel_fd;
+  return run_process(spec, on_started);
+}
+
+}  // namespace cordon

@@ -1,0 +1,35 @@
+// Launching a plan: bwrap for a sandboxed command, the command itself for an unconfined one.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "backend/linux/process.h"
+#include "plan/plan.h"
+
+namespace cordon {
+
+struct LaunchIo {
+  InputMode in = InputMode::kNull;
+  std::string in_data;
+  OutputMode out = OutputMode::kInherit;
+  OutputMode err = OutputMode::kTee;
+  size_t capture_limit = 1 << 20;
+  int cancel_fd = -1;
+};
+
+// A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
+// through --json-status-fd). bwrap starts with the plan's environment only (ENV-5).
+Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
+                                      const LaunchIo& io,
+                                      const std::function<void(pid_t)>& on_started = {});
+
+// An unconfined plan (mode off/external, or an approved outside-sandbox command): its own
+// process group, ended when the command ends (NET-4).
+Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
+                                         const std::function<void(pid_t)>& on_started = {});
+
+// Looks a command up in PATH (of `env`) like execvp; returns "" when not found.
+std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd);
+
+}  // namespace cordon

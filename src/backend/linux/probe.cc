@@ -1,0 +1,374 @@
+#include "backend/linux/probe.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "backend/linux/launcher.h"
+#include "core/fs_util.h"
+#include "core/paths.h"
+#include "core/strings.h"
+#include "core/version.h"
+#include "plan/seccomp_rules.h"
+
+namespace cordon {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+const char* kSecret = "cordon-probe-secret\n";
+
+std::string ns_inode(const char* ns) {
+  struct stat st;
+  std::string p = std::string("/proc/self/ns/") + ns;
+  if (stat(p.c_str(), &st) != 0) return "0";
+  return std::to_string(st.st_ino);
+}
+
+std::string boot_id() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+std::string file_stamp(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return "missing";
+  return fmt::format("{}:{}:{}.{}", st.st_dev, st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+std::string cache_key(const ProbeInput& in) {
+  return fmt::format("{}|{}|{}|{}|{}", boot_id(), in.bwrap, file_stamp(in.bwrap),
+                     file_stamp(in.cordon_exe), kCordonVersion);
+}
+
+int read_int_file(const char* path) {
+  std::ifstream in(path);
+  int v = -1;
+  if (in >> v) return v;
+  return -1;
+}
+
+// PROBE-2: why a sandbox could not start, and the fix.
+void diagnose_start_failure(ProbeReport& r, const std::string& bwrap_err) {
+  std::string low = to_lower(bwrap_err);
+  // bwrap's own words when it cannot create the namespaces it needs.
+  bool userns = low.find("new namespace") != std::string::npos ||
+                low.find("user namespace") != std::string::npos ||
+                low.find("uid map") != std::string::npos ||
+                low.find("uid_map") != std::string::npos ||
+                low.find("unshare") != std::string::npos;
+  if (userns) {
+    int apparmor = read_int_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    std::string marker;
+    for (const char* m : {"/.dockerenv", "/run/.containerenv"})
+      if (access(m, F_OK) == 0) marker = m;
+    r.failed_check = "namespaces";
+    if (!marker.empty()) {
+      r.cause = fmt::format("user namespaces are blocked; this machine looks like a container "
+                            "({})",
+                            marker);
+      r.fix = "set [sandbox] mode = \"external\" in your config when that container is the "
+              "boundary; otherwise allow user namespaces in the container's runtime";
+      if (apparmor == 1)
+        r.fix += ", or run `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` on "
+                 "its host";
+    } else if (apparmor == 1) {
+      r.cause = "user namespaces are blocked by AppArmor "
+                "(kernel.apparmor_restrict_unprivileged_userns = 1)";
+      r.fix = "run `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (add it to "
+              "/etc/sysctl.d/ to keep it after a reboot)";
+    } else {
+      r.cause = "user namespaces could not be created (" + trim(bwrap_err) + ")";
+      r.fix = "allow unprivileged user namespaces on this machine (for example "
+              "`sudo sysctl -w kernel.unprivileged_userns_clone=1` or raise "
+              "user.max_user_namespaces), or set [sandbox] mode = \"external\" when the "
+              "machine is itself the boundary";
+    }
+    return;
+  }
+  r.failed_check = "bwrap_runs";
+  r.cause = "the sandbox did not hold (bwrap_runs): " + trim(bwrap_err);
+  r.fix = "no setting fixes this; please report the check's name (bwrap_runs) and the message";
+}
+
+bool load_cache(const std::string& file, const std::string& key, ProbeReport& r) {
+  std::ifstream in(file);
+  if (!in) return false;
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.value("key", "") != key || !j.value("ok", false)) return false;
+    r.ok = true;
+    r.cached = true;
+    r.total_ms = j.value("total_ms", 0.0);
+    for (const auto& c : j.at("checks")) {
+      r.checks.push_back(ProbeCheck{c.value("name", ""), c.value("ok", false),
+                                    c.value("ms", 0.0), c.value("detail", "")});
+    }
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+void save_cache(const std::string& file, const std::string& key, const ProbeReport& r) {
+  nlohmann::json j;
+  j["key"] = key;
+  j["ok"] = r.ok;
+  j["total_ms"] = r.total_ms;
+  j["checks"] = nlohmann::json::array();
+  for (const auto& c : r.checks)
+    j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"ms", c.ms}, {"detail", c.detail}});
+  (void)write_file_atomic(file, j.dump() + "\n", /*sync=*/false);
+}
+
+}  // namespace
+
+std::string ProbeReport::message() const {
+  if (ok) return "the sandbox holds";
+  return fmt::format("the sandbox is unavailable: {}. Fix: {}.", cause, fix);
+}
+
+ProbeReport run_probe(const ProbeInput& in) {
+  ProbeReport r;
+  auto t0 = Clock::now();
+  std::string dir = path_join(in.folders.cache, "probe");
+  std::string cache_file = path_join(in.folders.cache, fmt::format("probe-{}.json", geteuid()));
+  if (in.bwrap.empty()) {
+    r.checks.push_back({"bwrap_present", false, 0, "bwrap was not found"});
+    r.failed_check = "bwrap_present";
+    r.cause = "bwrap (bubblewrap) is not installed";
+    r.fix = "install the `bubblewrap` package (sudo apt-get install bubblewrap)";
+    return r;
+  }
+  std::string key = cache_key(in);
+  if (in.use_cache && load_cache(cache_file, key, r)) return r;
+  r.checks.push_back({"bwrap_present", true, 0, in.bwrap});
+
+  std::string tmp = path_join(dir, "tmp"), work = path_join(dir, "work");
+  std::string secret = path_join(dir, "secret"), outside = path_join(dir, "outside");
+  std::string empty = path_join(dir, "empty");
+  if (auto s = make_dirs(tmp, 0700); !s.ok()) {
+    r.failed_check = "probe_files";
+    r.cause = s.error().message;
+    r.fix = "make " + in.folders.cache + " writable by you";
+    return r;
+  }
+  (void)make_dirs(work, 0700);
+  (void)write_file_atomic(secret, kSecret, false);
+  (void)write_file_atomic(empty, "", false);
+  chmod(empty.c_str(), 0444);
+
+  Plan p;
+  p.runner = Runner::kSandbox;
+  p.mounts = {
+      {MountKind::kRoBind, "/", "/", "base"},
+      {MountKind::kDev, "", "/dev", "base"},
+      {MountKind::kProc, "", "/proc", "base"},
+      {MountKind::kRoBindTry, "/proc/sys", "/proc/sys", "base"},
+      {MountKind::kBind, tmp, "/tmp", "tmp"},
+      {MountKind::kBind, work, work, "writable"},
+  };
+  // The checker is this program; under the machine's /tmp it would vanish behind the private
+  // one, so bind it in at its own path.
+  if (path_within(in.cordon_exe, "/tmp"))
+    p.mounts.push_back({MountKind::kRoBind, in.cordon_exe, in.cordon_exe, "checker"});
+  p.mounts.push_back({MountKind::kRoBind, empty, secret, "hidden"});
+  p.cwd = work;
+  p.seccomp = default_seccomp_rules();
+  p.env.set("PATH", "/usr/bin:/bin");
+  p.timeout = std::chrono::seconds(20);
+  p.argv = {in.cordon_exe, "__probe-inside", secret, outside, path_join(work, "ok"),
+            ns_inode("user"), ns_inode("mnt"), ns_inode("pid"), ns_inode("ipc"),
+            ns_inode("uts"), ns_inode("net")};
+  LaunchIo io;
+  io.in = InputMode::kNull;
+  io.out = OutputMode::kCapture;
+  io.err = OutputMode::kCapture;
+  auto t_launch = Clock::now();
+  auto outcome = launch_sandbox(p, in.bwrap, io);
+  double launch_ms = ms_since(t_launch);
+  if (!outcome.ok()) {
+    r.checks.push_back({"bwrap_runs", false, launch_ms, outcome.error().message});
+    r.failed_check = "bwrap_runs";
+    r.cause = "the sandbox did not hold (bwrap_runs): " + outcome.error().message;
+    r.fix = "no setting fixes this; please report the check's name (bwrap_runs)";
+    r.total_ms = ms_since(t0);
+    return r;
+  }
+  if (!outcome->bwrap_started) {
+    std::string err = outcome->err + outcome->held_err;
+    r.checks.push_back({"bwrap_runs", false, launch_ms, trim(err)});
+    diagnose_start_failure(r, err);
+    r.total_ms = ms_since(t0);
+    return r;
+  }
+  r.checks.push_back({"bwrap_runs", true, launch_ms, ""});
+  // Lines: "name ok|failed ms detail".
+  std::istringstream lines(outcome->out);
+  std::string line;
+  bool any = false;
+  while (std::getline(lines, line)) {
+    std::istringstream ls(line);
+    ProbeCheck c;
+    std::string status;
+    ls >> c.name >> status >> c.ms;
+    std::getline(ls, c.detail);
+    c.detail = trim(c.detail);
+    c.ok = status == "ok";
+    if (c.name.empty()) continue;
+    any = true;
+    r.checks.push_back(c);
+  }
+  if (!any || outcome->exit_code != 0) {
+    r.checks.push_back({"checker", false, 0,
+                        fmt::format("the checker exited {} without reporting: {}",
+                                    outcome->exit_code, trim(outcome->err + outcome->held_err))});
+  }
+  r.ok = true;
+  for (const auto& c : r.checks) {
+    if (!c.ok) {
+      r.ok = false;
+      r.failed_check = c.name;
+      r.cause = fmt::format("the sandbox did not hold ({})", c.name);
+      r.fix = fmt::format("no setting fixes it; please report the check's name ({})", c.name);
+      break;
+    }
+  }
+  r.total_ms = ms_since(t0);
+  if (r.ok) save_cache(cache_file, key, r);
+  return r;
+}
+
+// ---- inside the probe's sandbox ----
+
+int probe_inside_main(int argc, char** argv) {
+  if (argc < 11) return 2;
+  std::string secret = argv[2], outside = argv[3], inside = argv[4];
+  const char* names[] = {"user", "mnt", "pid", "ipc", "uts", "net"};
+  auto report = [](const char* name, bool ok, Clock::time_point t, const std::string& detail) {
+    std::printf("%s %s %.3f %s\n", name, ok ? "ok" : "failed", ms_since(t), detail.c_str());
+  };
+  {
+    auto t = Clock::now();
+    std::string same;
+    for (int i = 0; i < 6; ++i)
+      if (ns_inode(names[i]) == argv[5 + i]) same += std::string(same.empty() ? "" : ",") + names[i];
+    report("namespaces", same.empty(), t, same.empty() ? "" : "shared with the host: " + same);
+  }
+  {
+    auto t = Clock::now();
+    std::ifstream st("/proc/self/status");
+    std::string l, seccomp, nnp, capeff;
+    while (std::getline(st, l)) {
+      if (starts_with(l, "Seccomp:")) seccomp = trim(l.substr(8));
+      if (starts_with(l, "NoNewPrivs:")) nnp = trim(l.substr(11));
+      if (starts_with(l, "CapEff:")) capeff = trim(l.substr(7));
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    int e = errno;
+    if (fd >= 0) close(fd);
+    // Junk in the upper 32 bits must not slip AF_UNIX past the filter (PROC-7).
+    long fd2 = syscall(SYS_socket, 0x100000000L | AF_UNIX, SOCK_STREAM, 0);
+    int e2 = errno;
+    if (fd2 >= 0) close(static_cast<int>(fd2));
+    bool ok = fd < 0 && e == EPERM && fd2 < 0 && e2 == EPERM && seccomp == "2";
+    report("seccomp", ok, t,
+           ok ? "" : fmt::format("Seccomp: {}, socket(AF_UNIX): {}", seccomp,
+                                 fd < 0 ? std::strerror(e) : "allowed"));
+    t = Clock::now();
+    bool caps = nnp == "1" && capeff == "0000000000000000";
+    report("no_privileges", caps, t, caps ? "" : "NoNewPrivs " + nnp + ", CapEff " + capeff);
+  }
+  {
+    auto t = Clock::now();
+    std::ifstream in(secret);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    report("hidden_file_empty", content.empty(), t,
+           content.empty() ? "" : "a hidden file could be read");
+  }
+  {
+    auto t = Clock::now();
+    int fd = open(outside.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int e = errno;
+    if (fd >= 0) {
+      close(fd);
+      unlink(outside.c_str());
+    }
+    int fd_in = open(inside.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd_in >= 0) {
+      close(fd_in);
+      unlink(inside.c_str());
+    }
+    bool ok = fd < 0 && fd_in >= 0;
+    report("write_outside_fails", ok, t,
+           ok ? "" : fd >= 0 ? "a write outside the writable roots succeeded"
+                             : std::string("a write inside the project failed: ") +
+                                   std::strerror(errno));
+    (void)e;
+  }
+  {
+    auto t = Clock::now();
+    bool ok = false;
+    std::string detail;
+    int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    if (l >= 0 && bind(l, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && listen(l, 1) == 0 &&
+        getsockname(l, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+      int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      ok = c >= 0 && connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+      if (!ok) detail = std::string("connect to 127.0.0.1: ") + std::strerror(errno);
+      if (c >= 0) close(c);
+    } else {
+      detail = std::string("listen on 127.0.0.1: ") + std::strerror(errno);
+    }
+    if (l >= 0) close(l);
+    report("loopback_up", ok, t, detail);
+  }
+  {
+    auto t = Clock::now();
+    std::string others;
+    if (struct if_nameindex* ifs = if_nameindex()) {
+      for (auto* i = ifs; i->if_index != 0; ++i)
+        if (std::string(i->if_name) != "lo") others += std::string(others.empty() ? "" : ",") + i->if_name;
+      if_freenameindex(ifs);
+    }
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(53);
+    inet_pton(AF_INET, "192.0.2.1", &a.sin_addr);  // TEST-NET-1: never a real host
+    int rc = s >= 0 ? connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) : -1;
+    int e = errno;
+    if (s >= 0) close(s);
+    bool ok = others.empty() && rc < 0 && e == ENETUNREACH;
+    report("network_isolated", ok, t,
+           ok ? "" : others.empty() ? "a non-loopback address was reachable"
+                                    : "interfaces besides loopback: " + others);
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace cordon

@@ -1,0 +1,75 @@
+// Starting one process and waiting for it: the only code that forks, execs, waits and kills.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/policy.h"
+#include "core/env.h"
+#include "core/result.h"
+
+namespace cordon {
+
+enum class InputMode { kInherit, kNull, kData };
+enum class OutputMode {
+  kInherit,  // the child writes to our own descriptor
+  kCapture,  // kept in memory (up to capture_limit bytes)
+  kTee,      // forwarded to our own descriptor as it comes, and its tail kept for notes
+};
+
+struct ProcessSpec {
+  std::string path;               // executable (absolute)
+  std::vector<std::string> argv;  // argv[0] included
+  EnvMap env;                     // the whole environment of the child
+  std::string cwd;                // chdir before exec; empty stays
+  // Descriptors handed to the child: (our descriptor, its number in the child). Our
+  // descriptors must be >= 10 and the child's numbers small (3..9).
+  std::vector<std::pair<int, int>> pass_fds;
+  bool new_process_group = true;  // our terminal's Ctrl-C reaches cordon, not the child
+  bool end_group_on_exit = false;  // SIGKILL the process group once the first process exits
+  Limits limits;                  // applied as rlimits before exec (PROC-6)
+  InputMode in = InputMode::kNull;
+  std::string in_data;
+  OutputMode out = OutputMode::kInherit, err = OutputMode::kInherit;
+  size_t capture_limit = 1 << 20;  // bytes kept per captured stream
+  std::optional<std::chrono::milliseconds> timeout;
+  // After the first process exits, how long to keep reading output that something else still
+  // holds open before returning (an unconfined command's background processes).
+  std::chrono::milliseconds output_grace{2000};
+  int bwrap_status_fd = -1;  // our read end of bwrap's --json-status-fd pipe
+  int cancel_fd = -1;        // readable when the caller wants the command ended (Ctrl-C)
+};
+
+struct ProcessOutcome {
+  pid_t pid = -1;             // the process we started
+  pid_t sandbox_pid = -1;     // bwrap's child (pid 1 of the sandbox), from the status fd
+  bool bwrap_started = false;  // bwrap reported a child pid: setup finished
+  std::optional<int> bwrap_exit_code;  // from the status fd
+  int exit_code = -1;         // WEXITSTATUS, or -1
+  int signal = 0;             // WTERMSIG, or 0
+  bool timed_out = false;
+  bool canceled = false;
+  bool output_cut = false;    // stopped reading after output_grace
+  std::string out, err;       // captured (or the tail of a tee'd stream)
+  bool out_truncated = false, err_truncated = false;
+  // kTee of stderr under bwrap: leading "bwrap: ..." lines that were held back and not shown
+  // (bwrap's own failure, such as a command not found); the caller shows or translates them.
+  std::string held_err;
+  std::chrono::steady_clock::time_point started, ended;
+};
+
+// Starts the process; `on_started` runs once it has been created (to write a leftover record),
+// then waits for it, feeding input and collecting output. Kills the process group (or, for a
+// sandbox, bwrap and its pid 1) on timeout or cancel.
+Result<ProcessOutcome> run_process(const ProcessSpec& spec,
+                                   const std::function<void(pid_t)>& on_started = {});
+
+// A memfd (close-on-exec, at a descriptor >= 10) holding `data`, positioned at 0.
+Result<int> memfd_with(const char* name, const std::string& data);
+
+}  // namespace cordon

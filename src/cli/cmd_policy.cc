@@ -1,0 +1,140 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "core/paths.h"
+#include "core/strings.h"
+#include "session/session.h"
+
+namespace cordon {
+
+namespace {
+
+const char* limit_mechanism(bool cgroup) { return cgroup ? "rlimit and cgroup" : "rlimit"; }
+
+nlohmann::json limits_json(const Limits& l) {
+  nlohmann::json j = nlohmann::json::object();
+  auto put = [&](const char* k, const std::optional<unsigned long long>& v, const char* how) {
+    if (v) j[k] = {{"value", *v}, {"mechanism", how}};
+  };
+  put("memory", l.memory, limit_mechanism(false));
+  put("cpu_seconds", l.cpu_seconds, "rlimit");
+  put("pids", l.pids, limit_mechanism(false));
+  put("file_size", l.file_size, "rlimit");
+  put("open_files", l.open_files, "rlimit");
+  return j;
+}
+
+}  // namespace
+
+int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
+  auto policy = load_policy(ctx);
+  if (!policy.ok()) {
+    print_error(policy.error().message);
+    return kExitRefused;
+  }
+  SessionOptions so;
+  so.policy = *policy;
+  so.folders = ctx.folders;
+  so.env = ctx.env;
+  so.home = ctx.home;
+  so.cwd = ctx.cwd;
+  so.project = args.project;
+  so.ephemeral = true;
+  so.cordon_exe = ctx.exe;
+  auto session = Session::open(std::move(so));
+  if (!session.ok()) {
+    print_error(session.error().message);
+    return kExitRefused;
+  }
+  Request req;
+  req.argv = {"true"};
+  req.cwd = ctx.cwd;
+  Facts facts = (*session)->facts(req);
+  Plan plan = (*session)->plan(req, facts);
+  const Policy& p = *policy;
+  const char* backend = p.mode == SandboxMode::kOn ? "bubblewrap (Linux)" : "none";
+
+  if (args.json) {
+    nlohmann::json j;
+    j["mode"] = to_string(p.mode);
+    j["backend"] = p.mode == SandboxMode::kOn ? "bubblewrap" : "none";
+    j["config_file"] = p.source_file;
+    j["project"] = (*session)->project();
+    j["escape"] = to_string(p.escape);
+    j["network"] = p.mode == SandboxMode::kOn ? "loopback only" : "host";
+    j["writable"] = plan.writable_roots;
+    j["hidden"] = nlohmann::json::array();
+    for (const auto& h : plan.hidden) {
+      nlohmann::json hj{{"path", h.path}, {"entry", h.entry}, {"why", h.why},
+                        {"hidden", h.hidden}};
+      if (!h.hidden) hj["kept_because"] = h.kept_because;
+      j["hidden"].push_back(hj);
+    }
+    j["protected"] = nlohmann::json::array();
+    for (const auto& d : plan.protect)
+      j["protected"].push_back({{"path", d.path}, {"state", d.state}, {"why", d.why}});
+    j["env_stripped"] = plan.stripped;
+    j["limits"] = limits_json(p.limits);
+    j["mount_count"] = plan.mount_count();
+    j["mount_budget"] = 256;
+    j["coarsened"] = plan.coarsened;
+    if (plan.refusal) j["refusal"] = {{"reason", plan.refusal->reason}, {"message", plan.refusal->message}};
+    j["notices"] = plan.notices;
+    j["warnings"] = plan.warnings;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("mode:         %s%s\n", to_string(p.mode),
+              p.source_file.empty() ? "" : fmt::format("  (config: {})", tilde_path(p.source_file, ctx.home)).c_str());
+  std::printf("backend:      %s\n", backend);
+  std::printf("project:      %s\n", (*session)->project().c_str());
+  std::printf("ways out:     %s\n", p.escape == EscapeMode::kAsk
+                                        ? "--network and --outside-sandbox, each approved per command"
+                                        : "none (escape = \"never\")");
+  std::printf("network:      %s\n", p.mode == SandboxMode::kOn
+                                        ? "closed: only loopback inside each command (NET-1)"
+                                        : "the machine's own");
+  if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
+  if (p.mode == SandboxMode::kOn) {
+    std::printf("\nwritable (everything else is read-only):\n");
+    for (const auto& w : plan.writable_roots)
+      std::printf("  %s%s\n", w.c_str(), w == (*session)->tmp() ? "  (private /tmp)" : "");
+    std::printf("\nhidden (read as empty; resolved before each command, FS-5):\n");
+    for (const auto& h : plan.hidden) {
+      if (h.hidden)
+        std::printf("  %-40s %s\n", h.path.c_str(), h.why.c_str());
+      else
+        std::printf("  %-40s KEPT VISIBLE: %s\n", h.path.c_str(), h.kept_because.c_str());
+    }
+    if (!plan.protect.empty()) {
+      std::printf("\nprotected and git auto-run files:\n");
+      for (const auto& d : plan.protect)
+        std::printf("  %-40s %-28s %s\n", d.path.c_str(), d.state.c_str(), d.why.c_str());
+    }
+    std::printf("\nmounts:       %zu of a budget of 256%s\n", plan.mount_count(),
+                plan.coarsened ? " (file-by-file folders made read-only whole, BUD-2)" : "");
+  }
+  std::printf("\nenvironment stripped: %s\n",
+              plan.stripped.empty() ? "(none)" : join(plan.stripped, ", ").c_str());
+  std::printf("limits:       ");
+  if (!p.limits.any()) std::printf("none beyond the machine's\n");
+  else {
+    std::printf("\n");
+    auto show = [](const char* k, const std::optional<unsigned long long>& v, const char* how) {
+      if (v) std::printf("  %-12s %llu  (%s)\n", k, *v, how);
+    };
+    show("memory", p.limits.memory, "rlimit");
+    show("cpu_seconds", p.limits.cpu_seconds, "rlimit");
+    show("pids", p.limits.pids, "rlimit");
+    show("file_size", p.limits.file_size, "rlimit");
+    show("open_files", p.limits.open_files, "rlimit");
+  }
+  for (const auto& n : plan.notices) std::printf("notice: %s\n", n.c_str());
+  for (const auto& w : plan.warnings) std::printf("warning: %s\n", w.c_str());
+  return 0;
+}
+
+}  // namespace cordon

@@ -1,0 +1,46 @@
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "backend/linux/probe.h"
+#include "cli/commands.h"
+#include "host/facts_reader.h"
+
+namespace cordon {
+
+int cmd_probe(const CliContext& ctx, bool json) {
+  ProbeInput in;
+  in.env = ctx.env;
+  in.folders = ctx.folders;
+  in.cordon_exe = ctx.exe;
+  in.bwrap = find_bwrap(ctx.env);
+  in.use_cache = false;  // an explicit probe always checks afresh (and refreshes the cache)
+  ProbeReport r = run_probe(in);
+  if (json) {
+    nlohmann::json j;
+    j["ok"] = r.ok;
+    j["total_ms"] = r.total_ms;
+    j["checks"] = nlohmann::json::array();
+    for (const auto& c : r.checks) {
+      nlohmann::json cj{{"name", c.name}, {"ok", c.ok}, {"ms", c.ms}};
+      if (!c.detail.empty()) cj["detail"] = c.detail;
+      j["checks"].push_back(cj);
+    }
+    if (!r.ok) {
+      j["failed_check"] = r.failed_check;
+      j["cause"] = r.cause;
+      j["fix"] = r.fix;
+    }
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    for (const auto& c : r.checks)
+      std::printf("%-20s %-6s %7.2f ms%s%s\n", c.name.c_str(), c.ok ? "ok" : "failed", c.ms,
+                  c.detail.empty() ? "" : "  ", c.detail.c_str());
+    std::printf("%-20s %-6s %7.2f ms\n", "total", r.ok ? "ok" : "failed", r.total_ms);
+    if (!r.ok) print_error(r.message());
+  }
+  return r.ok ? 0 : 1;
+}
+
+}  // namespace cordon

@@ -1,0 +1,35 @@
+// The CLI's commands: each turns parsed flags into a library call and prints the outcome.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/context.h"
+
+namespace cordon {
+
+struct RunArgs {
+  std::string project;
+  std::string session;
+  bool network = false;
+  bool outside_sandbox = false;
+  std::string timeout;
+  std::optional<std::string> script;
+  std::vector<std::string> command;
+};
+int cmd_run(const CliContext& ctx, const RunArgs& args);
+
+int cmd_probe(const CliContext& ctx, bool json);
+
+struct PolicyArgs {
+  std::string project;
+  bool json = false;
+  bool seatbelt = false;
+};
+int cmd_policy(const CliContext& ctx, const PolicyArgs& args);
+
+// Prints "cordon: <message>" to stderr.
+void print_error(const std::string& message);
+
+}  // namespace cordon

@@ -1,0 +1,54 @@
+#include "cli/context.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "config/config_file.h"
+#include "core/fs_util.h"
+#include "core/paths.h"
+#include "host/path_info.h"
+
+namespace cordon {
+
+CliContext load_cli_context(char** envp) {
+  CliContext c;
+  c.env = EnvMap::from_environ(envp);
+  std::string home = c.env.value("HOME");
+  if (home.empty() || home[0] != '/') home = passwd_home();
+  c.home = normalize_path(home);
+  char* cwd = getcwd(nullptr, 0);
+  c.cwd = cwd ? real_or_lexical(cwd) : "/";
+  free(cwd);
+  c.folders = resolve_folders(c.env, c.home, c.cwd);
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  c.exe = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "cordon";
+  return c;
+}
+
+Result<Policy> load_policy(const CliContext& ctx) {
+  const std::string& file = ctx.folders.config_file;
+  struct stat st;
+  if (stat(file.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      Policy p;
+      p.source_file = file;
+      return p;
+    }
+    return make_error("config",
+                      fmt::format("{}: cannot read the config ({}). Fix its permissions.", file,
+                                  std::strerror(errno)),
+                      file, errno);
+  }
+  auto text = read_file(file, 4 << 20);
+  if (!text.ok())
+    return make_error("config", fmt::format("{}: {}", file, text.error().message), file);
+  return parse_config(*text, file);
+}
+
+}  // namespace cordon

@@ -1,0 +1,463 @@
+#include "config/config_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <toml++/toml.h>
+
+#include "core/duration.h"
+#include "core/paths.h"
+
+namespace cordon {
+
+const char* to_string(SandboxMode m) {
+  switch (m) {
+    case SandboxMode::kOn:
+      return "on";
+    case SandboxMode::kOff:
+      return "off";
+    case SandboxMode::kExternal:
+      return "external";
+  }
+  return "?";
+}
+const char* to_string(EscapeMode m) { return m == EscapeMode::kAsk ? "ask" : "never"; }
+const char* to_string(ApprovalMode m) {
+  switch (m) {
+    case ApprovalMode::kManual:
+      return "manual";
+    case ApprovalMode::kApproveAll:
+      return "approve-all";
+    case ApprovalMode::kAuto:
+      return "auto";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::date:
+    case toml::node_type::time:
+    case toml::node_type::date_time:
+      return "a date or time";
+    default:
+      return "nothing";
+  }
+}
+
+// Carries the file name so every error names file, line and key.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  Error err(const toml::node& n, const std::string& key, const std::string& what) const {
+    auto line = n.source().begin.line;
+    return make_error("config",
+                      fmt::format("{}:{}: {}: {}. Fix this line of your config, or remove it "
+                                  "to use the default.",
+                                  file_, line, key, what),
+                      file_);
+  }
+
+  Result<bool> boolean(const toml::node& n, const std::string& key) const {
+    if (auto v = n.value<bool>(); v && n.is_boolean()) return *v;
+    return err(n, key, fmt::format("expected true or false, found {}", type_name(n)));
+  }
+
+  Result<std::string> string(const toml::node& n, const std::string& key) const {
+    if (n.is_string()) return *n.value<std::string>();
+    return err(n, key, fmt::format("expected a string, found {}", type_name(n)));
+  }
+
+  Result<std::vector<std::string>> strings(const toml::node& n, const std::string& key) const {
+    const toml::array* arr = n.as_array();
+    if (!arr) return err(n, key, fmt::format("expected an array of strings, found {}", type_name(n)));
+    std::vector<std::string> out;
+    for (size_t i = 0; i < arr->size(); ++i) {
+      const toml::node& e = *arr->get(i);
+      if (!e.is_string())
+        return err(e, fmt::format("{}[{}]", key, i),
+                   fmt::format("expected a string, found {}", type_name(e)));
+      std::string s = *e.value<std::string>();
+      if (s.empty()) return err(e, fmt::format("{}[{}]", key, i), "an empty string names nothing");
+      if (s.find('\0') != std::string::npos)
+        return err(e, fmt::format("{}[{}]", key, i), "a NUL byte is not allowed");
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  Result<unsigned long long> count(const toml::node& n, const std::string& key) const {
+    if (n.is_integer()) {
+      auto v = *n.value<int64_t>();
+      if (v <= 0) return err(n, key, "expected a positive integer");
+      return static_cast<unsigned long long>(v);
+    }
+    return err(n, key, fmt::format("expected a positive integer, found {}", type_name(n)));
+  }
+
+  Result<unsigned long long> size(const toml::node& n, const std::string& key) const {
+    if (n.is_integer()) return count(n, key);
+    if (n.is_string()) {
+      auto v = parse_size(*n.value<std::string>());
+      if (v && *v > 0) return *v;
+      return err(n, key, "expected a size such as 536870912, \"512M\" or \"2G\"");
+    }
+    return err(n, key, fmt::format("expected a size (an integer or \"512M\"), found {}",
+                                   type_name(n)));
+  }
+
+  Result<double> fraction(const toml::node& n, const std::string& key) const {
+    double v;
+    if (n.is_floating_point())
+      v = *n.value<double>();
+    else if (n.is_integer())
+      v = static_cast<double>(*n.value<int64_t>());
+    else
+      return err(n, key, fmt::format("expected a number from 0 to 1, found {}", type_name(n)));
+    if (!(v >= 0.0 && v <= 1.0)) return err(n, key, "expected a number from 0 to 1");
+    return v;
+  }
+
+  Error unknown(const toml::node& n, const std::string& table, const std::string& key,
+                const std::vector<std::string>& known) const {
+    return err(n, fmt::format("[{}] {}", table, key),
+               fmt::format("unknown key (known keys: {})", fmt::join(known, ", ")));
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+#define CORDON_TRY(var, expr)           \
+  auto var##_r = (expr);                \
+  if (!var##_r.ok()) return var##_r.error(); \
+  auto var = std::move(var##_r).value()
+
+Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"enabled",  "mode",     "writable",
+                                                 "hide",     "env_hide", "env_pass",
+                                                 "escape",   "protect"};
+  std::optional<bool> enabled;
+  const toml::node* enabled_node = nullptr;
+  std::optional<SandboxMode> mode;
+  const toml::node* mode_node = nullptr;
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[sandbox] " + key;
+    if (key == "enabled") {
+      CORDON_TRY(b, r.boolean(v, name));
+      enabled = b;
+      enabled_node = &v;
+    } else if (key == "mode") {
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "on")
+        mode = SandboxMode::kOn;
+      else if (s == "off")
+        mode = SandboxMode::kOff;
+      else if (s == "external")
+        mode = SandboxMode::kExternal;
+      else
+        return r.err(v, name, fmt::format("\"{}\" is not a mode; use \"on\", \"off\" or \"external\"", s));
+      mode_node = &v;
+    } else if (key == "writable") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string& e = list[i];
+        std::string ename = fmt::format("{}[{}]", name, i);
+        if (e == "~" || e == "~/")
+          return r.err(*arr.get(i), ename,
+                       "the whole home folder cannot be writable; name a folder below it, "
+                       "such as \"~/.cache/pip\"");
+        if (e[0] == '/')
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" is absolute; writable paths must be below the home "
+                                   "folder, written \"~/...\"",
+                                   e));
+        if (e.rfind("~/", 0) != 0)
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" is relative; writable paths are written \"~/...\"", e));
+        std::string norm = normalize_path(e.substr(2));
+        if (norm == "." || norm == ".." || norm.rfind("../", 0) == 0)
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" leaves the home folder; name a folder below it", e));
+      }
+      p.writable = std::move(list);
+    } else if (key == "hide") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string& e = list[i];
+        if (!(e == "~" || e.rfind("~/", 0) == 0 || e[0] == '/'))
+          return r.err(*arr.get(i), fmt::format("{}[{}]", name, i),
+                       fmt::format("\"{}\" is relative; hidden paths are \"~\", \"~/...\" or "
+                                   "absolute",
+                                   e));
+      }
+      p.hide = std::move(list);
+    } else if (key == "env_hide") {
+      CORDON_TRY(list, r.strings(v, name));
+      p.env_hide = std::move(list);
+    } else if (key == "env_pass") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i) {
+        if (list[i].find_first_of("*?=") != std::string::npos)
+          return r.err(*arr.get(i), fmt::format("{}[{}]", name, i),
+                       "env_pass takes exact variable names, without patterns or '='");
+      }
+      p.env_pass = std::move(list);
+    } else if (key == "escape") {
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "ask")
+        p.escape = EscapeMode::kAsk;
+      else if (s == "never")
+        p.escape = EscapeMode::kNever;
+      else
+        return r.err(v, name, fmt::format("\"{}\" is not allowed; use \"ask\" or \"never\"", s));
+    } else if (key == "protect") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string& e = list[i];
+        std::string ename = fmt::format("{}[{}]", name, i);
+        if (e[0] == '/' || e[0] == '~')
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" is not relative; protected paths are relative to the "
+                                   "project root, such as \"scripts/deploy.sh\" or \"tools/\"",
+                                   e));
+        std::string norm = normalize_path(e);
+        if (norm == "." || norm == ".." || norm.rfind("../", 0) == 0)
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" does not name a path inside the project", e));
+      }
+      p.protect = std::move(list);
+    } else {
+      return r.unknown(v, "sandbox", key, known);
+    }
+  }
+  if (enabled && mode) {
+    bool agree = *enabled ? *mode != SandboxMode::kOff : *mode == SandboxMode::kOff;
+    if (!agree)
+      return r.err(*enabled_node, "[sandbox] enabled",
+                   fmt::format("enabled = {} disagrees with mode = \"{}\" (line {}); keep one "
+                               "of them",
+                               *enabled ? "true" : "false", to_string(*mode),
+                               mode_node->source().begin.line));
+  }
+  if (mode)
+    p.mode = *mode;
+  else if (enabled && !*enabled)
+    p.mode = SandboxMode::kOff;
+  return ok_status();
+}
+
+Status parse_away(const Reader& r, const toml::table& t, Policy& p) {
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    if (key != "timeout") return r.unknown(v, "away", key, {"timeout"});
+    CORDON_TRY(s, r.string(v, "[away] timeout"));
+    if (s == "off") {
+      p.away_timeout.reset();
+      continue;
+    }
+    auto d = parse_duration(s);
+    // Only Ns, Nm and Nh are accepted here (CFG-4), not a bare number or milliseconds.
+    bool unit_ok = !s.empty() && (s.back() == 's' || s.back() == 'm' || s.back() == 'h') &&
+                   !(s.size() >= 2 && s.compare(s.size() - 2, 2, "ms") == 0);
+    if (!d || !unit_ok || d->count() <= 0 || *d > std::chrono::hours(24))
+      return r.err(v, "[away] timeout",
+                   fmt::format("\"{}\" is not \"off\" or a duration such as \"30s\", \"15m\" or "
+                               "\"2h\" (at most 24h)",
+                               s));
+    p.away_timeout = *d;
+  }
+  return ok_status();
+}
+
+Status parse_limits(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"memory", "cpu_seconds", "pids", "file_size",
+                                                 "open_files"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[limits] " + key;
+    if (key == "memory") {
+      CORDON_TRY(n, r.size(v, name));
+      p.limits.memory = n;
+    } else if (key == "file_size") {
+      CORDON_TRY(n, r.size(v, name));
+      p.limits.file_size = n;
+    } else if (key == "cpu_seconds") {
+      CORDON_TRY(n, r.count(v, name));
+      p.limits.cpu_seconds = n;
+    } else if (key == "pids") {
+      CORDON_TRY(n, r.count(v, name));
+      p.limits.pids = n;
+    } else if (key == "open_files") {
+      CORDON_TRY(n, r.count(v, name));
+      if (n < 16)
+        return r.err(v, name, "fewer than 16 open files leaves a command unable to start");
+      p.limits.open_files = n;
+    } else {
+      return r.unknown(v, "limits", key, known);
+    }
+  }
+  return ok_status();
+}
+
+Status parse_approvals(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"mode", "judge", "cutoff", "away_cutoff"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[approvals] " + key;
+    if (key == "mode") {
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "manual")
+        p.approvals.mode = ApprovalMode::kManual;
+      else if (s == "approve-all")
+        p.approvals.mode = ApprovalMode::kApproveAll;
+      else if (s == "auto")
+        p.approvals.mode = ApprovalMode::kAuto;
+      else
+        return r.err(v, name,
+                     fmt::format("\"{}\" is not a mode; use \"manual\", \"approve-all\" or "
+                                 "\"auto\"",
+                                 s));
+    } else if (key == "judge") {
+      CORDON_TRY(s, r.string(v, name));
+      p.approvals.judge = s;
+    } else if (key == "cutoff") {
+      CORDON_TRY(d, r.fraction(v, name));
+      p.approvals.cutoff = d;
+    } else if (key == "away_cutoff") {
+      CORDON_TRY(d, r.fraction(v, name));
+      p.approvals.away_cutoff = d;
+    } else {
+      return r.unknown(v, "approvals", key, known);
+    }
+  }
+  if (p.approvals.mode == ApprovalMode::kAuto && p.approvals.judge.empty()) {
+    return make_error("config",
+                      fmt::format("{}: [approvals] mode = \"auto\" needs a judge program: add "
+                                  "judge = \"/path/to/judge\" to [approvals], or use mode = "
+                                  "\"manual\".",
+                                  r.file()),
+                      r.file());
+  }
+  return ok_status();
+}
+
+Status parse_commands(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"read_only", "denied", "denied_paths",
+                                                 "sensitive"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[commands] " + key;
+    if (key == "read_only") {
+      CORDON_TRY(list, r.strings(v, name));
+      p.commands.read_only = std::move(list);
+    } else if (key == "denied") {
+      CORDON_TRY(list, r.strings(v, name));
+      p.commands.denied = std::move(list);
+    } else if (key == "denied_paths") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string& e = list[i];
+        std::string ename = fmt::format("{}[{}]", name, i);
+        if (!(e[0] == '/' || e.rfind("~/", 0) == 0))
+          return r.err(*arr.get(i), ename,
+                       fmt::format("\"{}\" must be absolute or start with \"~/\"", e));
+        std::string norm = e[0] == '/' ? normalize_path(e) : normalize_path(e.substr(2));
+        if (norm == "/" || (e[0] == '~' && (norm == "." || norm == "..")))
+          return r.err(*arr.get(i), ename,
+                       "denying the root or the whole home folder would deny everything; name "
+                       "a narrower path");
+      }
+      p.commands.denied_paths = std::move(list);
+    } else if (key == "sensitive") {
+      const toml::table* st = v.as_table();
+      if (!st) return r.err(v, name, fmt::format("expected a table, found {}", type_name(v)));
+      for (auto&& [sk, sv] : *st) {
+        std::string skey(sk.str());
+        std::string sname = "[commands.sensitive] " + skey;
+        if (skey != "dirs" && skey != "files" && skey != "prefixes" && skey != "extensions")
+          return r.unknown(sv, "commands.sensitive", skey,
+                           {"dirs", "files", "prefixes", "extensions"});
+        CORDON_TRY(list, r.strings(sv, sname));
+        auto& dst = skey == "dirs"       ? p.commands.sensitive.dirs
+                    : skey == "files"    ? p.commands.sensitive.files
+                    : skey == "prefixes" ? p.commands.sensitive.prefixes
+                                         : p.commands.sensitive.extensions;
+        dst = std::move(list);
+      }
+    } else {
+      return r.unknown(v, "commands", key, known);
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<Policy> parse_config(std::string_view text, const std::string& file_name) {
+  Policy p;
+  p.source_file = file_name;
+  p.file_existed = true;
+  Reader r(file_name);
+  toml::table root;
+  try {
+    root = toml::parse(text, file_name);
+  } catch (const toml::parse_error& e) {
+    return make_error("config",
+                      fmt::format("{}:{}: the config is not valid TOML: {}. Fix that line.",
+                                  file_name, e.source().begin.line, e.description()),
+                      file_name);
+  }
+  using Parser = Status (*)(const Reader&, const toml::table&, Policy&);
+  static const std::pair<const char*, Parser> tables[] = {
+      {"sandbox", parse_sandbox},     {"away", parse_away},        {"limits", parse_limits},
+      {"approvals", parse_approvals}, {"commands", parse_commands}};
+  for (auto&& [k, v] : root) {
+    std::string key(k.str());
+    Parser parser = nullptr;
+    for (const auto& [name, fn] : tables)
+      if (key == name) parser = fn;
+    if (!parser) {
+      p.warnings.push_back(fmt::format("{}:{}: ignoring unknown {} \"{}\" (a newer cordon may "
+                                       "know it)",
+                                       file_name, v.source().begin.line,
+                                       v.is_table() ? "table" : "key", key));
+      continue;
+    }
+    const toml::table* t = v.as_table();
+    if (!t)
+      return r.err(v, "[" + key + "]", fmt::format("expected a table, found {}", type_name(v)));
+    if (auto st = parser(r, *t, p); !st.ok()) return st.error();
+  }
+  if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
+    p.warnings.push_back(fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
+                                     "\"external\" (ENV-2); the listed variables are still "
+                                     "stripped",
+                                     file_name));
+  return p;
+}
+
+}  // namespace cordon

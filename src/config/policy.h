@@ -1,0 +1,72 @@
+// Policy: what the user allows, parsed from config.toml and merged with defaults (CFG-2..4).
+// Pure data. An empty list always means "nothing extra", never "everything".
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cordon {
+
+enum class SandboxMode { kOn, kOff, kExternal };
+enum class EscapeMode { kAsk, kNever };
+enum class ApprovalMode { kManual, kApproveAll, kAuto };
+
+const char* to_string(SandboxMode m);
+const char* to_string(EscapeMode m);
+const char* to_string(ApprovalMode m);
+
+// [limits] (PROC-6). Unset means no limit beyond the machine's.
+struct Limits {
+  std::optional<unsigned long long> memory;       // bytes
+  std::optional<unsigned long long> cpu_seconds;  // seconds of CPU time
+  std::optional<unsigned long long> pids;         // processes
+  std::optional<unsigned long long> file_size;    // bytes
+  std::optional<unsigned long long> open_files;   // descriptors
+  bool any() const { return memory || cpu_seconds || pids || file_size || open_files; }
+};
+
+// [commands] (CMD section).
+struct SensitivePaths {
+  std::vector<std::string> dirs, files, prefixes, extensions;
+};
+struct CommandsConfig {
+  std::vector<std::string> read_only;     // extra read-only entries ("git status", "make -n")
+  std::vector<std::string> denied;        // extra denied commands
+  std::vector<std::string> denied_paths;  // absolute or ~/..., never "/"
+  SensitivePaths sensitive;               // extra sensitive paths, added to the defaults
+};
+
+// [approvals] (APR-2).
+struct ApprovalsConfig {
+  ApprovalMode mode = ApprovalMode::kManual;
+  std::string judge;  // program for mode "auto"; empty when unset
+  double cutoff = 0.2;
+  double away_cutoff = 0.2;
+};
+
+struct Policy {
+  // [sandbox] (CFG-3)
+  SandboxMode mode = SandboxMode::kOn;
+  std::vector<std::string> writable;  // "~/..." entries, as written
+  std::vector<std::string> hide;      // "~", "~/..." or absolute, as written
+  std::vector<std::string> env_hide;  // names or * patterns
+  std::vector<std::string> env_pass;  // exact names, external mode only (ENV-2/3)
+  EscapeMode escape = EscapeMode::kAsk;
+  std::vector<std::string> protect;  // project-relative; trailing "/" marks a folder (PROT-9)
+
+  // [away] timeout (CFG-4); nullopt means "off".
+  std::optional<std::chrono::milliseconds> away_timeout = std::chrono::minutes(15);
+  Limits limits;
+  ApprovalsConfig approvals;
+  CommandsConfig commands;
+
+  // Where the policy came from, for messages ("set by ~/.config/cordon/config.toml").
+  std::string source_file;
+  bool file_existed = false;
+  // Non-fatal remarks made while loading (unknown top-level tables, env_pass outside external).
+  std::vector<std::string> warnings;
+};
+
+}  // namespace cordon

@@ -1,0 +1,23 @@
+// Small filesystem helpers for cordon's own folders (never used on a user's files to delete).
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+
+#include "core/result.h"
+
+namespace cordon {
+
+// mkdir -p with `mode` for the folders it creates.
+Status make_dirs(const std::string& path, mode_t mode);
+// Writes to a temporary file beside `path`, optionally fsyncs it, then renames it over `path`,
+// so a crash never leaves a half-written file.
+Status write_file_atomic(const std::string& path, const std::string& data, bool sync,
+                         mode_t mode = 0600);
+Result<std::string> read_file(const std::string& path, size_t max_bytes = 64 << 20);
+// Removes a folder tree that cordon made (its private /tmp), without following links.
+Status remove_tree(const std::string& path);
+// 16 lowercase hex characters from the kernel's random source.
+std::string random_hex16();
+
+}  // namespace cordon

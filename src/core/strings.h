@@ -1,0 +1,32 @@
+// Small string helpers shared by every layer.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cordon {
+
+std::vector<std::string> split(std::string_view s, char sep);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+std::string to_lower(std::string_view s);
+std::string to_upper(std::string_view s);
+bool ends_with(std::string_view s, std::string_view suffix);
+bool starts_with(std::string_view s, std::string_view prefix);
+// Shell-style glob with `*` (any run, including empty) and `?`; no classes.
+bool glob_match(std::string_view pattern, std::string_view text);
+// Quotes a word for a POSIX shell only when it needs quoting (for messages users paste).
+std::string shell_quote(std::string_view word);
+// Lowercase hex of bytes.
+std::string hex(const unsigned char* data, size_t n);
+// "1 file", "2 files".
+std::string plural(size_t n, std::string_view one, std::string_view many);
+// Joins a list for a sentence: "a", "a and b", "a, b and c".
+std::string join_sentence(const std::vector<std::string>& items);
+
+}  // namespace cordon
+
+namespace cordon {
+// Strips spaces, tabs and newlines at both ends.
+std::string trim(std::string_view s);
+}  // namespace cordon

@@ -1,0 +1,86 @@
+#include "host/facts_reader.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/paths.h"
+#include "core/strings.h"
+#include "host/credential_scan.h"
+#include "host/git_facts.h"
+#include "host/path_info.h"
+#include "host/protected_facts.h"
+#include "plan/hidden_list.h"
+
+namespace cordon {
+
+std::string find_project_root(const std::string& cwd) {
+  std::string dir = normalize_path(cwd);
+  while (true) {
+    struct stat st;
+    std::string g = path_join(dir, ".git");
+    if (lstat(g.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode) ||
+                                       S_ISLNK(st.st_mode)))
+      return dir;
+    if (dir == "/") return normalize_path(cwd);
+    dir = path_parent(dir);
+  }
+}
+
+std::string find_bwrap(const EnvMap& env) {
+  if (auto b = env.get("CORDON_BWRAP")) return access(b->c_str(), X_OK) == 0 ? *b : "";
+  if (access("/usr/bin/bwrap", X_OK) == 0) return "/usr/bin/bwrap";
+  for (const auto& dir : split(env.value("PATH"), ':')) {
+    if (dir.empty() || dir[0] != '/') continue;
+    std::string p = path_join(dir, "bwrap");
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
+
+Facts gather_facts(const Policy& policy, const FactsInput& in) {
+  Facts f;
+  f.home = in.home;
+  f.cwd = in.cwd;
+  f.project = in.project;
+  f.project_info = read_path_info(in.project);
+  f.project_searchable = searchable_without_caps(f.project_info, geteuid(), getegid());
+  f.folders = in.folders;
+  f.config_real = real_or_lexical(in.folders.config_file);
+  for (const auto& d : {in.folders.state, in.folders.data, in.folders.cache})
+    f.cordon_dirs.push_back(read_path_info(d));
+  f.session_id = in.session_id;
+  f.session_tmp = in.session_tmp;
+  f.empty_file = in.empty_file;
+  f.empty_dir = in.empty_dir;
+  f.env = in.env;
+  for (const auto& e : hide_entries(policy, in.folders, in.home)) {
+    HiddenFact h{e.entry, e.why, {}};
+    for (const auto& p : expand_last_glob(e.path)) {
+      PathInfo info = read_path_info(p);
+      if (info.exists() || info.error) h.matches.push_back(std::move(info));
+    }
+    f.hidden.push_back(std::move(h));
+  }
+  for (const auto& w : policy.writable) f.writable.push_back(read_path_info(expand_home(w, in.home)));
+  f.git = read_git_facts(in.project, in.env, in.home);
+  f.protected_paths = read_protected_facts(policy, in.project, f.git);
+  if (in.network) {
+    CredentialScan scan = scan_credentials(in.project);
+    f.credential_files = std::move(scan.files);
+    f.credential_scan_refusal = std::move(scan.refusal);
+  }
+  f.machine.bwrap = find_bwrap(in.env);
+  long am = sysconf(_SC_ARG_MAX);
+  if (am > 0) f.machine.arg_max = static_cast<uint64_t>(am);
+  f.machine.is_root = geteuid() == 0;
+  for (const char* marker : {"/.dockerenv", "/run/.containerenv"}) {
+    if (access(marker, F_OK) == 0) {
+      f.machine.container_marker = true;
+      f.machine.container_marker_path = marker;
+      break;
+    }
+  }
+  return f;
+}
+
+}  // namespace cordon

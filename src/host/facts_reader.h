@@ -1,0 +1,38 @@
+// Gathers the Facts the planner needs: the only layer that reads the host before launch.
+#pragma once
+
+#include <string>
+
+#include "config/folders.h"
+#include "config/policy.h"
+#include "core/env.h"
+#include "core/result.h"
+#include "plan/facts.h"
+#include "plan/request.h"
+
+namespace cordon {
+
+struct FactsInput {
+  EnvMap env;
+  Folders folders;
+  std::string home;
+  std::string cwd;           // real working folder
+  std::string project;       // real project root
+  std::string session_id;
+  std::string session_tmp;   // exists
+  std::string empty_file;    // exists
+  std::string empty_dir;     // exists
+  bool network = false;      // gather NET-3 credential files
+};
+
+// The project root for a working folder: the nearest folder at or above it holding `.git`
+// (a folder or a `gitdir:` file), else the working folder itself. Real paths.
+std::string find_project_root(const std::string& cwd);
+
+// Finds bwrap: $CORDON_BWRAP when set (tests), else /usr/bin/bwrap, else the PATH.
+std::string find_bwrap(const EnvMap& env);
+
+// Everything but the protected, git and credential facts, which have their own readers.
+Facts gather_facts(const Policy& policy, const FactsInput& in);
+
+}  // namespace cordon

@@ -1,0 +1,121 @@
+#include "host/path_info.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+namespace {
+Kind kind_of(mode_t m) {
+  if (S_ISREG(m)) return Kind::kFile;
+  if (S_ISDIR(m)) return Kind::kDir;
+  if (S_ISLNK(m)) return Kind::kSymlink;
+  return Kind::kOther;
+}
+}  // namespace
+
+PathInfo read_path_info(const std::string& path) {
+  PathInfo info;
+  info.path = path;
+  struct stat st;
+  if (lstat(path.c_str(), &st) < 0) {
+    if (errno != ENOENT && errno != ENOTDIR) {
+      info.error = true;
+      info.err = errno;
+    }
+    return info;
+  }
+  info.kind = kind_of(st.st_mode);
+  info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  info.size = static_cast<uint64_t>(st.st_size);
+  if (info.kind == Kind::kSymlink) {
+    char buf[PATH_MAX];
+    ssize_t n = readlink(path.c_str(), buf, sizeof buf - 1);
+    if (n >= 0) info.link_target.assign(buf, static_cast<size_t>(n));
+  }
+  char* r = realpath(path.c_str(), nullptr);
+  if (r) {
+    info.real = r;
+    free(r);
+    struct stat rs;
+    if (stat(info.real.c_str(), &rs) == 0) {
+      info.real_kind = kind_of(rs.st_mode);
+      info.dev = rs.st_dev;
+      info.ino = rs.st_ino;
+      info.nlink = rs.st_nlink;
+      info.mode = rs.st_mode;
+      info.uid = rs.st_uid;
+    }
+  } else if (info.kind != Kind::kSymlink) {
+    // Exists but cannot be resolved (an unsearchable parent): keep lstat's view.
+    info.real = path;
+    info.real_kind = info.kind;
+    info.dev = st.st_dev;
+    info.ino = st.st_ino;
+    info.nlink = st.st_nlink;
+    info.mode = st.st_mode;
+    info.uid = st.st_uid;
+  }
+  return info;
+}
+
+std::vector<std::string> expand_last_glob(const std::string& pattern) {
+  std::string base = path_base(pattern);
+  if (base.find_first_of("*?") == std::string::npos) return {pattern};
+  std::string dir = path_parent(pattern);
+  std::vector<std::string> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    if (glob_match(base, name)) out.push_back(path_join(dir, name));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string real_or_lexical(const std::string& path) {
+  std::string p = normalize_path(path);
+  std::string rest;
+  while (true) {
+    char* r = realpath(p.c_str(), nullptr);
+    if (r) {
+      std::string out = r;
+      free(r);
+      return rest.empty() ? out : path_join(out, rest);
+    }
+    if (p == "/" || p == "." || p.empty()) return normalize_path(path);
+    rest = rest.empty() ? path_base(p) : path_base(p) + "/" + rest;
+    p = path_parent(p);
+  }
+}
+
+std::string passwd_home() {
+  struct passwd* pw = getpwuid(getuid());
+  if (pw && pw->pw_dir) return pw->pw_dir;
+  return "/";
+}
+
+bool searchable_without_caps(const PathInfo& info, uint32_t euid, uint32_t egid) {
+  if (info.real_kind != Kind::kDir) return false;
+  mode_t m = info.mode;
+  // Inside the sandbox the command holds no capabilities, so root is judged by the bits too.
+  if (info.uid == euid) return (m & S_IXUSR) && (m & S_IRUSR);
+  (void)egid;
+  if ((m & S_IXGRP) && (m & S_IRGRP)) return true;
+  return (m & S_IXOTH) && (m & S_IROTH);
+}
+
+}  // namespace cordon

@@ -1,0 +1,117 @@
+// Facts: what the machine looks like right now, gathered by src/host/ before planning.
+// Plain data so that tests can fake any situation (a symlinked .git, a 2,000-entry .vscode).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/folders.h"
+#include "core/env.h"
+
+namespace cordon {
+
+enum class Kind { kMissing, kFile, kDir, kSymlink, kOther };
+const char* to_string(Kind k);
+
+// One path as lstat and realpath saw it.
+struct PathInfo {
+  std::string path;         // absolute, lexically normalized, as asked
+  Kind kind = Kind::kMissing;  // lstat kind of `path` itself
+  std::string link_target;  // readlink text when `kind` is a symlink
+  std::string real;         // realpath (all links followed); empty when it does not resolve
+  Kind real_kind = Kind::kMissing;  // kind of `real` (never kSymlink)
+  uint64_t dev = 0, ino = 0;
+  uint64_t nlink = 0;
+  uint32_t mode = 0;        // st_mode of `real` (permission bits and type)
+  uint32_t uid = 0;
+  int64_t mtime_ns = 0;     // of `path` itself (lstat)
+  uint64_t size = 0;        // of `path` itself (lstat)
+  bool error = false;       // lstat/realpath failed for a reason other than "missing"
+  int err = 0;              // errno of that failure
+
+  bool exists() const { return kind != Kind::kMissing; }
+};
+
+// A hidden-list entry after home expansion and glob expansion (FS-4, FS-5).
+struct HiddenFact {
+  std::string entry;  // as listed ("~/.ssh", "~/.cargo/credentials*", "/srv/keys")
+  std::string why;    // "default list", "[sandbox] hide", "cordon's config folder", ...
+  std::vector<PathInfo> matches;  // each existing path the entry names (globs may give several)
+};
+
+// A protected-list entry as found in the project (PROT-1, PROT-5, PROT-9).
+struct ProtectedFact {
+  std::string rel;      // project-relative, without a trailing "/"
+  bool folder = false;  // the entry names a folder (trailing "/")
+  std::string why;      // "default list" or "[sandbox] protect"
+  PathInfo info;        // lstat of <project>/<rel>
+  // For folders: every entry below, recursively, as project-relative paths with kinds, up to
+  // `entries_cap` + 1 entries (so "past the cap" can be told).
+  std::vector<std::pair<std::string, Kind>> children;
+  size_t entry_count = 0;     // entries counted (capped at cap + 1)
+  bool unreadable = false;    // a folder that could not be listed
+  std::vector<std::string> tracked;  // tracked paths at or below rel (project-relative)
+};
+
+// A git file whose contents make git run code (GIT-1, GIT-2).
+struct GitLockFact {
+  PathInfo info;
+  std::string why;  // "hooks folder", "repository config", "core.hooksPath", "include.path", ...
+  bool whole_folder = false;  // lock the whole folder (hooks/)
+};
+
+struct GitFacts {
+  bool repo = false;            // a repository was found for the project
+  bool git_available = true;    // the git program could be run
+  std::string dot_git;          // <project>/.git
+  Kind dot_git_kind = Kind::kMissing;
+  std::string git_dir;          // real git folder (followed through a .git file)
+  std::string common_dir;       // real common folder (worktrees share it)
+  bool commondir_existed = false;  // <git_dir>/commondir at session start (GIT-3)
+  std::vector<GitLockFact> locks;  // files and folders to lock, that exist
+  // Entry counts of <common>/modules and <common>/worktrees (GIT-5).
+  size_t modules_entries = 0, worktrees_entries = 0;
+  std::vector<std::string> symlinks_on_the_way;  // links leading to locked files (GIT-6)
+  std::string head_commit;      // at session start, when known
+};
+
+// Things about the machine that decide whether a sandbox can start (PROBE, BUD).
+struct MachineFacts {
+  std::string bwrap;           // absolute path of bwrap, empty when missing
+  uint64_t arg_max = 2097152;  // sysconf(_SC_ARG_MAX)
+  bool is_root = false;
+  bool container_marker = false;     // /.dockerenv or /run/.containerenv
+  std::string container_marker_path;
+  int apparmor_restrict_userns = -1;  // the sysctl, -1 when absent
+  bool wsl = false;                  // WSL2 detected (WSL-1)
+  std::vector<std::string> windows_users_dirs;  // existing Users folders on Windows drives
+};
+
+struct Facts {
+  std::string home;         // normalized home folder
+  std::string cwd;          // the caller's working folder (real)
+  std::string project;      // real project root
+  PathInfo project_info;    // for FS-10 / FS-11 checks
+  bool project_searchable = true;  // FS-10: an unsearchable project refuses commands
+  Folders folders;          // lexical
+  std::string config_real;  // realpath of the config file's folder + name (for CFG-5)
+  std::vector<PathInfo> cordon_dirs;  // state, data, cache (real), for FS-8
+  std::string session_id;
+  std::string session_tmp;  // real path of the session's private temp folder (exists)
+  std::string empty_file;   // cordon's empty read-only file (outside the project)
+  std::string empty_dir;    // cordon's empty read-only folder (outside the project)
+  EnvMap env;               // cordon's own environment
+  std::vector<HiddenFact> hidden;
+  std::vector<PathInfo> writable;  // one per [sandbox] writable entry, in order
+  std::vector<ProtectedFact> protected_paths;
+  GitFacts git;
+  // Folders a command made unreadable inside the project (FS-10), project-relative.
+  std::vector<std::string> unreadable_dirs;
+  // NET-3: credential files found afresh for a networked command (real paths, with kinds).
+  std::vector<PathInfo> credential_files;
+  std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)
+  MachineFacts machine;
+};
+
+}  // namespace cordon

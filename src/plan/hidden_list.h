@@ -1,0 +1,27 @@
+// The hidden list (FS-4, FS-6, FS-8): which paths read as empty inside the sandbox.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/folders.h"
+#include "config/policy.h"
+
+namespace cordon {
+
+struct HideEntry {
+  std::string entry;  // as a person reads it ("~/.ssh", "/srv/keys")
+  std::string path;   // absolute, lexical; may end in a glob in its last component
+  std::string why;
+  bool glob = false;  // last component holds `*` or `?`
+};
+
+// The home-relative default list of FS-4, in order.
+const std::vector<std::string>& default_hidden_home_entries();
+
+// Every entry to look for, in order: the defaults under home (and under CORDON_HOME, FS-6),
+// cordon's own config and data folders (FS-4, FS-8), then `[sandbox] hide`.
+std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders,
+                                    const std::string& home);
+
+}  // namespace cordon

@@ -1,0 +1,103 @@
+// Plan: everything the backend needs to run one command, decided by the pure planner.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/policy.h"
+#include "core/env.h"
+
+namespace cordon {
+
+// One mount operation, in the order the backend must perform it (like bubblewrap's SetupOp).
+enum class MountKind {
+  kRoBind,     // read-only bind of src at dest
+  kBind,       // writable bind of src at dest
+  kRoBindTry,  // read-only bind, skipped when src is missing
+  kDev,        // fresh minimal /dev at dest
+  kProc,       // fresh procfs at dest
+  kTmpfs,      // fresh tmpfs at dest
+};
+const char* to_string(MountKind k);
+
+struct MountOp {
+  MountKind kind;
+  std::string src;   // empty for kDev/kProc/kTmpfs
+  std::string dest;  // path inside the sandbox
+  std::string why;   // for `cordon policy` and golden files ("hidden: ~/.ssh")
+
+  bool operator==(const MountOp&) const = default;
+};
+
+// One seccomp rule: the syscall is refused with `errno_value` when every condition holds.
+enum class SeccompOp {
+  kMaskedEq,  // (arg & mask) == value; mask 0xffffffff compares the low 32 bits only
+  kGt,        // arg > value, all 64 bits
+};
+struct SeccompArg {
+  unsigned index;  // argument number 0..5
+  SeccompOp op;
+  uint64_t mask;   // for kMaskedEq
+  uint64_t value;
+};
+struct SeccompRule {
+  std::string syscall;
+  int errno_value;
+  std::vector<SeccompArg> args;  // all must match; empty means always
+  std::string why;
+};
+
+// What a refused command gets: a message for a person and the stable reason word.
+struct Refusal {
+  std::string reason;   // "refused", "unavailable", "held", "invalid", "config"
+  std::string message;  // starts with what happened, ends with the fix
+};
+
+enum class Runner { kSandbox, kUnconfined };
+
+// How a hidden entry was decided, for `cordon policy` (CFG-6).
+struct HiddenDecision {
+  std::string path;  // the path hidden or kept
+  std::string entry;
+  std::string why;
+  bool hidden = true;
+  std::string kept_because;  // FS-7 reason when kept visible
+};
+
+// How a protected path or git file was decided, for `cordon policy` (CFG-6).
+struct ProtectDecision {
+  std::string path;   // project-relative or absolute
+  std::string state;  // "read-only", "writable (tracked)", "file by file", "read-only whole",
+                      // "locked", "watched (absent: moved aside if created)"
+  std::string why;
+};
+
+struct Plan {
+  Runner runner = Runner::kSandbox;
+  SandboxMode mode = SandboxMode::kOn;
+  std::vector<MountOp> mounts;
+  std::vector<std::string> argv;  // what bwrap (or the unconfined runner) executes
+  std::string cwd;                // working folder of the command
+  EnvMap env;                     // the whole environment of bwrap / the command (ENV-5)
+  std::vector<std::string> stripped;  // names removed from the environment (ENV-4)
+  bool share_network = false;
+  std::vector<SeccompRule> seccomp;
+  Limits limits;
+  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<Refusal> refusal;
+  std::vector<std::string> notices;  // start notices (mode off, kept-visible entries, ...)
+  std::vector<std::string> warnings;
+
+  // For `cordon policy` and aftercare.
+  std::vector<std::string> writable_roots;  // host paths writable by the command
+  std::vector<HiddenDecision> hidden;
+  std::vector<ProtectDecision> protect;
+  bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
+
+  size_t mount_count() const { return mounts.size(); }
+  bool refused() const { return refusal.has_value(); }
+};
+
+}  // namespace cordon

@@ -1,0 +1,391 @@
+#include "plan/planner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/paths.h"
+#include "core/strings.h"
+#include "plan/env_filter.h"
+#include "plan/protect_rules.h"
+#include "plan/seccomp_rules.h"
+
+namespace cordon {
+
+const char* to_string(MountKind k) {
+  switch (k) {
+    case MountKind::kRoBind:
+      return "ro-bind";
+    case MountKind::kBind:
+      return "bind";
+    case MountKind::kRoBindTry:
+      return "ro-bind-try";
+    case MountKind::kDev:
+      return "dev";
+    case MountKind::kProc:
+      return "proc";
+    case MountKind::kTmpfs:
+      return "tmpfs";
+  }
+  return "?";
+}
+
+const char* to_string(Kind k) {
+  switch (k) {
+    case Kind::kMissing:
+      return "missing";
+    case Kind::kFile:
+      return "file";
+    case Kind::kDir:
+      return "folder";
+    case Kind::kSymlink:
+      return "symlink";
+    case Kind::kOther:
+      return "special file";
+  }
+  return "?";
+}
+
+size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env) {
+  size_t n = 0;
+  for (const auto& a : argv) n += a.size() + 1 + sizeof(char*);
+  for (const auto& [k, v] : env.vars) n += k.size() + 1 + v.size() + 1 + sizeof(char*);
+  return n + 2 * sizeof(char*);
+}
+
+namespace {
+
+constexpr size_t kMaxArgStrlen = 131072;  // MAX_ARG_STRLEN: one string of argv or envp
+
+Plan refuse(Plan p, std::string reason, std::string message) {
+  p.refusal = Refusal{std::move(reason), std::move(message)};
+  return p;
+}
+
+std::string config_name(const Policy& policy, const Facts& facts) {
+  std::string f = policy.source_file.empty() ? facts.folders.config_file : policy.source_file;
+  return tilde_path(f, facts.home);
+}
+
+// BUD-1: the command line and environment must fit the system's argument limit.
+std::optional<Refusal> check_argument_budget(const Plan& p, const Facts& facts) {
+  size_t args = 0, env = 0;
+  for (const auto& a : p.argv) {
+    args += a.size() + 1 + sizeof(char*);
+    if (a.size() + 1 > kMaxArgStrlen)
+      return Refusal{"refused",
+                     fmt::format("one argument of the command is {} bytes, more than the "
+                                 "system's limit for a single argument ({} bytes). Fix: pass "
+                                 "the data to the command through a file in the project or "
+                                 "/tmp.",
+                                 a.size(), kMaxArgStrlen)};
+  }
+  for (const auto& [k, v] : p.env.vars) {
+    env += k.size() + v.size() + 2 + sizeof(char*);
+    if (k.size() + v.size() + 2 > kMaxArgStrlen)
+      return Refusal{"refused",
+                     fmt::format("the environment variable {} is {} bytes, more than the "
+                                 "system's limit for a single string ({} bytes). Fix: unset it "
+                                 "or pass its data through a file.",
+                                 k, k.size() + v.size() + 1, kMaxArgStrlen)};
+  }
+  size_t total = args + env + 2 * sizeof(char*);
+  if (total > facts.machine.arg_max) {
+    bool args_larger = args >= env;
+    return Refusal{
+        "refused",
+        fmt::format("the sandbox for this command needs {} bytes of arguments and "
+                    "environment, more than the system's argument limit ({} bytes): the "
+                    "largest part is {} ({} bytes). Fix: {}",
+                    total, facts.machine.arg_max,
+                    args_larger ? "the command's own arguments" : "the environment",
+                    args_larger ? args : env,
+                    args_larger ? "shorten them, or pass the data to the command through a "
+                                  "file in the project or /tmp."
+                                : "unset large variables before starting cordon, or pass "
+                                  "their data through a file.")};
+  }
+  return std::nullopt;
+}
+
+std::string choose_cwd(const Request& req, const Facts& facts,
+                       const std::vector<std::string>& roots) {
+  if (!req.cwd.empty()) {
+    std::string c = normalize_path(req.cwd);
+    for (const auto& r : roots)
+      if (path_within(c, r)) return c;
+  }
+  return facts.project;
+}
+
+bool within_any(const std::string& p, const std::vector<std::string>& roots) {
+  for (const auto& r : roots)
+    if (path_within(p, r)) return true;
+  return false;
+}
+
+// FS-4, FS-5, FS-7: hidden paths become empty read-only files and folders.
+void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp_roots,
+                 Plan& p) {
+  struct Target {
+    std::string path;
+    bool dir;
+    std::string why;
+  };
+  std::vector<Target> targets;
+  std::set<std::string> seen;
+  for (const auto& h : facts.hidden) {
+    for (const auto& m : h.matches) {
+      if (!m.exists()) continue;
+      std::string shown = tilde_path(m.path, facts.home);
+      if (m.real.empty()) {
+        // A dangling link hides nothing; its text is not a secret.
+        continue;
+      }
+      const std::string& t = m.real;
+      if (path_within(facts.project, t) ||
+          (!facts.git.git_dir.empty() && path_within(facts.git.git_dir, t))) {
+        std::string because = path_within(facts.project, t)
+                                  ? "it contains the project"
+                                  : "it contains the project's git folder";
+        p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, false, because});
+        p.notices.push_back(fmt::format("{} ({}) stays visible: {} (FS-7).", shown, h.why,
+                                        because));
+        continue;
+      }
+      // The machine's /tmp is replaced by the private one: only what is bound stays visible.
+      if (path_within(t, "/tmp") && !within_any(t, visible_tmp_roots)) continue;
+      p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, true, ""});
+      if (m.kind == Kind::kSymlink && m.real != m.path)
+        p.hidden.push_back(HiddenDecision{tilde_path(t, facts.home), h.entry,
+                                          h.why + " (target of " + shown + ")", true, ""});
+      if (seen.insert(t).second) targets.push_back({t, m.real_kind == Kind::kDir, h.entry});
+    }
+  }
+  std::sort(targets.begin(), targets.end(),
+            [](const Target& a, const Target& b) { return a.path < b.path; });
+  std::vector<std::string> hidden_dirs;
+  for (const auto& t : targets) {
+    // Inside an already hidden folder the path does not exist in the sandbox; skip it.
+    if (within_any(t.path, hidden_dirs)) continue;
+    p.mounts.push_back(MountOp{MountKind::kRoBind, t.dir ? facts.empty_dir : facts.empty_file,
+                               t.path, "hidden: " + t.why});
+    if (t.dir) hidden_dirs.push_back(t.path);
+  }
+}
+
+// Names the largest list of mounts for a BUD-2 refusal.
+std::string largest_mount_list(const Plan& p) {
+  std::map<std::string, size_t> counts;
+  for (const auto& m : p.mounts) {
+    std::string w = m.why.substr(0, m.why.find(':'));
+    counts[w]++;
+  }
+  std::string best;
+  size_t n = 0;
+  for (const auto& [w, c] : counts)
+    if (c > n) {
+      n = c;
+      best = w;
+    }
+  return fmt::format("{} ({} mounts)", best, n);
+}
+
+
+void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Request& req,
+                          const std::vector<std::string>& writable, Plan& p, bool coarse) {
+  auto& m = p.mounts;
+  m.push_back({MountKind::kRoBind, "/", "/", "base: the whole filesystem, read-only (FS-1)"});
+  m.push_back({MountKind::kDev, "", "/dev", "base: fresh minimal /dev (FS-9)"});
+  m.push_back({MountKind::kProc, "", "/proc", "base: fresh /proc (FS-9)"});
+  for (const char* k : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"})
+    m.push_back({MountKind::kRoBindTry, k, k, "base: kernel settings read-only (FS-9)"});
+  // FS-3: the private /tmp goes first so a project under /tmp stays visible at its own path.
+  m.push_back({MountKind::kBind, facts.session_tmp, "/tmp", "writable: private /tmp (FS-3)"});
+  m.push_back({MountKind::kBind, facts.project, facts.project, "writable: project (FS-2)"});
+  p.writable_roots = {facts.project, facts.session_tmp};
+  for (const auto& w : writable) {
+    if (path_within(w, facts.project)) continue;
+    m.push_back({MountKind::kBind, w, w, "writable: [sandbox] writable (FS-2)"});
+    p.writable_roots.push_back(w);
+  }
+  std::vector<std::string> bound = {facts.project};
+  bound.insert(bound.end(), writable.begin(), writable.end());
+  // FS-8: cordon's own state, data and cache stay read-only inside a writable root.
+  for (const auto& d : facts.cordon_dirs) {
+    if (!d.exists() || d.real.empty()) continue;
+    if (within_any(d.real, bound))
+      m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only (FS-8)"});
+  }
+  plan_protected(policy, facts, p, coarse);
+  plan_hidden(facts, bound, p);
+  plan_credentials(facts, req, p);
+}
+
+}  // namespace
+
+Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
+               const PlanOptions& opt) {
+  Plan p;
+  p.mode = policy.mode;
+  p.timeout = req.timeout;
+  p.limits = policy.limits;
+  p.warnings = policy.warnings;
+
+  if (req.script)
+    p.argv = {opt.shell, "-c", *req.script};
+  else
+    p.argv = req.argv;
+  if (p.argv.empty() || p.argv[0].empty())
+    return refuse(std::move(p), "invalid",
+                  "no command was given. Fix: name one after `--`, or give a script with "
+                  "`-c 'SCRIPT'`.");
+
+  // CFG-5: a config file inside the project could widen or switch off its own sandbox.
+  if (!facts.config_real.empty() && path_within(facts.config_real, facts.project))
+    return refuse(std::move(p), "config",
+                  fmt::format("the config file {} lies inside the project {}, so the project "
+                              "could change its own sandbox; it is not read. Fix: point "
+                              "CORDON_HOME or XDG_CONFIG_HOME outside the project.",
+                              facts.config_real, facts.project));
+
+  if (policy.mode == SandboxMode::kOff) {
+    p.runner = Runner::kUnconfined;
+    p.env = facts.env;
+    p.cwd = choose_cwd(req, facts, {facts.project});
+    p.notices.push_back(fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
+                                    "commands run unconfined, with the environment untouched.",
+                                    config_name(policy, facts)));
+    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    return p;
+  }
+
+  const bool external = policy.mode == SandboxMode::kExternal;
+  EnvFilterResult filtered = filter_env(facts.env, policy, external);
+  p.stripped = filtered.stripped;
+  p.env = std::move(filtered.kept);
+
+  if (external) {
+    p.runner = Runner::kUnconfined;
+    p.cwd = choose_cwd(req, facts, {facts.project});
+    p.env.set("PWD", p.cwd);
+    std::string notice = fmt::format("this machine is the sandbox ([sandbox] mode = "
+                                     "\"external\", set by {}): commands run without a "
+                                     "sandbox from cordon.",
+                                     config_name(policy, facts));
+    if (!p.stripped.empty())
+      notice += " These variables are not available to commands: " + join(p.stripped, ", ") +
+                ".";
+    p.notices.push_back(notice);
+    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    return p;
+  }
+
+  // NET-5: escape = "never" removes both ways out.
+  if ((req.network || req.outside_sandbox) && policy.escape == EscapeMode::kNever)
+    return refuse(std::move(p), "refused",
+                  fmt::format("{} was requested, but [sandbox] escape = \"never\" in {} "
+                              "removes both ways out of the sandbox. The command was not run. "
+                              "Fix: run it without {}, or change escape in that file.",
+                              req.outside_sandbox ? "running outside the sandbox"
+                                                  : "network access",
+                              config_name(policy, facts),
+                              req.outside_sandbox ? "--outside-sandbox" : "--network"));
+
+  if (req.outside_sandbox) {
+    // NET-4: unconfined, but the environment is still stripped (ENV-1).
+    p.runner = Runner::kUnconfined;
+    p.cwd = choose_cwd(req, facts, {facts.project});
+    p.env.set("PWD", p.cwd);
+    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    return p;
+  }
+
+  // From here on: a sandboxed command (MODE-1).
+  p.runner = Runner::kSandbox;
+  if (facts.machine.bwrap.empty())
+    return refuse(std::move(p), "unavailable",
+                  "the sandbox is unavailable: bwrap (bubblewrap) is not installed. Fix: "
+                  "install the `bubblewrap` package (sudo apt-get install bubblewrap), or set "
+                  "[sandbox] mode = \"external\" when this machine is itself the boundary.");
+  if (facts.project.size() > opt.max_project_path)
+    return refuse(std::move(p), "refused",
+                  fmt::format("the project path is {} bytes long, more than the {} bytes the "
+                              "sandbox supports (FS-11). Fix: move the project to a shorter "
+                              "path.",
+                              facts.project.size(), opt.max_project_path));
+  if (!facts.project_searchable)
+    return refuse(std::move(p), "refused",
+                  fmt::format("the project root {} cannot be searched (its permissions are "
+                              "{:o}), so no sandboxed command can run in it (FS-10). Fix: "
+                              "restore its permissions on the host, for example `chmod u+rwx "
+                              "{}`.",
+                              facts.project, facts.project_info.mode & 07777,
+                              shell_quote(facts.project)));
+  for (const char* sub : {"sessions", "checkpoints"}) {
+    std::string d = path_join(facts.folders.data, sub);
+    if (path_within(d, facts.project))
+      return refuse(std::move(p), "refused",
+                    fmt::format("the project {} contains cordon's own {} folder ({}), which "
+                                "commands must not see (FS-8). Fix: point CORDON_HOME or "
+                                "XDG_DATA_HOME outside the project.",
+                                facts.project, sub, d));
+  }
+  if (auto r = protected_refusal(facts)) return refuse(std::move(p), r->reason, r->message);
+
+  // Writable roots (FS-2): the project, the private /tmp and the writable entries.
+  std::vector<std::string> writable;
+  for (const auto& w : facts.writable) {
+    if (!w.exists() || w.real.empty()) {
+      p.warnings.push_back(fmt::format("writable path {} does not exist; skipped.",
+                                       tilde_path(w.path, facts.home)));
+      continue;
+    }
+    if (w.real == "/" || path_within(facts.home, w.real))
+      return refuse(std::move(p), "config",
+                    fmt::format("the writable path {} resolves to {}, which contains the whole "
+                                "home folder. Fix: name a narrower folder in [sandbox] writable "
+                                "in {}.",
+                                tilde_path(w.path, facts.home), w.real,
+                                config_name(policy, facts)));
+    writable.push_back(w.real);
+  }
+
+  Plan base = p;
+  build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/false);
+  if (p.refused()) return p;
+  // BUD-2: coarsen file-by-file folders first (the safe choice), then refuse.
+  if (p.mount_count() > opt.mount_budget) {
+    p = std::move(base);
+    build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/true);
+    if (p.refused()) return p;
+    p.coarsened = true;
+    p.notices.push_back(fmt::format(
+        "the plan needed more than {} mounts, so protected folders judged file by file are "
+        "read-only whole for this session (BUD-2); edit their tracked files outside the "
+        "sandbox.",
+        opt.mount_budget));
+    if (p.mount_count() > opt.mount_budget)
+      return refuse(std::move(p), "refused",
+                    fmt::format("the sandbox for this command needs {} mounts, more than the "
+                                "mount budget ({}); the largest list is {}. Fix: shorten that "
+                                "list on the host (fewer [sandbox] hide, writable or protect "
+                                "entries, or fewer files in the protected folders), then run "
+                                "the command again.",
+                                p.mount_count(), opt.mount_budget, largest_mount_list(p)));
+  }
+
+  p.cwd = choose_cwd(req, facts, p.writable_roots);
+  if (path_within(p.cwd, facts.session_tmp)) p.cwd = facts.project;
+  p.share_network = req.network;
+  p.seccomp = default_seccomp_rules();
+  p.env.set("CORDON_SANDBOX", "1");
+  p.env.set("TMPDIR", "/tmp");
+  p.env.set("PWD", p.cwd);
+  if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+  return p;
+}
+
+}  // namespace cordon

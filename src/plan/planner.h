@@ -1,0 +1,23 @@
+// The planner: Plan make_plan(Policy, Facts, Request). Pure: no syscalls, no clock, no env reads.
+#pragma once
+
+#include "config/policy.h"
+#include "plan/facts.h"
+#include "plan/plan.h"
+#include "plan/request.h"
+
+namespace cordon {
+
+struct PlanOptions {
+  size_t mount_budget = 256;       // BUD-2
+  size_t max_project_path = 1000;  // FS-11
+  std::string shell = "/bin/sh";   // runs `-c SCRIPT`
+};
+
+Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,
+               const PlanOptions& options = {});
+
+// The sandbox-side (bwrap) arguments of a plan, without the command: exposed for tests.
+size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env);
+
+}  // namespace cordon

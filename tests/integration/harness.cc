@@ -1,0 +1,186 @@
+#include "harness.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace cordon::it {
+
+std::string cordon_binary() {
+  if (const char* b = std::getenv("CORDON_TEST_BINARY")) return b;
+  return CORDON_BINARY;
+}
+
+namespace {
+void mkdirs(const std::string& path) {
+  std::string cur;
+  std::stringstream ss(path);
+  std::string part;
+  while (std::getline(ss, part, '/')) {
+    if (part.empty()) continue;
+    cur += "/" + part;
+    mkdir(cur.c_str(), 0755);
+  }
+}
+}  // namespace
+
+Proc run_program(const std::vector<std::string>& argv,
+                const std::map<std::string, std::string>& env, const std::string& cwd,
+                const std::string& stdin_data, int timeout_s) {
+  Proc r;
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) return r;
+  std::vector<std::string> envs;
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  std::vector<char*> a, e;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  for (const auto& s : envs) e.push_back(const_cast<char*>(s.c_str()));
+  e.push_back(nullptr);
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    dup2(err[1], 2);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(121);
+    setpgid(0, 0);
+    execve(a[0], a.data(), e.data());
+    execvpe(a[0], a.data(), e.data());
+    _exit(122);
+  }
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  signal(SIGPIPE, SIG_IGN);
+  if (!stdin_data.empty()) {
+    ssize_t w = write(in[1], stdin_data.data(), stdin_data.size());
+    (void)w;
+  }
+  close(in[1]);
+  pollfd p[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  int open_n = 2;
+  char buf[65536];
+  auto deadline = t0 + std::chrono::seconds(timeout_s);
+  while (open_n > 0) {
+    int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  deadline - std::chrono::steady_clock::now())
+                                  .count());
+    if (ms <= 0) {
+      kill(-pid, SIGKILL);
+      break;
+    }
+    if (poll(p, 2, ms) <= 0) continue;
+    for (int i = 0; i < 2; ++i) {
+      if (p[i].fd < 0 || !p[i].revents) continue;
+      ssize_t n = read(p[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        close(p[i].fd);
+        p[i].fd = -1;
+        --open_n;
+      } else {
+        (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+      }
+    }
+  }
+  for (auto& x : p)
+    if (x.fd >= 0) close(x.fd);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+World::World(bool git) {
+  char tmpl[] = "/tmp/cordon-it-XXXXXX";
+  root_ = mkdtemp(tmpl);
+  chmod(root_.c_str(), 0755);
+  home_ = root_ + "/home";
+  project_ = home_ + "/project";
+  mkdirs(project_);
+  env["HOME"] = home_;
+  env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
+  env["LANG"] = "C.UTF-8";
+  env["USER"] = std::getenv("USER") ? std::getenv("USER") : "tester";
+  env["GIT_CONFIG_NOSYSTEM"] = "1";
+  env["GIT_AUTHOR_NAME"] = "Test";
+  env["GIT_AUTHOR_EMAIL"] = "test@example.com";
+  env["GIT_COMMITTER_NAME"] = "Test";
+  env["GIT_COMMITTER_EMAIL"] = "test@example.com";
+  if (git) {
+    host({"git", "init", "-q", "-b", "main"});
+    write("README.md", "hello\n");
+    host({"git", "add", "README.md"});
+    host({"git", "commit", "-q", "-m", "init"});
+  }
+}
+
+World::~World() {
+  if (std::getenv("CORDON_KEEP_TEST_DIRS")) return;
+  run_program({"/bin/chmod", "-R", "u+rwx", root_}, env, "/");
+  run_program({"/bin/rm", "-rf", root_}, env, "/");
+}
+
+std::string World::abs(const std::string& path) const {
+  return path[0] == '/' ? path : project_ + "/" + path;
+}
+
+void World::write(const std::string& path, const std::string& content, int mode) const {
+  std::string p = abs(path);
+  mkdirs(p.substr(0, p.rfind('/')));
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << content;
+  chmod(p.c_str(), static_cast<mode_t>(mode));
+}
+
+std::string World::read(const std::string& path) const {
+  std::ifstream in(abs(path), std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool World::exists(const std::string& path) const {
+  struct stat st;
+  return lstat(abs(path).c_str(), &st) == 0;
+}
+
+Proc World::cordon(const std::vector<std::string>& args, const std::string& cwd,
+                  const std::string& stdin_data) const {
+  std::vector<std::string> argv = {cordon_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_program(argv, env, cwd.empty() ? project_ : cwd, stdin_data);
+}
+
+Proc World::sh(const std::string& script, const std::vector<std::string>& flags) const {
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.insert(args.end(), {"--", "/bin/sh", "-c", script});
+  return cordon(args);
+}
+
+Proc World::host(const std::vector<std::string>& argv, const std::string& cwd) const {
+  return run_program(argv, env, cwd.empty() ? project_ : cwd);
+}
+
+bool sandbox_available() {
+  static int cached = -1;
+  if (cached < 0) {
+    Proc r = run_program({"/usr/bin/bwrap", "--unshare-all", "--unshare-user", "--ro-bind", "/",
+                         "/", "/bin/true"},
+                        {{"PATH", "/usr/bin:/bin"}}, "/");
+    cached = r.status == 0 ? 1 : 0;
+  }
+  return cached == 1;
+}
+
+}  // namespace cordon::it

@@ -1,0 +1,74 @@
+// Integration test harness: runs the real cordon binary in real sandboxes, each test with its
+// own temporary HOME, project and git repository. Nothing touches the real home folder.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cordon::it {
+
+struct Proc {
+  int status = -1;  // exit status (or 128+signal)
+  std::string out, err;
+  double ms = 0;
+};
+
+// A throw-away world: HOME, XDG folders, a project (optionally a git repository).
+class World {
+ public:
+  explicit World(bool git = true);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  const std::string& root() const { return root_; }
+  const std::string& home() const { return home_; }
+  const std::string& project() const { return project_; }
+  std::string config_file() const { return home_ + "/.config/cordon/config.toml"; }
+
+  // Writes a file (creating parent folders), relative to the project unless absolute.
+  void write(const std::string& path, const std::string& content, int mode = 0644) const;
+  std::string read(const std::string& path) const;
+  bool exists(const std::string& path) const;
+  std::string abs(const std::string& path) const;
+  void config(const std::string& toml) const { write(config_file(), toml); }
+
+  // Environment for cordon: a clean one with HOME and PATH, plus `extra`.
+  std::map<std::string, std::string> env;
+
+  // Runs `cordon ARGS...` in `cwd` (default the project), with `stdin_data` on its input.
+  Proc cordon(const std::vector<std::string>& args, const std::string& cwd = "",
+             const std::string& stdin_data = "") const;
+  // cordon run -- sh -c SCRIPT
+  Proc sh(const std::string& script, const std::vector<std::string>& flags = {}) const;
+  // Runs a plain program (git, ...) outside cordon, in the project.
+  Proc host(const std::vector<std::string>& argv, const std::string& cwd = "") const;
+
+ private:
+  std::string root_, home_, project_;
+};
+
+// Runs a program with an environment and input; returns status and output.
+Proc run_program(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                const std::string& cwd, const std::string& stdin_data = "",
+                int timeout_s = 120);
+
+// Skips the test when user namespaces are unavailable and CORDON_MUST_WORK is unset; fails it
+// when CORDON_MUST_WORK=1.
+bool sandbox_available();
+#define REQUIRE_SANDBOX()                                                              \
+  do {                                                                                 \
+    if (!::cordon::it::sandbox_available()) {                                          \
+      if (std::getenv("CORDON_MUST_WORK") && std::string(std::getenv("CORDON_MUST_WORK")) == "1") \
+        FAIL() << "user namespaces are unavailable but CORDON_MUST_WORK=1";            \
+      GTEST_SKIP() << "user namespaces are unavailable";                               \
+    }                                                                                  \
+  } while (0)
+
+std::string cordon_binary();
+
+}  // namespace cordon::it
