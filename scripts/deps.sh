@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cordon needs to build, test and run: only the missing ones, and
+# nothing at all when everything is there.
+set -euo pipefail
+
+packages=(
+  # run time
+  bubblewrap git
+  # build
+  cmake ninja-build g++ pkg-config libseccomp-dev libtomlplusplus-dev nlohmann-json3-dev
+  libcli11-dev libfmt-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+# Node.js and npm (the MCP end-to-end test uses the official TypeScript SDK client): any
+# install that gives both commands will do (nodesource's nodejs carries npm itself).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "cordon: installing missing packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "cordon: run as root, or install them yourself: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

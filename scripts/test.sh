@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs every test: unit tests, integration tests (as this user, and again as an unprivileged
+# user when run as root), the unit tests under AddressSanitizer and UndefinedBehaviorSanitizer,
+# and the fuzz targets for a bounded time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-$(nproc)}
+failed=()
+
+step() { printf '\n==> %s\n' "$*"; }
+run_step() {
+  local name=$1; shift
+  if "$@"; then printf '==> %s: passed\n' "$name"; else printf '==> %s: FAILED\n' "$name"; failed+=("$name"); fi
+}
+
+step "unit tests"
+run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
+
+step "integration tests as $(id -un)"
+run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
+
+if [ "$(id -u)" -eq 0 ]; then
+  user=cordon-test
+  if ! id "$user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /bin/sh "$user"
+  fi
+  # The clone may live where that user cannot read (/root): run copies from a shared folder.
+  shared=$(mktemp -d /tmp/cordon-test-bin.XXXXXX)
+  trap 'rm -rf "$shared"' EXIT
+  cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$shared/"
+  chmod 755 "$shared" "$shared"/*
+  step "integration tests as the unprivileged user $user"
+  run_step "integration tests ($user)" runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin \
+    CORDON_MUST_WORK="${CORDON_MUST_WORK:-}" CORDON_TEST_BINARY="$shared/cordon" \
+    "$shared/integration_tests" --gtest_brief=1
+fi
+
+step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
+  -DCORDON_BENCH=OFF >/dev/null
+cmake --build build-asan -j "$JOBS" --target unit_tests
+run_step "unit tests (asan+ubsan)" build-asan/tests/unit_tests --gtest_brief=1
+
+if [ -x scripts/fuzz.sh ]; then
+  step "fuzz targets (bounded time)"
+  run_step "fuzz" ./scripts/fuzz.sh
+fi
+
+if [ -x scripts/mcp_e2e.sh ]; then
+  step "MCP end-to-end with the official TypeScript SDK client"
+  run_step "mcp e2e" ./scripts/mcp_e2e.sh
+fi
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all tests passed"
