@@ -1,0 +1,106 @@
+// The bwrap renderer against golden argument lists, and the seccomp compiler.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "backend/linux/bwrap_args.h"
+#include "backend/linux/seccomp_bpf.h"
+#include "fake_facts.h"
+#include "plan/planner.h"
+#include "plan/seccomp_rules.h"
+
+namespace cordon {
+namespace {
+
+using testing::FakeWorld;
+using testing::file_info;
+using testing::link_info;
+
+// One argument per line; regenerate with CORDON_UPDATE_GOLDEN=1.
+void expect_golden(const std::string& name, const std::vector<std::string>& args) {
+  std::string text;
+  for (const auto& a : args) text += a + "\n";
+  std::string path = std::string(CORDON_GOLDEN_DIR) + "/" + name;
+  if (std::getenv("CORDON_UPDATE_GOLDEN")) {
+    std::ofstream(path) << text;
+    return;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << " (run with CORDON_UPDATE_GOLDEN=1 to create it)";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), text) << "golden file " << path << " differs";
+}
+
+Request cmd(std::vector<std::string> argv) {
+  Request r;
+  r.argv = std::move(argv);
+  return r;
+}
+
+TEST(BwrapArgs, DefaultPlan) {  // MODE-1, FS-1..4, FS-9, PROC-1, PROC-2, PROC-7
+  FakeWorld w;
+  w.exists_hidden("~/.ssh", file_info("/home/u/.ssh", Kind::kDir));
+  w.exists_hidden("~/.aws", link_info("/home/u/.aws", "/home/u/dotfiles/aws", Kind::kDir));
+  w.exists_hidden("~/.netrc", file_info("/home/u/.netrc"));
+  Plan p = make_plan(w.policy, w.facts, cmd({"make", "test"}));
+  ASSERT_FALSE(p.refused());
+  auto args = render_bwrap_args(p, BwrapFds{4, 5});
+  expect_golden("bwrap_default.txt", args);
+  EXPECT_EQ(bwrap_command_line(p, 3),
+            (std::vector<std::string>{"bwrap", "--args", "3", "--", "make", "test"}));
+}
+
+TEST(BwrapArgs, NetworkAndWritable) {  // NET-3, FS-2
+  FakeWorld w;
+  w.policy.writable = {"~/.cache/pip"};
+  w.facts.writable = {file_info("/home/u/.cache/pip", Kind::kDir)};
+  w.facts.credential_files = {file_info(w.project + "/.env")};
+  Request r = cmd({"pip", "install", "-r", "requirements.txt"});
+  r.network = true;
+  Plan p = make_plan(w.policy, w.facts, r);
+  ASSERT_FALSE(p.refused());
+  expect_golden("bwrap_network.txt", render_bwrap_args(p, BwrapFds{4, 5}));
+}
+
+TEST(BwrapArgs, AlwaysUnsharesEverythingAndDropsPrivileges) {  // PROC-1, PROC-2, PROC-7
+  FakeWorld w;
+  auto args = render_bwrap_args(make_plan(w.policy, w.facts, cmd({"true"})), BwrapFds{4, 5});
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  for (const char* flag : {"--unshare-all ", "--unshare-user ", "--disable-userns ",
+                           "--die-with-parent ", "--new-session ", "--cap-drop ALL ",
+                           "--seccomp 4 ", "--json-status-fd 5 "})
+    EXPECT_NE(joined.find(flag), std::string::npos) << flag;
+  EXPECT_EQ(joined.find("--share-net"), std::string::npos);
+}
+
+TEST(BwrapArgs, NulJoin) {
+  EXPECT_EQ(nul_join({"a", "b c"}), std::string("a\0b c\0", 6));
+}
+
+TEST(Seccomp, RulesCompareLow32BitsMasked) {  // PROC-7
+  for (const auto& r : default_seccomp_rules()) {
+    EXPECT_TRUE(r.errno_value == EPERM || (r.syscall == "clone3" && r.errno_value == ENOSYS))
+        << r.syscall;
+    for (const auto& a : r.args) {
+      if (r.syscall == "socket" || r.syscall == "ioctl") {
+        EXPECT_EQ(a.op, SeccompOp::kMaskedEq);
+        EXPECT_EQ(a.mask, 0xffffffffULL) << r.syscall;
+      }
+    }
+  }
+}
+
+TEST(Seccomp, Compiles) {  // PROC-7
+  auto bpf = compile_seccomp(default_seccomp_rules());
+  ASSERT_TRUE(bpf.ok()) << bpf.error().message;
+  EXPECT_GT(bpf->size(), 64u);
+  EXPECT_EQ(bpf->size() % 8, 0u);  // struct sock_filter is 8 bytes
+}
+
+}  // namespace
+}  // namespace cordon

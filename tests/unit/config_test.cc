@@ -1,0 +1,220 @@
+// CFG-1..4: folders and config parsing.
+#include <gtest/gtest.h>
+
+#include "config/config_file.h"
+#include "config/folders.h"
+
+namespace cordon {
+namespace {
+
+Result<Policy> parse(const std::string& text) { return parse_config(text, "/home/u/.config/cordon/config.toml"); }
+
+std::string error_of(const std::string& text) {
+  auto r = parse(text);
+  EXPECT_FALSE(r.ok()) << text;
+  return r.ok() ? "" : r.error().message;
+}
+
+TEST(Folders, CordonHomeWins) {  // CFG-1
+  EnvMap env;
+  env.set("HOME", "/home/u");
+  env.set("CORDON_HOME", "/srv/c");
+  env.set("XDG_CONFIG_HOME", "/x");
+  Folders f = resolve_folders(env, "/nope", "/");
+  EXPECT_EQ(f.config_file, "/srv/c/config.toml");
+  EXPECT_EQ(f.state, "/srv/c/state");
+  EXPECT_EQ(f.data, "/srv/c/data");
+  EXPECT_EQ(f.cache, "/srv/c/cache");
+  EXPECT_EQ(f.cordon_home, "/srv/c");
+}
+
+TEST(Folders, XdgAndDefaults) {  // CFG-1
+  EnvMap env;
+  env.set("HOME", "/home/u");
+  Folders f = resolve_folders(env, "/nope", "/");
+  EXPECT_EQ(f.config_file, "/home/u/.config/cordon/config.toml");
+  EXPECT_EQ(f.state, "/home/u/.local/state/cordon");
+  EXPECT_EQ(f.data, "/home/u/.local/share/cordon");
+  EXPECT_EQ(f.cache, "/home/u/.cache/cordon");
+  env.set("XDG_CONFIG_HOME", "/cfg");
+  env.set("XDG_STATE_HOME", "/st");
+  env.set("XDG_DATA_HOME", "/da");
+  env.set("XDG_CACHE_HOME", "relative/ignored");
+  f = resolve_folders(env, "/nope", "/");
+  EXPECT_EQ(f.config_file, "/cfg/cordon/config.toml");
+  EXPECT_EQ(f.state, "/st/cordon");
+  EXPECT_EQ(f.data, "/da/cordon");
+  EXPECT_EQ(f.cache, "/home/u/.cache/cordon");  // a relative XDG value does not count
+}
+
+TEST(Folders, RelativeCordonHomeUsesCwd) {
+  EnvMap env;
+  env.set("HOME", "/home/u");
+  env.set("CORDON_HOME", "ch");
+  EXPECT_EQ(resolve_folders(env, "/nope", "/work").config_file, "/work/ch/config.toml");
+}
+
+TEST(Config, EmptyMeansDefaults) {  // CFG-2, CFG-3
+  auto r = parse("");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->mode, SandboxMode::kOn);
+  EXPECT_EQ(r->escape, EscapeMode::kAsk);
+  EXPECT_TRUE(r->writable.empty());
+  EXPECT_EQ(r->away_timeout, std::chrono::minutes(15));
+  EXPECT_FALSE(r->limits.any());
+}
+
+TEST(Config, FullSandboxTable) {  // CFG-3
+  auto r = parse(R"(
+[sandbox]
+mode = "on"
+writable = ["~/.cache/pip", "~/go/pkg"]
+hide = ["~/work/secrets", "/srv/keys", "~"]
+env_hide = ["MY_APP_*"]
+env_pass = ["GITHUB_TOKEN"]
+escape = "never"
+protect = ["scripts/deploy.sh", "tools/"]
+)");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->writable.size(), 2u);
+  EXPECT_EQ(r->hide.size(), 3u);
+  EXPECT_EQ(r->escape, EscapeMode::kNever);
+  EXPECT_EQ(r->protect[1], "tools/");
+  // ENV-2: env_pass outside external mode is a warning.
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("env_pass is ignored"), std::string::npos);
+}
+
+TEST(Config, ParseErrorNamesFileAndLine) {  // CFG-2
+  std::string e = error_of("[sandbox]\nmode = \n");
+  EXPECT_NE(e.find("/home/u/.config/cordon/config.toml:2"), std::string::npos) << e;
+}
+
+TEST(Config, WrongTypeNamesKeyAndLine) {  // CFG-2
+  std::string e = error_of("[sandbox]\n\nwritable = \"~/.cache\"\n");
+  EXPECT_NE(e.find("config.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("[sandbox] writable"), std::string::npos) << e;
+  EXPECT_NE(e.find("array of strings"), std::string::npos) << e;
+  e = error_of("[sandbox]\nenabled = \"yes\"\n");
+  EXPECT_NE(e.find("[sandbox] enabled"), std::string::npos) << e;
+  e = error_of("[limits]\npids = \"many\"\n");
+  EXPECT_NE(e.find("[limits] pids"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownKeyInsideKnownTableIsAnError) {  // CFG-2
+  for (const char* t : {"sandbox", "away", "limits", "approvals", "commands"}) {
+    std::string e = error_of(std::string("[") + t + "]\nbogus = 1\n");
+    EXPECT_NE(e.find("bogus"), std::string::npos) << e;
+    EXPECT_NE(e.find("unknown key"), std::string::npos) << e;
+    EXPECT_NE(e.find(":2:"), std::string::npos) << e;
+  }
+}
+
+TEST(Config, UnknownTopLevelTableIsAWarning) {  // CFG-2
+  auto r = parse("[network]\nallow = [\"x\"]\n[sandbox]\nmode = \"on\"\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_NE(r->warnings[0].find("network"), std::string::npos);
+}
+
+TEST(Config, EnabledAndModeMustAgree) {  // CFG-3
+  std::string e = error_of("[sandbox]\nenabled = false\nmode = \"on\"\n");
+  EXPECT_NE(e.find("enabled"), std::string::npos) << e;
+  EXPECT_NE(e.find("disagrees"), std::string::npos) << e;
+  error_of("[sandbox]\nenabled = true\nmode = \"off\"\n");
+  auto r = parse("[sandbox]\nenabled = false\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->mode, SandboxMode::kOff);
+  r = parse("[sandbox]\nenabled = false\nmode = \"off\"\n");
+  ASSERT_TRUE(r.ok());
+  r = parse("[sandbox]\nenabled = true\nmode = \"external\"\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->mode, SandboxMode::kExternal);
+  error_of("[sandbox]\nmode = \"maybe\"\n");
+}
+
+TEST(Config, WritableEntriesMustBeBelowHome) {  // CFG-3
+  EXPECT_NE(error_of("[sandbox]\nwritable = [\"~\"]\n").find("whole home"), std::string::npos);
+  EXPECT_NE(error_of("[sandbox]\nwritable = [\"/opt/x\"]\n").find("absolute"), std::string::npos);
+  EXPECT_NE(error_of("[sandbox]\nwritable = [\"cache\"]\n").find("relative"), std::string::npos);
+  EXPECT_NE(error_of("[sandbox]\nwritable = [\"~/../etc\"]\n").find("leaves the home"),
+            std::string::npos);
+  std::string e = error_of("[sandbox]\nwritable = [\"~/ok\", 3]\n");
+  EXPECT_NE(e.find("writable[1]"), std::string::npos) << e;
+}
+
+TEST(Config, HideRelativeIsAnError) {  // CFG-3
+  std::string e = error_of("[sandbox]\nhide = [\"secrets\"]\n");
+  EXPECT_NE(e.find("[sandbox] hide[0]"), std::string::npos) << e;
+  EXPECT_NE(e.find("relative"), std::string::npos) << e;
+}
+
+TEST(Config, EscapeValues) {  // CFG-3
+  EXPECT_NE(error_of("[sandbox]\nescape = \"sometimes\"\n").find("escape"), std::string::npos);
+}
+
+TEST(Config, ProtectEntriesAreProjectRelative) {  // PROT-9
+  EXPECT_NE(error_of("[sandbox]\nprotect = [\"/etc/x\"]\n").find("relative to the project"),
+            std::string::npos);
+  EXPECT_NE(error_of("[sandbox]\nprotect = [\"../x\"]\n").find("inside the project"),
+            std::string::npos);
+}
+
+TEST(Config, AwayTimeout) {  // CFG-4
+  EXPECT_EQ(parse("[away]\ntimeout = \"30s\"\n")->away_timeout, std::chrono::seconds(30));
+  EXPECT_EQ(parse("[away]\ntimeout = \"2h\"\n")->away_timeout, std::chrono::hours(2));
+  EXPECT_EQ(parse("[away]\ntimeout = \"24h\"\n")->away_timeout, std::chrono::hours(24));
+  EXPECT_FALSE(parse("[away]\ntimeout = \"off\"\n")->away_timeout.has_value());
+  for (const char* bad : {"25h", "15", "100ms", "0s", "soon", "1h30m"})
+    error_of(std::string("[away]\ntimeout = \"") + bad + "\"\n");
+  error_of("[away]\ntimeout = 15\n");
+}
+
+TEST(Config, Limits) {  // CFG-4, PROC-6
+  auto r = parse("[limits]\nmemory = \"512M\"\ncpu_seconds = 60\npids = 256\nfile_size = \"1G\"\n"
+                 "open_files = 1024\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(*r->limits.memory, 512ULL << 20);
+  EXPECT_EQ(*r->limits.cpu_seconds, 60u);
+  EXPECT_EQ(*r->limits.pids, 256u);
+  EXPECT_EQ(*r->limits.file_size, 1ULL << 30);
+  EXPECT_EQ(*r->limits.open_files, 1024u);
+  EXPECT_EQ(*parse("[limits]\nmemory = 1048576\n")->limits.memory, 1048576u);
+  error_of("[limits]\nmemory = \"lots\"\n");
+  error_of("[limits]\npids = -1\n");
+  error_of("[limits]\nopen_files = 3\n");
+}
+
+TEST(Config, CommandsTable) {  // CMD-5 config
+  auto r = parse(R"(
+[commands]
+read_only = ["mytool status"]
+denied = ["terraform destroy"]
+denied_paths = ["~/prod", "/srv/secret"]
+[commands.sensitive]
+dirs = ["~/.private"]
+extensions = [".kdbx"]
+)");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->commands.denied_paths.size(), 2u);
+  EXPECT_EQ(r->commands.sensitive.extensions[0], ".kdbx");
+  EXPECT_NE(error_of("[commands]\ndenied_paths = [\"/\"]\n").find("denied_paths[0]"),
+            std::string::npos);
+  error_of("[commands]\ndenied_paths = [\"relative\"]\n");
+  error_of("[commands.sensitive]\nglobs = [\"x\"]\n");
+}
+
+TEST(Config, Approvals) {  // APR-2 config
+  auto r = parse("[approvals]\nmode = \"auto\"\njudge = \"/usr/local/bin/judge\"\ncutoff = 0.5\n"
+                 "away_cutoff = 0\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->approvals.mode, ApprovalMode::kAuto);
+  EXPECT_DOUBLE_EQ(r->approvals.cutoff, 0.5);
+  EXPECT_DOUBLE_EQ(r->approvals.away_cutoff, 0.0);
+  EXPECT_NE(error_of("[approvals]\nmode = \"auto\"\n").find("judge"), std::string::npos);
+  error_of("[approvals]\ncutoff = 1.5\n");
+  error_of("[approvals]\nmode = \"yolo\"\n");
+}
+
+}  // namespace
+}  // namespace cordon
