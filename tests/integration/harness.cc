@@ -102,7 +102,9 @@ Proc run_program(const std::vector<std::string>& argv,
 }
 
 World::World(bool git) {
-  char tmpl[] = "/tmp/cordon-it-XXXXXX";
+  // Not under /tmp: the sandbox replaces the machine's /tmp, which would hide a HOME there and
+  // make every "hidden" check pass for the wrong reason.
+  char tmpl[] = "/var/tmp/cordon-it-XXXXXX";
   root_ = mkdtemp(tmpl);
   chmod(root_.c_str(), 0755);
   home_ = root_ + "/home";
@@ -165,6 +167,13 @@ Proc World::sh(const std::string& script, const std::vector<std::string>& flags)
   std::vector<std::string> args = {"run"};
   args.insert(args.end(), flags.begin(), flags.end());
   args.insert(args.end(), {"--", "/bin/sh", "-c", script});
+  return cordon(args);
+}
+
+Proc World::py(const std::string& script, const std::vector<std::string>& flags) const {
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.insert(args.end(), {"--", "/usr/bin/python3", "-c", script});
   return cordon(args);
 }
 

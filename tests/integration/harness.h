@@ -45,6 +45,8 @@ class World {
              const std::string& stdin_data = "") const;
   // cordon run -- sh -c SCRIPT
   Proc sh(const std::string& script, const std::vector<std::string>& flags = {}) const;
+  // cordon run [flags] -- /usr/bin/python3 -c SCRIPT
+  Proc py(const std::string& script, const std::vector<std::string>& flags = {}) const;
   // Runs a plain program (git, ...) outside cordon, in the project.
   Proc host(const std::vector<std::string>& argv, const std::string& cwd = "") const;
 
