@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/duration.h"
+#include "core/trace.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -89,7 +90,9 @@ int cmd_run(const CliContext& ctx, const RunArgs& args) {
   so.ephemeral = so.id.empty();
   so.cordon_exe = ctx.exe;
   so.on_notice = [](const std::string& n) { print_error(n); };
+  trace("config loaded");
   auto session = Session::open(std::move(so));
+  trace("session opened");
   if (!session.ok()) {
     print_error(session.error().message);
     return kExitRefused;
@@ -101,6 +104,7 @@ int cmd_run(const CliContext& ctx, const RunArgs& args) {
   io.capture_limit = 64 << 10;
   io.cancel_fd = install_cancel_pipe();
   CommandResult res = (*session)->run(req, io);
+  trace("run returned");
   if (res.refusal) {
     print_error(res.refusal->message);
     return kExitRefused;

@@ -8,6 +8,7 @@
 
 #include "backend/linux/probe.h"
 #include "cli/commands.h"
+#include "core/trace.h"
 #include "core/version.h"
 
 extern char** environ;
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   CliContext ctx = load_cli_context(environ);
+  trace_enable(!ctx.env.value("CORDON_TRACE").empty());
+  trace("context loaded");
   if (run->parsed()) {
     if (run->count("-c")) run_args.script = script;
     // With prefix_command, everything after the first word of the command (or after --)

@@ -10,6 +10,7 @@
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 #include "host/facts_reader.h"
 #include "host/path_info.h"
 #include "plan/blocked_note.h"
@@ -132,8 +133,11 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   CommandResult res;
   Request r = req;
   if (r.cwd.empty()) r.cwd = opts_.cwd;
+  trace("run: start");
   Facts facts = this->facts(r);
+  trace("run: facts gathered");
   Plan plan = this->plan(r, facts);
+  trace("run: planned");
   if (first_command_) {
     res.notices = plan.notices;
     for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
@@ -157,12 +161,13 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   Result<ProcessOutcome> outcome = make_error("internal", "not started");
   if (plan.runner == Runner::kSandbox) {
     const ProbeReport& pr = probe();
+    trace("run: probe checked");
     if (!pr.ok) {
       res.refusal = Refusal{"unavailable", pr.message()};
       res.exit_code = 125;
       return finish(res);
     }
-    outcome = launch_sandbox(plan, facts.machine.bwrap, io);
+    outcome = launch_sandbox(plan, facts.machine.bwrap, opts_.folders.cache, io);
   } else {
     outcome = launch_unconfined(plan, io);
   }
@@ -178,6 +183,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     res.exit_code = 125;
     return finish(res);
   }
+  trace("run: command ended");
   ProcessOutcome& o = *outcome;
   res.stdout_text = std::move(o.out);
   res.stderr_text = std::move(o.err);

@@ -4,19 +4,27 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <seccomp.h>
+
+#include <functional>
 #include <mutex>
+
+#include <fmt/format.h>
 
 #include "backend/linux/bwrap_args.h"
 #include "backend/linux/seccomp_bpf.h"
+#include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 
 namespace cordon {
 
 namespace {
 
 // The filter is the same for every command: compile it once per process.
-Result<std::string> cached_filter(const std::vector<SeccompRule>& rules) {
+Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
+                                  const std::string& cache_dir) {
   static std::mutex mu;
   static std::vector<SeccompRule> last_rules;
   static std::string last_bpf;
@@ -37,8 +45,32 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules) {
     return true;
   };
   if (same()) return last_bpf;
+  // Compiling costs about half a millisecond per command; the program depends only on the
+  // rules, libseccomp and the architecture, so it is kept in the cache folder by that key.
+  std::string file;
+  if (!cache_dir.empty()) {
+    std::string key;
+    for (const auto& r : rules) {
+      key += r.syscall + ":" + std::to_string(r.errno_value);
+      for (const auto& a : r.args)
+        key += fmt::format(",{}/{}/{:x}/{:x}", a.index, static_cast<int>(a.op), a.mask, a.value);
+      key += ";";
+    }
+    const scmp_version* v = seccomp_version();
+    key += fmt::format("libseccomp {}.{}.{} arch {}", v->major, v->minor, v->micro,
+                       seccomp_arch_native());
+    file = path_join(cache_dir, fmt::format("seccomp-{:016x}.bpf", std::hash<std::string>{}(key)));
+    auto cached = read_file(file, 1 << 20);
+    if (cached.ok() && !cached->empty() && cached->size() % 8 == 0) {
+      last_rules = rules;
+      last_bpf = std::move(*cached);
+      have = true;
+      return last_bpf;
+    }
+  }
   auto bpf = compile_seccomp(rules);
   if (!bpf.ok()) return bpf.error();
+  if (!file.empty()) (void)write_file_atomic(file, *bpf, false, 0644);
   last_rules = rules;
   last_bpf = *bpf;
   have = true;
@@ -66,10 +98,11 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
 }
 
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
-                                      const LaunchIo& io,
+                                      const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started) {
-  auto bpf = cached_filter(plan.seccomp);
+  auto bpf = cached_filter(plan.seccomp, cache_dir);
   if (!bpf.ok()) return bpf.error();
+  trace("launch: filter ready");
   auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
   if (!seccomp_fd.ok()) return seccomp_fd.error();
   CloseFd s{*seccomp_fd};
@@ -102,6 +135,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.cancel_fd = io.cancel_fd;
   // Our copy of the write end must close once bwrap has it, or the status never ends.
   auto started = [&](pid_t pid) {
+    trace("launch: bwrap started");
     ::close(sw.fd);
     sw.fd = -1;
     if (on_started) on_started(pid);

@@ -20,8 +20,9 @@ struct LaunchIo {
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
 // through --json-status-fd). bwrap starts with the plan's environment only (ENV-5).
+// `cache_dir` keeps the compiled filter between runs ("" compiles every time).
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
-                                      const LaunchIo& io,
+                                      const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started = {});
 
 // An unconfined plan (mode off/external, or an approved outside-sandbox command): its own

@@ -204,7 +204,7 @@ ProbeReport run_probe(const ProbeInput& in) {
   io.out = OutputMode::kCapture;
   io.err = OutputMode::kCapture;
   auto t_launch = Clock::now();
-  auto outcome = launch_sandbox(p, in.bwrap, io);
+  auto outcome = launch_sandbox(p, in.bwrap, in.folders.cache, io);
   double launch_ms = ms_since(t_launch);
   if (!outcome.ok()) {
     r.checks.push_back({"bwrap_runs", false, launch_ms, outcome.error().message});

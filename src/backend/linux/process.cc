@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "core/trace.h"
+
 namespace cordon {
 
 namespace {
@@ -289,10 +291,12 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
+  trace("process: clone");
   pid_t pid = clone(child_main, static_cast<char*>(stack) + kStack,
                     CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
   int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  trace("process: clone returned");
   munmap(stack, kStack);
   if (pid < 0) return make_error("spawn", "clone failed", "", fork_errno);
   o.pid = pid;
@@ -416,6 +420,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
             int64_t v;
             if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
               o.sandbox_pid = static_cast<pid_t>(v);
+              trace("process: sandbox pid reported");
               o.bwrap_started = true;
               if (killed) ::kill(o.sandbox_pid, SIGKILL);
             }
@@ -441,6 +446,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
         exited = true;
         o.ended = Clock::now();
         if (spec.end_group_on_exit && spec.new_process_group) ::kill(-pid, SIGKILL);
+        trace("process: reaped");
         grace_end = o.ended + spec.output_grace;
         // bwrap's pid 1 ends with it; anything still holding our pipes is gone too.
         if (o.sandbox_pid > 0 && killed) {

@@ -1,0 +1,23 @@
+#include "core/trace.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace cordon {
+
+namespace {
+bool g_on = false;
+std::chrono::steady_clock::time_point g_t0 = std::chrono::steady_clock::now();
+}  // namespace
+
+void trace_enable(bool on) { g_on = on; }
+bool trace_enabled() { return g_on; }
+
+void trace(const char* what) {
+  if (!g_on) return;
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_t0).count();
+  std::fprintf(stderr, "cordon trace: +%.3f ms %s\n", ms, what);
+}
+
+}  // namespace cordon

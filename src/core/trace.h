@@ -1,0 +1,12 @@
+// CORDON_TRACE=1: phase timings on stderr, for finding where a command's milliseconds go.
+#pragma once
+
+namespace cordon {
+
+// Reads CORDON_TRACE once (the faces call it with their environment).
+void trace_enable(bool on);
+bool trace_enabled();
+// Prints "cordon trace: +X.XXX ms <what>" relative to the first call in this process.
+void trace(const char* what);
+
+}  // namespace cordon
