@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -47,8 +49,12 @@ int main(int argc, char** argv) {
   run->add_option("--timeout", run_args.timeout,
                   "end the whole command after this long (30s, 5m, 1h): exit status 124");
   run->add_option("-c", script, "a shell script to run instead of a command");
-  run->add_option("command", run_args.command, "the command and its arguments, after --");
+  // The command itself never goes through the option parser: everything after the first `--`
+  // is cut off before parsing (below), and without `--` the first word that is not an option
+  // starts the command (prefix_command), so its own flags stay its own.
   run->prefix_command();
+  run->footer("The command follows `--` (cordon run [options] -- CMD ARGS...), or is given as a "
+              "shell script with -c 'SCRIPT'.");
 
   bool probe_json = false;
   auto* probe = app.add_subcommand(
@@ -65,8 +71,24 @@ int main(int argc, char** argv) {
 
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
+  // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
+  std::vector<std::string> command_after_dashes;
+  bool had_dashes = false;
+  int parse_argc = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "run") != 0) continue;
+    for (int j = i + 1; j < argc; ++j) {
+      if (std::strcmp(argv[j], "--") == 0) {
+        had_dashes = true;
+        for (int k = j + 1; k < argc; ++k) command_after_dashes.push_back(argv[k]);
+        parse_argc = j;
+        break;
+      }
+    }
+    break;
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(parse_argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
@@ -75,11 +97,15 @@ int main(int argc, char** argv) {
   trace("context loaded");
   if (run->parsed()) {
     if (run->count("-c")) run_args.script = script;
-    // With prefix_command, everything after the first word of the command (or after --)
-    // arrives here untouched.
-    for (auto& extra : run->remaining()) run_args.command.push_back(extra);
-    if (!run_args.command.empty() && run_args.command[0] == "--")
-      run_args.command.erase(run_args.command.begin());
+    run_args.command = run->remaining();
+    if (had_dashes) {
+      if (!run_args.command.empty()) {
+        print_error("unexpected words before `--`: " + run_args.command[0] +
+                    ". Usage: cordon run [options] -- CMD ARGS...");
+        return kExitRefused;
+      }
+      run_args.command = command_after_dashes;
+    }
     return cmd_run(ctx, run_args);
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);

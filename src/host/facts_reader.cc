@@ -10,6 +10,7 @@
 #include "host/path_info.h"
 #include "host/protected_facts.h"
 #include "plan/hidden_list.h"
+#include "plan/protected_list.h"
 
 namespace cordon {
 
@@ -62,8 +63,16 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     f.hidden.push_back(std::move(h));
   }
   for (const auto& w : policy.writable) f.writable.push_back(read_path_info(expand_home(w, in.home)));
-  f.git = read_git_facts(in.project, in.env, in.home);
-  f.protected_paths = read_protected_facts(policy, in.project, f.git);
+  std::vector<ProtectEntry> entries = protected_entries(policy);
+  GitFactsInput gi;
+  gi.project = in.project;
+  gi.home = in.home;
+  gi.env = in.env;
+  gi.cache_dir = in.folders.cache;
+  for (const auto& e : entries)
+    if (!e.anywhere) gi.protected_rels.push_back(e.rel);
+  f.git = read_git_facts(gi);
+  f.protected_paths = read_protected_facts(entries, in.project, f.git);
   if (in.network) {
     CredentialScan scan = scan_credentials(in.project);
     f.credential_files = std::move(scan.files);

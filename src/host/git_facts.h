@@ -1,13 +1,27 @@
-// Git facts (GIT-1, GIT-2): where the real git folder is and which of its files run code.
+// Git facts (GIT-1, GIT-2, PROT-3): where the real git folder is, which of its files make git
+// run code, and which protected paths git tracks. Read with the git program (never by running
+// anything the repository configures), and cached until a file they depend on changes.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/env.h"
 #include "plan/facts.h"
 
 namespace cordon {
 
-GitFacts read_git_facts(const std::string& project, const EnvMap& env, const std::string& home);
+struct GitFactsInput {
+  std::string project;  // real project root
+  std::string home;
+  EnvMap env;
+  std::vector<std::string> protected_rels;  // project-relative protected entries (PROT-1, -9)
+  std::string cache_dir;                    // "" disables the cache
+};
+
+GitFacts read_git_facts(const GitFactsInput& in);
+
+// Finds the real git folder behind <project>/.git (a folder, or a `gitdir:` file); "" if none.
+std::string resolve_git_dir(const std::string& dot_git);
 
 }  // namespace cordon

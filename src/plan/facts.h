@@ -40,6 +40,14 @@ struct HiddenFact {
   std::vector<PathInfo> matches;  // each existing path the entry names (globs may give several)
 };
 
+// One entry below a protected folder.
+struct ChildFact {
+  std::string rel;  // project-relative
+  Kind kind = Kind::kMissing;
+  std::string link_target;  // for symlinks
+  bool operator==(const ChildFact&) const = default;
+};
+
 // A protected-list entry as found in the project (PROT-1, PROT-5, PROT-9).
 struct ProtectedFact {
   std::string rel;      // project-relative, without a trailing "/"
@@ -48,17 +56,18 @@ struct ProtectedFact {
   PathInfo info;        // lstat of <project>/<rel>
   // For folders: every entry below, recursively, as project-relative paths with kinds, up to
   // `entries_cap` + 1 entries (so "past the cap" can be told).
-  std::vector<std::pair<std::string, Kind>> children;
+  std::vector<ChildFact> children;
   size_t entry_count = 0;     // entries counted (capped at cap + 1)
-  bool unreadable = false;    // a folder that could not be listed
+  bool unreadable = false;    // a folder (or a parent) that could not be listed (FS-10)
+  std::vector<std::string> unreadable_dirs;  // project-relative folders that could not be read
   std::vector<std::string> tracked;  // tracked paths at or below rel (project-relative)
 };
 
 // A git file whose contents make git run code (GIT-1, GIT-2).
 struct GitLockFact {
-  PathInfo info;
-  std::string why;  // "hooks folder", "repository config", "core.hooksPath", "include.path", ...
-  bool whole_folder = false;  // lock the whole folder (hooks/)
+  PathInfo info;               // the path as found (exists)
+  std::string why;             // "hooks folder", "repository config", "core.hooksPath", ...
+  bool folder = false;         // lock the whole folder (hooks/, core.hooksPath, GIT-5)
 };
 
 struct GitFacts {
@@ -68,12 +77,18 @@ struct GitFacts {
   Kind dot_git_kind = Kind::kMissing;
   std::string git_dir;          // real git folder (followed through a .git file)
   std::string common_dir;       // real common folder (worktrees share it)
-  bool commondir_existed = false;  // <git_dir>/commondir at session start (GIT-3)
-  std::vector<GitLockFact> locks;  // files and folders to lock, that exist
-  // Entry counts of <common>/modules and <common>/worktrees (GIT-5).
-  size_t modules_entries = 0, worktrees_entries = 0;
-  std::vector<std::string> symlinks_on_the_way;  // links leading to locked files (GIT-6)
-  std::string head_commit;      // at session start, when known
+  bool commondir_existed = false;  // <git_dir>/commondir exists (GIT-3)
+  std::vector<GitLockFact> locks;  // files and folders to lock, that exist now
+  // Every path that is locked when it exists, and whether it exists now (GIT-4: one created
+  // later gets a note).
+  std::vector<std::pair<std::string, bool>> lock_candidates;
+  // Symlinks on the way to locked files, with their targets (GIT-6).
+  std::vector<std::pair<std::string, std::string>> links_on_the_way;
+  size_t modules_entries = 0, worktrees_entries = 0;  // GIT-5
+  // Project-relative paths tracked by git at or below the protected entries (PROT-3).
+  std::vector<std::string> tracked;
+  bool tracked_known = false;   // false when git could not say (then nothing is tracked)
+  std::string index_stamp;      // identity of the index when `tracked` was read
 };
 
 // Things about the machine that decide whether a sandbox can start (PROBE, BUD).
@@ -106,8 +121,11 @@ struct Facts {
   std::vector<PathInfo> writable;  // one per [sandbox] writable entry, in order
   std::vector<ProtectedFact> protected_paths;
   GitFacts git;
-  // Folders a command made unreadable inside the project (FS-10), project-relative.
+  // Folders a command made unreadable inside the project (FS-10), project-relative: those
+  // remembered by the session, on top of the ones the protected facts find now.
   std::vector<std::string> unreadable_dirs;
+  // PROT-7: paths an earlier command planted that could not be moved aside and are still there.
+  std::vector<std::string> pending_quarantine;
   // NET-3: credential files found afresh for a networked command (real paths, with kinds).
   std::vector<PathInfo> credential_files;
   std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)

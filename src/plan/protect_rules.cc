@@ -2,13 +2,183 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
+
 #include "core/paths.h"
+#include "core/strings.h"
+#include "plan/protected_list.h"
 
 namespace cordon {
 
-std::optional<Refusal> protected_refusal(const Facts&) { return std::nullopt; }
+namespace {
 
-void plan_protected(const Policy&, const Facts&, Plan&, bool) {}
+constexpr size_t kFolderCap = 1000;  // PROT-5
+
+bool within_any(const std::string& p, const std::vector<std::string>& roots) {
+  for (const auto& r : roots)
+    if (path_within(p, r)) return true;
+  return false;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool any_tracked_below(const std::vector<std::string>& tracked, const std::string& rel) {
+  for (const auto& t : tracked)
+    if (t == rel || starts_with(t, rel + "/")) return true;
+  return false;
+}
+
+bool in_claude_worktrees(const std::string& rel) {
+  return rel == ".claude/worktrees" || starts_with(rel, ".claude/worktrees/");
+}
+
+class Protector {
+ public:
+  Protector(const Facts& f, Plan& p) : facts_(f), plan_(p) {}
+
+  // A read-only bind, only where something could write (outside, all is read-only already).
+  void read_only(const std::string& path, const std::string& why) {
+    if (!within_any(path, plan_.writable_roots)) return;
+    if (!done_.insert(path).second) return;
+    plan_.mounts.push_back(MountOp{MountKind::kRoBind, path, path, why});
+  }
+  void writable(const std::string& path, const std::string& why) {
+    plan_.mounts.push_back(MountOp{MountKind::kBind, path, path, why});
+  }
+  void decide(const std::string& path, const std::string& state, const std::string& why) {
+    plan_.protect.push_back(ProtectDecision{path, state, why});
+  }
+
+ private:
+  const Facts& facts_;
+  Plan& plan_;
+  std::set<std::string> done_;
+};
+
+}  // namespace
+
+std::optional<Refusal> protected_refusal(const Facts& facts) {
+  // PROT-7: a planted path that could not be moved aside blocks every sandboxed command.
+  for (const auto& p : facts.pending_quarantine)
+    return Refusal{"refused",
+                   fmt::format("{} was planted by an earlier command and could not be moved "
+                               "aside, so sandboxed commands are refused until it is moved. Fix: "
+                               "move it away (or remove it) on the host, then run the command "
+                               "again.",
+                               p)};
+  // PROT-8: a protected link to the project or a folder above it would protect (or expose)
+  // the whole project.
+  for (const auto& f : facts.protected_paths) {
+    if (f.info.kind != Kind::kSymlink || f.info.real.empty()) continue;
+    if (path_within(facts.project, f.info.real))
+      return Refusal{"refused",
+                     fmt::format("the protected path {} is a symlink to {}, which holds the "
+                                 "project itself, so sandboxed commands are refused. Fix: replace "
+                                 "the link with a real file or folder on the host.",
+                                 f.rel, f.info.real)};
+  }
+  // FS-10: an unsearchable project root.
+  return std::nullopt;
+}
+
+void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
+  Protector pr(facts, p);
+  const GitFacts& g = facts.git;
+  // GIT-2: the real git folder (a worktree's or submodule's) stays writable when it lives
+  // outside the project, so git add and commit keep working there.
+  for (const std::string& d : {g.git_dir, g.common_dir}) {
+    if (d.empty() || within_any(d, p.writable_roots)) continue;
+    pr.writable(d, "writable: the project's git folder (GIT-2)");
+    p.writable_roots.push_back(d);
+  }
+  // GIT-1: what git runs by itself is read-only, even when tracked or inside a writable path.
+  for (const auto& l : g.locks) {
+    const std::string& target = l.info.real;
+    pr.read_only(target, "git: " + l.why + " (GIT-1)");
+    pr.decide(target, l.folder ? "locked (whole folder)" : "locked", l.why);
+  }
+
+  // FS-10: folders made unreadable are read-only for the rest of the session.
+  std::vector<std::string> unreadable = facts.unreadable_dirs;
+  for (const auto& f : facts.protected_paths)
+    for (const auto& d : f.unreadable_dirs)
+      if (!contains(unreadable, d)) unreadable.push_back(d);
+  for (const auto& d : unreadable) {
+    std::string abs = path_join(facts.project, d);
+    pr.read_only(abs, "protected: unreadable folder (FS-10)");
+    pr.decide(d, "read-only whole (unreadable)",
+              "made unreadable; check it before restoring its permissions (FS-10)");
+  }
+
+  for (const auto& f : facts.protected_paths) {
+    const PathInfo& i = f.info;
+    const std::string& rel = f.rel;
+    if (contains(unreadable, rel) || within_any(rel, unreadable)) continue;
+    if (!i.exists()) {
+      pr.decide(rel, "watched (absent)",
+                f.why + "; moved aside if a command creates it (PROT-6)");
+      continue;
+    }
+    if (i.kind == Kind::kSymlink) {
+      // The link itself cannot be made read-only by a mount (a mount follows it): a link that
+      // a command re-points is moved aside afterwards (PROT-6). Its target is protected.
+      if (!i.real.empty() && !contains(f.tracked, rel))
+        pr.read_only(i.real, "protected: target of " + rel + " (PROT-2)");
+      pr.decide(rel, "symlink watched",
+                fmt::format("{}; points to {}{}", f.why, i.link_target,
+                            i.real.empty() ? " (dangling)" : ", target read-only"));
+      continue;
+    }
+    const bool tracked_self = contains(f.tracked, rel);
+    if (i.real_kind != Kind::kDir) {
+      if (tracked_self) {
+        pr.decide(rel, "writable (tracked)", f.why + "; changes show in `cordon review` (PROT-4)");
+      } else {
+        pr.read_only(i.path, "protected: " + rel + " (PROT-2)");
+        pr.decide(rel, "read-only (untracked)", f.why + " (PROT-2)");
+      }
+      continue;
+    }
+    // A folder (PROT-5).
+    std::string whole_reason;
+    if (f.tracked.empty())
+      whole_reason = "nothing in it is tracked";
+    else if (f.entry_count > kFolderCap)
+      whole_reason = "more than 1,000 entries";
+    else if (coarse)
+      whole_reason = "the plan was over the mount budget (BUD-2)";
+    if (!whole_reason.empty()) {
+      pr.read_only(i.path, "protected: " + rel + " whole (PROT-5)");
+      pr.decide(rel, "read-only whole", f.why + "; " + whole_reason);
+      // PROT-1: agents keep git worktrees in .claude/worktrees/, which stays writable.
+      if (rel == ".claude") {
+        for (const auto& c : f.children)
+          if (c.rel == ".claude/worktrees" && c.kind == Kind::kDir)
+            pr.writable(path_join(facts.project, c.rel), "writable: .claude/worktrees (PROT-1)");
+      }
+      continue;
+    }
+    pr.decide(rel, "file by file",
+              f.why + "; tracked files writable, untracked read-only, new ones moved aside");
+    std::vector<std::string> covered;
+    for (const auto& c : f.children) {
+      if (in_claude_worktrees(c.rel) || within_any(c.rel, covered)) continue;
+      if (c.kind == Kind::kDir) {
+        if (!any_tracked_below(f.tracked, c.rel)) {
+          pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel + " (PROT-5)");
+          covered.push_back(c.rel);
+        }
+        continue;
+      }
+      // Links inside are watched by the comparison after the command (a mount would follow).
+      if (c.kind == Kind::kSymlink || contains(f.tracked, c.rel)) continue;
+      pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel + " (PROT-5)");
+    }
+  }
+}
 
 void plan_credentials(const Facts& facts, const Request& req, Plan& p) {
   if (!req.network) return;

@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,8 @@
 #include "core/trace.h"
 #include "host/facts_reader.h"
 #include "host/path_info.h"
+#include "session/aftercare.h"
+#include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
 #include "plan/planner.h"
 
@@ -94,6 +99,43 @@ Session::~Session() {
   if (opts_.ephemeral && !tmp_.empty()) (void)remove_tree(tmp_);
 }
 
+namespace {
+std::string blocked_file(const Folders& folders, const std::string& project) {
+  return path_join(folders.state, fmt::format("blocked/{:016x}.json",
+                                              std::hash<std::string>{}(project)));
+}
+}  // namespace
+
+std::vector<std::string> Session::pending_quarantine() const {
+  std::vector<std::string> out;
+  auto text = read_file(blocked_file(opts_.folders, project_), 1 << 20);
+  if (!text.ok()) return out;
+  try {
+    for (const auto& p : nlohmann::json::parse(*text).at("paths")) {
+      std::string path = p.get<std::string>();
+      if (read_path_info(path).exists()) out.push_back(path);  // lifts once it is gone
+    }
+  } catch (...) {
+  }
+  return out;
+}
+
+void Session::remember_failed_moves(const std::vector<std::string>& failed) {
+  std::vector<std::string> all = pending_quarantine();
+  for (const auto& f : failed)
+    if (std::find(all.begin(), all.end(), f) == all.end()) all.push_back(f);
+  std::string file = blocked_file(opts_.folders, project_);
+  if (all.empty()) {
+    unlink(file.c_str());
+    return;
+  }
+  (void)make_dirs(path_parent(file), 0700);
+  nlohmann::json j;
+  j["project"] = project_;
+  j["paths"] = all;
+  (void)write_file_atomic(file, j.dump(), true);
+}
+
 Facts Session::facts(const Request& req) const {
   FactsInput in;
   in.env = opts_.env;
@@ -106,7 +148,11 @@ Facts Session::facts(const Request& req) const {
   in.empty_file = empty_file_;
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
-  return gather_facts(opts_.policy, in);
+  Facts f = gather_facts(opts_.policy, in);
+  f.pending_quarantine = pending_quarantine();
+  for (const auto& d : unreadable_)
+    if (read_path_info(path_join(project_, d)).exists()) f.unreadable_dirs.push_back(d);
+  return f;
 }
 
 Plan Session::plan(const Request& req, const Facts& facts) const {
@@ -159,6 +205,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   }
   first_command_ = false;
   Result<ProcessOutcome> outcome = make_error("internal", "not started");
+  std::optional<ProtectedSnapshot> before;
+  if (plan.runner == Runner::kSandbox) before = snapshot_of(facts, &plan);
   if (plan.runner == Runner::kSandbox) {
     const ProbeReport& pr = probe();
     trace("run: probe checked");
@@ -234,8 +282,21 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   if (o.output_cut)
     res.notes.push_back("output cut: the command exited, but a process it started still held "
                         "its output; cordon stopped reading after two seconds.");
-  if (!o.timed_out && !o.canceled)
-    res.blocked_note = blocked_note(plan, res.exit_code, res.stderr_text + "\n" + res.stdout_text);
+  std::string output = res.stderr_text + "\n" + res.stdout_text;
+  if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
+  if (before) {
+    // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
+    AftercareOutcome after = run_aftercare(*before);
+    res.quarantined = std::move(after.moved);
+    res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
+    if (!after.failed.empty()) remember_failed_moves(after.failed);
+    for (const auto& d : after.newly_unreadable)
+      if (std::find(unreadable_.begin(), unreadable_.end(), d) == unreadable_.end())
+        unreadable_.push_back(d);
+    if (auto n = git_stopped_short_note(plan.argv, res.exit_code, output))  // GIT-7
+      res.notes.push_back(*n);
+    trace("run: aftercare done");
+  }
   return finish(res);
 }
 

@@ -61,7 +61,13 @@ class Session {
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
 
+  // PROT-7: planted paths that could not be moved aside (kept per project in the state
+  // folder), still present.
+  std::vector<std::string> pending_quarantine() const;
+  void remember_failed_moves(const std::vector<std::string>& failed);
+
   SessionOptions opts_;
+  std::vector<std::string> unreadable_;  // FS-10: folders made unreadable in this session
   std::string id_, project_, tmp_, empty_file_, empty_dir_;
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;

@@ -86,17 +86,6 @@ struct CloseFd {
 
 }  // namespace
 
-std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
-  if (name.find('/') != std::string::npos) return path_join(cwd, name);
-  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  for (const auto& dir : split(path, ':')) {
-    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
-    std::string p = path_join(d, name);
-    if (access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
-
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started) {

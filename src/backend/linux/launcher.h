@@ -30,7 +30,4 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
                                          const std::function<void(pid_t)>& on_started = {});
 
-// Looks a command up in PATH (of `env`) like execvp; returns "" when not found.
-std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd);
-
 }  // namespace cordon

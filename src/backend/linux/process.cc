@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "core/paths.h"
+#include "core/strings.h"
 #include "core/trace.h"
 
 namespace cordon {
@@ -217,6 +219,17 @@ fail:
 }
 
 }  // namespace
+
+std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
+  if (name.find('/') != std::string::npos) return path_join(cwd, name);
+  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  for (const auto& dir : split(path, ':')) {
+    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
+    std::string p = path_join(d, name);
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return "";
+}
 
 Result<int> memfd_with(const char* name, const std::string& data) {
   int fd = memfd_create(name, MFD_CLOEXEC);

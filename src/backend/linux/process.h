@@ -69,6 +69,9 @@ struct ProcessOutcome {
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started = {});
 
+// Looks a command up in PATH (of `env`) like execvp; returns "" when not found.
+std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd);
+
 // A memfd (close-on-exec, at a descriptor >= 10) holding `data`, positioned at 0.
 Result<int> memfd_with(const char* name, const std::string& data);
 

@@ -1,0 +1,39 @@
+#include "host/after_snapshot.h"
+
+#include <unistd.h>
+
+#include "core/paths.h"
+#include "host/path_info.h"
+#include "host/protected_facts.h"
+
+namespace cordon {
+
+ProtectedSnapshot read_snapshot_after(const ProtectedSnapshot& before) {
+  std::vector<ProtectEntry> entries;
+  GitFacts git;
+  for (const auto& e : before.entries) {
+    ProtectEntry pe;
+    pe.rel = e.rel;
+    pe.folder = true;
+    entries.push_back(pe);
+    git.tracked.insert(git.tracked.end(), e.tracked_children.begin(), e.tracked_children.end());
+  }
+  Facts f;
+  f.project = before.project;
+  f.protected_paths = read_protected_facts(entries, before.project, git);
+  ProtectedSnapshot after = snapshot_of(f, nullptr);
+  for (size_t i = 0; i < after.entries.size() && i < before.entries.size(); ++i)
+    after.entries[i].file_by_file = before.entries[i].file_by_file;
+  for (const auto& [path, existed] : before.git_candidates)
+    after.git_candidates.push_back({path, read_path_info(path).exists()});
+  for (const auto& [link, target] : before.git_links) {
+    PathInfo l = read_path_info(link);
+    if (l.kind == Kind::kSymlink) after.git_links.push_back({link, l.link_target});
+  }
+  after.git_dir = before.git_dir;
+  after.commondir_exists =
+      !before.git_dir.empty() && access(path_join(before.git_dir, "commondir").c_str(), F_OK) == 0;
+  return after;
+}
+
+}  // namespace cordon

@@ -1,0 +1,56 @@
+#include "host/git_runner.h"
+
+#include <unistd.h>
+
+#include "backend/linux/process.h"
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+std::string find_git(const EnvMap& env) {
+  for (const char* p : {"/usr/bin/git", "/usr/local/bin/git", "/bin/git"})
+    if (access(p, X_OK) == 0) return p;
+  return resolve_command("git", env, "/");
+}
+
+Result<GitOutput> run_git(const std::vector<std::string>& args, const std::string& cwd,
+                          const EnvMap& env,
+                          const std::vector<std::pair<std::string, std::string>>& extra_env) {
+  std::string git = find_git(env);
+  if (git.empty()) return make_error("git", "git is not installed");
+  ProcessSpec spec;
+  spec.path = git;
+  spec.argv = {"git", "-c", "core.fsmonitor=false", "--no-pager"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = env;
+  // Nothing may redirect git to another repository or index than the project's own.
+  for (const char* v : {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                        "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+                        "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+                        "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND",
+                        "GIT_ASKPASS", "GIT_TRACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"})
+    spec.env.unset(v);
+  spec.env.set("GIT_OPTIONAL_LOCKS", "0");
+  spec.env.set("GIT_TERMINAL_PROMPT", "0");
+  spec.env.set("LC_ALL", "C");
+  for (const auto& [k, v] : extra_env) spec.env.set(k, v);
+  spec.cwd = cwd;
+  spec.in = InputMode::kNull;
+  spec.out = OutputMode::kCapture;
+  spec.err = OutputMode::kCapture;
+  spec.capture_limit = 64 << 20;
+  spec.timeout = std::chrono::seconds(30);
+  spec.new_process_group = true;
+  spec.end_group_on_exit = true;
+  spec.output_grace = std::chrono::milliseconds(200);
+  auto o = run_process(spec);
+  if (!o.ok()) return o.error();
+  GitOutput g;
+  g.status = o->timed_out ? 124 : o->exit_code;
+  g.out = std::move(o->out);
+  g.err = std::move(o->err);
+  return g;
+}
+
+}  // namespace cordon

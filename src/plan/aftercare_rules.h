@@ -1,0 +1,65 @@
+// Aftercare, the pure part: a snapshot of the protected paths and git's auto-run files before a
+// command, compared with one taken after it, gives the moves and notes of PROT-6, PROT-7,
+// GIT-3, GIT-4, GIT-6 and FS-10. The host layer takes the snapshots and performs the moves.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan/facts.h"
+#include "plan/plan.h"
+
+namespace cordon {
+
+struct SnapshotEntry {
+  std::string rel;  // project-relative protected entry
+  Kind kind = Kind::kMissing;
+  std::string link_target;
+  uint64_t dev = 0, ino = 0;
+  bool tracked = false;       // the entry itself is tracked (a file)
+  bool file_by_file = false;  // a folder judged file by file: new entries are moved aside
+  std::vector<ChildFact> children;  // for file-by-file folders
+  std::vector<std::string> tracked_children;
+};
+
+struct ProtectedSnapshot {
+  std::string project;
+  std::vector<SnapshotEntry> entries;
+  std::vector<std::pair<std::string, bool>> git_candidates;  // path, exists (GIT-4)
+  std::vector<std::pair<std::string, std::string>> git_links;  // link, target (GIT-6)
+  std::string git_dir;
+  bool commondir_exists = false;  // GIT-3
+  std::vector<std::string> unreadable;  // FS-10
+};
+
+// Builds a snapshot from facts (before: with the plan's decisions; after: re-read facts).
+ProtectedSnapshot snapshot_of(const Facts& facts, const Plan* plan);
+
+struct QuarantineAction {
+  std::string path;      // absolute path to move aside
+  std::string dest_dir;  // absolute folder to move it into (beside it, or the project root)
+  std::string shown;     // project-relative path for the note
+};
+
+struct AftercareReport {
+  std::vector<QuarantineAction> moves;
+  std::vector<std::string> notes;   // GIT-4, GIT-6, FS-10 and others
+  std::vector<std::string> newly_unreadable;  // FS-10: remember for the session
+};
+
+AftercareReport compare_snapshots(const ProtectedSnapshot& before, const ProtectedSnapshot& after);
+
+// The note for a quarantine move (PROT-7).
+std::string quarantine_note(const std::string& shown, const std::string& moved_to);
+
+// GIT-7: when a git command that updates the work tree stopped short because a read-only path
+// could not be updated, the files and the command that finishes the job outside the sandbox.
+std::optional<std::string> git_stopped_short_note(const std::vector<std::string>& argv,
+                                                  int exit_code, const std::string& output);
+
+// The quarantine name of PROT-7: <name>.cordon-quarantined-<16 lowercase hex>.
+std::string quarantine_name(const std::string& base, const std::string& hex16);
+
+}  // namespace cordon
