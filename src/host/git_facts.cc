@@ -285,13 +285,12 @@ GitFacts read_git_facts(const GitFactsInput& in) {
     add_lock(g, path_join(g.git_dir, "config"), "worktree config", false, seen);
     add_lock(g, path_join(g.git_dir, "hooks"), "hooks folder", true, seen);
   }
-  // Worktrees' and submodules' copies; past 512 entries the folder is locked whole (GIT-5).
+  // Worktrees' and submodules' copies. Past 512 entries the planner locks the folder whole
+  // (GIT-5), so their files are not even looked at.
   std::string worktrees = path_join(g.common_dir, "worktrees");
   auto wt = list_dir(worktrees);
   g.worktrees_entries = wt.size();
-  if (wt.size() > kMaxModulesEntries) {
-    add_lock(g, worktrees, "worktrees folder past 512 entries (GIT-5)", true, seen);
-  } else {
+  if (wt.size() <= kMaxModulesEntries) {
     for (const auto& w : wt) {
       add_lock(g, path_join(worktrees, w + "/config"), "worktree config", false, seen);
       add_lock(g, path_join(worktrees, w + "/config.worktree"), "worktree config", false, seen);
@@ -300,19 +299,14 @@ GitFacts read_git_facts(const GitFactsInput& in) {
   std::string modules = path_join(g.common_dir, "modules");
   auto mods = list_dir(modules);
   g.modules_entries = mods.size();
-  if (mods.size() > kMaxModulesEntries) {
-    add_lock(g, modules, "modules folder past 512 entries (GIT-5)", true, seen);
-  } else if (!mods.empty()) {
+  if (!mods.empty() && mods.size() <= kMaxModulesEntries) {
     std::vector<std::string> dirs;
     size_t budget = 4 * kMaxModulesEntries;
     find_module_dirs(modules, dirs, budget);
-    if (budget == 0) {
-      add_lock(g, modules, "modules folder past 512 entries (GIT-5)", true, seen);
-    } else {
-      for (const auto& d : dirs) {
-        add_lock(g, path_join(d, "config"), "submodule config", false, seen);
-        add_lock(g, path_join(d, "hooks"), "submodule hooks folder", true, seen);
-      }
+    if (budget == 0) g.modules_entries = kMaxModulesEntries + 1;  // nested past the cap
+    for (const auto& d : dirs) {
+      add_lock(g, path_join(d, "config"), "submodule config", false, seen);
+      add_lock(g, path_join(d, "hooks"), "submodule hooks folder", true, seen);
     }
   }
   for (const auto& [p, why] : globals) add_lock(g, p, why, false, seen);

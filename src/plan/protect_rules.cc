@@ -13,7 +13,8 @@ namespace cordon {
 
 namespace {
 
-constexpr size_t kFolderCap = 1000;  // PROT-5
+constexpr size_t kFolderCap = 1000;    // PROT-5
+constexpr size_t kGitFolderCap = 512;  // GIT-5
 
 bool within_any(const std::string& p, const std::vector<std::string>& roots) {
   for (const auto& r : roots)
@@ -89,14 +90,26 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   const GitFacts& g = facts.git;
   // GIT-2: the real git folder (a worktree's or submodule's) stays writable when it lives
   // outside the project, so git add and commit keep working there.
-  for (const std::string& d : {g.git_dir, g.common_dir}) {
+  for (const std::string& d : {g.common_dir, g.git_dir}) {
     if (d.empty() || within_any(d, p.writable_roots)) continue;
     pr.writable(d, "writable: the project's git folder (GIT-2)");
     p.writable_roots.push_back(d);
   }
+  // GIT-5: past 512 entries, modules/ and worktrees/ are read-only whole.
+  std::vector<std::string> whole_git_dirs;
+  if (!g.common_dir.empty()) {
+    if (g.modules_entries > kGitFolderCap) whole_git_dirs.push_back(path_join(g.common_dir, "modules"));
+    if (g.worktrees_entries > kGitFolderCap)
+      whole_git_dirs.push_back(path_join(g.common_dir, "worktrees"));
+  }
+  for (const auto& d : whole_git_dirs) {
+    pr.read_only(d, "git: folder past 512 entries (GIT-5)");
+    pr.decide(d, "read-only whole", "more than 512 entries (GIT-5)");
+  }
   // GIT-1: what git runs by itself is read-only, even when tracked or inside a writable path.
   for (const auto& l : g.locks) {
     const std::string& target = l.info.real;
+    if (within_any(target, whole_git_dirs)) continue;
     pr.read_only(target, "git: " + l.why + " (GIT-1)");
     pr.decide(target, l.folder ? "locked (whole folder)" : "locked", l.why);
   }
