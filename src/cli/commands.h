@@ -29,6 +29,14 @@ struct PolicyArgs {
 };
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args);
 
+struct ReviewArgs {
+  bool start = false;
+  std::string project;
+  std::string session;
+  bool json = false;
+};
+int cmd_review(const CliContext& ctx, const ReviewArgs& args);
+
 // Prints "cordon: <message>" to stderr.
 void print_error(const std::string& message);
 

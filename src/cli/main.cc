@@ -69,6 +69,19 @@ int main(int argc, char** argv) {
   policy->add_flag("--seatbelt", policy_args.seatbelt,
                    "print the macOS Seatbelt profile for this project instead");
 
+  ReviewArgs review_args;
+  auto* review = app.add_subcommand(
+      "review",
+      "Show what changed since `cordon review start`, from a fresh index built from the "
+      "recorded commit (REV-1).");
+  review->add_option("--project", review_args.project, "project root");
+  review->add_option("--session", review_args.session, "the session the review belongs to");
+  review->add_flag("--json", review_args.json, "machine-readable output");
+  auto* review_start = review->add_subcommand(
+      "start", "Record the current commit and the ignored files, outside the project.");
+  review_start->add_option("--project", review_args.project, "project root");
+  review_start->add_option("--session", review_args.session, "the session the review belongs to");
+
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
   // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
@@ -110,6 +123,10 @@ int main(int argc, char** argv) {
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (policy->parsed()) return cmd_policy(ctx, policy_args);
+  if (review->parsed()) {
+    review_args.start = review_start->parsed();
+    return cmd_review(ctx, review_args);
+  }
   if (version->parsed()) {
     std::printf("cordon %s\n", kCordonVersion);
     return 0;

@@ -36,6 +36,10 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before) {
   AftercareReport rep = compare_snapshots(before, after);
   for (const auto& m : rep.moves) {
     auto moved = quarantine(m.path, m.dest_dir);
+    // A protected folder on another filesystem keeps what was planted in it, moved aside in
+    // place (a rename cannot cross filesystems, and nothing is ever copied and deleted).
+    if (!moved.ok() && moved.error().sys_errno == EXDEV)
+      moved = quarantine(m.path, path_parent(m.path));
     if (moved.ok()) {
       std::string shown_to = path_within(*moved, before.project)
                                  ? path_relative(*moved, before.project)
