@@ -58,9 +58,16 @@ bool outside_roots(const std::string& raw, const Plan& plan) {
 std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
                                         const std::string& output) {
   if (plan.runner != Runner::kSandbox) return std::nullopt;
-  bool fs = false, net = false, sock = false;
+  bool fs = false, net = false, sock = false, git_config = false;
   for (const auto& line : split(output, '\n')) {
     if (contains(line, "Read-only file system")) fs = true;
+    // git rewrites its config by renaming a new file over it: a read-only mount says EBUSY.
+    if (contains(line, "could not write config file") ||
+        contains(line, "could not lock config file"))
+      git_config = true;
+    if (contains(line, "Device or resource busy"))
+      for (const auto& p : paths_in_line(line))
+        if (!p.empty()) fs = true;
     if (contains(line, "Network is unreachable") || contains(line, "Could not resolve host") ||
         contains(line, "Temporary failure in name resolution") ||
         contains(line, "Name or service not known") ||
@@ -75,6 +82,11 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
     for (const auto& p : paths_in_line(line))
       if (outside_roots(p, plan)) fs = true;
   }
+  if (git_config)
+    return std::string(
+        "git's config files and hooks are locked inside the sandbox (GIT-1), so `git config` "
+        "cannot change them here. Change the setting yourself outside the sandbox, or run the "
+        "command again with --outside-sandbox (outside_sandbox: true), which needs approval.");
   if (exit_code == 0 && !fs) return std::nullopt;
   if (!fs && !net && !sock) return std::nullopt;
   std::vector<std::string> what;

@@ -65,3 +65,17 @@ TEST(BlockedNote, SuccessWithRefusalOnLockedPath) {  // RES-2 exit 0
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+TEST(BlockedNote, GitConfigGetsAClearNote) {  // GIT-1, RES-2
+  auto n = blocked_note(sandbox_plan(), 4,
+                        "error: could not write config file .git/config: Device or resource busy");
+  ASSERT_TRUE(n.has_value());
+  EXPECT_NE(n->find("git config"), std::string::npos);
+  EXPECT_NE(n->find("locked"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cordon
