@@ -42,7 +42,6 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   so.home = ctx.home;
   so.cwd = ctx.cwd;
   so.project = args.project;
-  so.ephemeral = true;
   so.cordon_exe = ctx.exe;
   auto session = Session::open(std::move(so));
   if (!session.ok()) {

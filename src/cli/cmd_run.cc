@@ -87,7 +87,6 @@ int cmd_run(const CliContext& ctx, const RunArgs& args) {
   so.cwd = ctx.cwd;
   so.project = args.project;
   so.id = args.session.empty() ? ctx.env.value("CORDON_SESSION") : args.session;
-  so.ephemeral = so.id.empty();
   so.cordon_exe = ctx.exe;
   so.on_notice = [](const std::string& n) { print_error(n); };
   trace("config loaded");

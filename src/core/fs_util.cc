@@ -66,6 +66,18 @@ Status write_file_atomic(const std::string& path, const std::string& data, bool 
   return ok_status();
 }
 
+Status write_file_exclusive(const std::string& path, const std::string& data, mode_t mode) {
+  std::string tmp = fmt::format("{}.tmp-{}-{}", path, getpid(), random_hex16().substr(0, 6));
+  if (auto s = write_file_atomic(tmp, data, false, mode); !s.ok()) return s;
+  // link() never replaces: the name is ours only if nobody made it first.
+  int rc = link(tmp.c_str(), path.c_str());
+  int e = errno;
+  unlink(tmp.c_str());
+  if (rc != 0)
+    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
+  return ok_status();
+}
+
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)

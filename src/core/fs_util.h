@@ -14,6 +14,8 @@ Status make_dirs(const std::string& path, mode_t mode);
 // so a crash never leaves a half-written file.
 Status write_file_atomic(const std::string& path, const std::string& data, bool sync,
                          mode_t mode = 0600);
+// Like write_file_atomic, but fails with EEXIST instead of replacing an existing `path`.
+Status write_file_exclusive(const std::string& path, const std::string& data, mode_t mode = 0600);
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64 << 20);
 // Removes a folder tree that cordon made (its private /tmp), without following links.
 Status remove_tree(const std::string& path);

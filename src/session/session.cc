@@ -1,36 +1,34 @@
 #include "session/session.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-
-#include <nlohmann/json.hpp>
+#include <ctime>
+#include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "core/version.h"
 #include "host/facts_reader.h"
+#include "host/git_facts.h"
 #include "host/path_info.h"
-#include "session/aftercare.h"
 #include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
 #include "plan/planner.h"
+#include "plan/protected_list.h"
+#include "session/aftercare.h"
 
 namespace cordon {
 
 namespace {
-
-bool valid_id(const std::string& id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char c : id)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
-  return true;
-}
 
 std::string shell_for_scripts() {
   return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
@@ -49,6 +47,66 @@ std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
   return std::make_pair(126, argv0 + ": cannot run it (" + reason + ")");
 }
 
+std::string blocked_file(const Folders& folders, const std::string& project) {
+  return path_join(folders.state,
+                   fmt::format("blocked/{:016x}.json", std::hash<std::string>{}(project)));
+}
+
+std::vector<std::string> tracked_protected_now(const SessionOptions& o,
+                                               const std::string& project, bool& known) {
+  GitFactsInput gi;
+  gi.project = project;
+  gi.home = o.home;
+  gi.env = o.env;
+  gi.cache_dir = o.folders.cache;
+  for (const auto& e : protected_entries(o.policy))
+    if (!e.anywhere) gi.protected_rels.push_back(e.rel);
+  GitFacts g = read_git_facts(gi);
+  known = g.tracked_known;
+  return g.tracked;
+}
+
+// Processes in a process group (for an unconfined command whose first process is gone).
+std::vector<int> processes_in_group(int pgid) {
+  std::vector<int> out;
+  if (pgid <= 0) return out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    auto text = read_file(fmt::format("/proc/{}/stat", pid), 4096);
+    if (!text.ok()) continue;
+    size_t p = text->rfind(')');
+    if (p == std::string::npos) continue;
+    auto f = split(text->substr(p + 2), ' ');
+    if (f.size() > 2 && f[0] != "Z" && std::atoi(f[2].c_str()) == pgid) out.push_back(pid);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string pid_list(const std::vector<int>& pids) {
+  std::vector<std::string> s;
+  for (size_t i = 0; i < pids.size() && i < 8; ++i) s.push_back(std::to_string(pids[i]));
+  std::string out = join(s, " ");
+  if (pids.size() > 8) out += fmt::format(" and {} more", pids.size() - 8);
+  return out;
+}
+
+std::string first_two_words(const std::vector<std::string>& command) {
+  std::vector<std::string> w;
+  // A script's words, when the command was `sh -c SCRIPT`.
+  if (command.size() >= 3 && command[1] == "-c") {
+    for (const auto& x : split(command[2], ' '))
+      if (!x.empty() && w.size() < 2) w.push_back(x);
+  } else {
+    for (size_t i = 0; i < command.size() && i < 2; ++i) w.push_back(command[i]);
+  }
+  return join(w, " ");
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
@@ -58,21 +116,56 @@ Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
 }
 
 Status Session::prepare() {
-  std::string project = opts_.project.empty() ? find_project_root(opts_.cwd) : opts_.project;
-  project_ = real_or_lexical(project);
+  store_ = SessionStore(opts_.folders);
+  std::string project =
+      real_or_lexical(opts_.project.empty() ? find_project_root(opts_.cwd) : opts_.project);
+  if (!opts_.id.empty()) {
+    auto loaded = store_.load(opts_.id);
+    if (!loaded.ok()) return loaded.error();
+    if (loaded->has_value()) {
+      record_ = **loaded;
+      if (!opts_.project.empty() && real_or_lexical(opts_.project) != record_.project)
+        return make_error("invalid", fmt::format("session {} belongs to the project {}, not {}. "
+                                                 "Run it from there, or start a new session.",
+                                                 record_.id, record_.project,
+                                                 real_or_lexical(opts_.project)));
+    } else if (!opts_.create) {
+      return make_error("invalid",
+                        fmt::format("there is no session {}; `cordon session list` shows them.",
+                                    opts_.id));
+    } else {
+      record_.id = opts_.id;
+      record_.project = project;
+      created_ = true;
+    }
+    ephemeral_ = false;
+  } else {
+    record_.id = random_hex16();
+    record_.project = project;
+    created_ = true;
+  }
   struct stat st;
-  if (stat(project_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return make_error("invalid", fmt::format("the project folder {} does not exist", project_),
-                      project_);
-  if (!opts_.id.empty() && !valid_id(opts_.id))
+  if (stat(record_.project.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return make_error("invalid",
-                      fmt::format("\"{}\" is not a session id: use letters, digits, '-' and '_' "
-                                  "(up to 64)",
-                                  opts_.id));
-  id_ = opts_.id.empty() ? random_hex16() : opts_.id;
+                      fmt::format("the project folder {} does not exist", record_.project),
+                      record_.project);
+  if (created_) {
+    record_.started = static_cast<long long>(std::time(nullptr));
+    record_.boot_id = current_boot_id();
+    if (!ephemeral_) {
+      // SES-1, PROT-3: the tracked set is taken when the session starts.
+      record_.tracked_at_start =
+          tracked_protected_now(opts_, record_.project, record_.tracked_known);
+      if (auto s = save_record(); !s.ok())
+        return make_error("state", fmt::format("cannot record the session in {} ({}). Fix: make "
+                                               "that folder writable by you.",
+                                               path_parent(store_.record_path(record_.id)),
+                                               s.error().message));
+    }
+  }
   const std::string& cache = opts_.folders.cache;
   if (opts_.policy.mode == SandboxMode::kOn) {
-    tmp_ = path_join(cache, "sandbox-tmp/" + id_);
+    tmp_ = store_.tmp_dir(record_.id);
     if (auto r = make_dirs(tmp_, 0700); !r.ok())
       return make_error("io",
                         fmt::format("cannot create the session's private /tmp at {} ({}). Fix: "
@@ -95,20 +188,29 @@ Status Session::prepare() {
   return ok_status();
 }
 
-Session::~Session() {
-  if (opts_.ephemeral && !tmp_.empty()) (void)remove_tree(tmp_);
+Status Session::save_record() {
+  if (ephemeral_) return ok_status();
+  return store_.save(record_);
 }
 
-namespace {
-std::string blocked_file(const Folders& folders, const std::string& project) {
-  return path_join(folders.state, fmt::format("blocked/{:016x}.json",
-                                              std::hash<std::string>{}(project)));
+Session::~Session() {
+  if (ephemeral_ && !tmp_.empty()) (void)remove_tree(tmp_);
+  rmdir(store_.leftovers_dir(record_.id).c_str());  // only when empty
 }
-}  // namespace
+
+Status Session::end() {
+  for (const auto& f : store_.leftover_files(record_.id))
+    return make_error("held",
+                      fmt::format("session {} still has a leftover record ({}); run `cordon "
+                                  "session resume {}` first.",
+                                  record_.id, f, record_.id));
+  tmp_.clear();
+  return store_.remove(record_.id);
+}
 
 std::vector<std::string> Session::pending_quarantine() const {
   std::vector<std::string> out;
-  auto text = read_file(blocked_file(opts_.folders, project_), 1 << 20);
+  auto text = read_file(blocked_file(opts_.folders, record_.project), 1 << 20);
   if (!text.ok()) return out;
   try {
     for (const auto& p : nlohmann::json::parse(*text).at("paths")) {
@@ -124,14 +226,14 @@ void Session::remember_failed_moves(const std::vector<std::string>& failed) {
   std::vector<std::string> all = pending_quarantine();
   for (const auto& f : failed)
     if (std::find(all.begin(), all.end(), f) == all.end()) all.push_back(f);
-  std::string file = blocked_file(opts_.folders, project_);
+  std::string file = blocked_file(opts_.folders, record_.project);
   if (all.empty()) {
     unlink(file.c_str());
     return;
   }
   (void)make_dirs(path_parent(file), 0700);
   nlohmann::json j;
-  j["project"] = project_;
+  j["project"] = record_.project;
   j["paths"] = all;
   (void)write_file_atomic(file, j.dump(), true);
 }
@@ -142,16 +244,25 @@ Facts Session::facts(const Request& req) const {
   in.folders = opts_.folders;
   in.home = opts_.home;
   in.cwd = opts_.cwd;
-  in.project = project_;
-  in.session_id = id_;
+  in.project = record_.project;
+  in.session_id = record_.id;
   in.session_tmp = tmp_;
   in.empty_file = empty_file_;
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   Facts f = gather_facts(opts_.policy, in);
+  // PROT-3: tracked at session start (or the last resume) and still tracked now.
+  if (!ephemeral_) {
+    std::set<std::string> start(record_.tracked_at_start.begin(), record_.tracked_at_start.end());
+    auto keep = [&](std::vector<std::string>& v) {
+      std::erase_if(v, [&](const std::string& t) { return !record_.tracked_known || !start.count(t); });
+    };
+    keep(f.git.tracked);
+    for (auto& p : f.protected_paths) keep(p.tracked);
+  }
   f.pending_quarantine = pending_quarantine();
-  for (const auto& d : unreadable_)
-    if (read_path_info(path_join(project_, d)).exists()) f.unreadable_dirs.push_back(d);
+  for (const auto& d : record_.unreadable)
+    if (read_path_info(path_join(record_.project, d)).exists()) f.unreadable_dirs.push_back(d);
   return f;
 }
 
@@ -174,12 +285,148 @@ const ProbeReport& Session::probe() {
   return *probe_;
 }
 
+ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
+  ResumeReport rep;
+  std::vector<std::string> files = store_.leftover_files(record_.id);
+  if (include_other_ephemeral) {
+    // A killed ephemeral `cordon run` has no session to resume: the next command in the same
+    // project sweeps its records.
+    std::string root = path_join(opts_.folders.state, "leftovers");
+    if (DIR* d = opendir(root.c_str())) {
+      while (dirent* e = readdir(d)) {
+        std::string id = e->d_name;
+        if (id == "." || id == ".." || id == record_.id) continue;
+        if (access(store_.record_path(id).c_str(), F_OK) == 0) continue;  // a named session
+        for (const auto& f : store_.leftover_files(id)) files.push_back(f);
+      }
+      closedir(d);
+    }
+  }
+  std::string boot = current_boot_id();
+  std::vector<std::string> held;
+  for (const auto& path : files) {
+    auto rec = read_leftover(path);
+    bool ours = path_within(path, store_.leftovers_dir(record_.id));
+    if (!rec.ok()) {
+      if (!ours) continue;  // another session's damaged record is that session's business
+      // SES-3: an unreadable record: hold, list the protected paths now in the project.
+      std::vector<std::string> present;
+      for (const auto& e : protected_entries(opts_.policy))
+        if (!e.anywhere && read_path_info(path_join(record_.project, e.rel)).exists())
+          present.push_back(e.rel);
+      held.push_back(fmt::format(
+          "{} could not be read ({}), so the files that command may have planted were not "
+          "checked.\nProtected files in the project now: {}. Remove any you did not make.\n"
+          "Then run: rm {}",
+          tilde_path(path, opts_.home), rec.error().message,
+          present.empty() ? "(none)" : join(present, ", "), shell_quote(path)));
+      continue;
+    }
+    if (rec->project != record_.project) continue;
+    if (process_alive(rec->owner_pid, rec->owner_start)) continue;  // still being run
+    bool same_boot = rec->boot_id.empty() || rec->boot_id == boot;
+    std::string cmd = first_two_words(rec->command);
+    if (rec->sandboxed) {
+      if (same_boot && rec->pid > 0 && process_alive(rec->pid, rec->pid_start)) {
+        held.push_back(fmt::format(
+            "a sandbox from before cordon was killed is still running (pid {}). It ends by "
+            "itself, or stop it with `kill -9 {}`; then run the command again.",
+            rec->pid, rec->pid));
+        continue;
+      }
+    } else if (same_boot && rec->pid > 0) {
+      if (process_alive(rec->pid, rec->pid_start)) {
+        std::vector<int> group = processes_in_group(rec->pgid);
+        if (group.empty()) group = {rec->pid};
+        rep.notes.push_back(fmt::format("still running outside the sandbox: {} ({}). They were "
+                                        "left running.",
+                                        pid_list(group), cmd));
+      } else if (auto group = processes_in_group(rec->pgid); !group.empty()) {
+        rep.notes.push_back(fmt::format(
+            "may still be running outside the sandbox: {}. The command's first process is "
+            "gone, so these may belong to another program; check with `ps -p {}` before "
+            "stopping one.",
+            pid_list(group), join(split(pid_list(group), ' '), ",")));
+      }
+    }
+    if (rec->pid == 0)
+      rep.notes.push_back(fmt::format(
+          "a command may still be running; it could not be identified. Look for it with "
+          "`pgrep -fl {}`; stop any it lists that you did not start, with `kill` and its "
+          "number.",
+          shell_quote(cmd)));
+    // Then what the interrupted command planted is moved aside (PROT-7).
+    if (rec->snapshot) {
+      AftercareOutcome after = run_aftercare(*rec->snapshot);
+      rep.quarantined.insert(rep.quarantined.end(), after.moved.begin(), after.moved.end());
+      rep.notes.insert(rep.notes.end(), after.notes.begin(), after.notes.end());
+      if (!after.failed.empty()) remember_failed_moves(after.failed);
+    }
+    unlink(path.c_str());
+    rmdir(path_parent(path).c_str());
+  }
+  if (!held.empty())
+    rep.hold = Refusal{"held", "sandboxed commands are held: " + join(held, "\n")};
+  return rep;
+}
+
+std::optional<Refusal> Session::current_hold() {
+  std::lock_guard<std::mutex> lock(mu_);
+  // PROC-3: processes an earlier command left that could not be confirmed ended.
+  std::vector<HeldProcess> still;
+  for (const auto& h : record_.held)
+    if (process_alive(h.pid, h.start)) still.push_back(h);
+  if (still != record_.held) {
+    record_.held = still;
+    (void)save_record();
+  }
+  if (!still.empty()) {
+    std::vector<int> pids;
+    for (const auto& h : still) pids.push_back(h.pid);
+    return Refusal{"held",
+                   fmt::format("an earlier command left a process cordon could not confirm has "
+                               "ended ({} {} still running), so this was not run: end {} on "
+                               "this machine (`kill -9 {}`), then run any command to check "
+                               "again.",
+                               pids.size() == 1 ? "process" : "processes", pid_list(pids),
+                               pids.size() == 1 ? "it" : "them", pid_list(pids))};
+  }
+  return std::nullopt;
+}
+
+ResumeReport Session::resume() {
+  ResumeReport rep = sweep_leftovers(true);
+  if (auto h = current_hold()) rep.hold = h;
+  // SES-4: resume takes a fresh tracked set.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    record_.tracked_at_start = tracked_protected_now(opts_, record_.project, record_.tracked_known);
+    (void)save_record();
+  }
+  return rep;
+}
+
 CommandResult Session::run(const Request& req, const LaunchIo& io) {
   auto t0 = std::chrono::steady_clock::now();
   CommandResult res;
+  auto finish = [&](CommandResult& out) -> CommandResult& {
+    out.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  };
   Request r = req;
   if (r.cwd.empty()) r.cwd = opts_.cwd;
   trace("run: start");
+  // PROC-3: a session holding processes that may still run refuses everything.
+  if (auto h = current_hold()) {
+    res.refusal = h;
+    res.exit_code = 125;
+    return finish(res);
+  }
+  // SES-3: records left by a killed cordon are handled before anything else runs.
+  ResumeReport swept = sweep_leftovers(ephemeral_);
+  res.quarantined = swept.quarantined;
+  for (const auto& n : swept.notes) res.notes.push_back(n);
   Facts facts = this->facts(r);
   trace("run: facts gathered");
   Plan plan = this->plan(r, facts);
@@ -193,33 +440,93 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     if (opts_.on_notice)
       for (const auto& n : res.notices) opts_.on_notice(n);
   }
-  auto finish = [&](CommandResult& out) -> CommandResult& {
-    out.duration_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return out;
-  };
   if (plan.refused()) {
     res.refusal = plan.refusal;
     res.exit_code = 125;
     return finish(res);
   }
+  if (plan.runner == Runner::kSandbox && swept.hold) {
+    res.refusal = swept.hold;
+    res.exit_code = 125;
+    return finish(res);
+  }
   first_command_ = false;
-  Result<ProcessOutcome> outcome = make_error("internal", "not started");
-  std::optional<ProtectedSnapshot> before;
-  if (plan.runner == Runner::kSandbox) before = snapshot_of(facts, &plan);
   if (plan.runner == Runner::kSandbox) {
     const ProbeReport& pr = probe();
     trace("run: probe checked");
     if (!pr.ok) {
-      res.refusal = Refusal{"unavailable", pr.message()};
+      res.refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
       res.exit_code = 125;
       return finish(res);
     }
-    outcome = launch_sandbox(plan, facts.machine.bwrap, opts_.folders.cache, io);
-  } else {
-    outcome = launch_unconfined(plan, io);
   }
+
+  // SES-2: the leftover record, before the command starts.
+  LeftoverRecord lr;
+  lr.cordon_version = kCordonVersion;
+  lr.session = record_.id;
+  lr.project = record_.project;
+  lr.sandboxed = plan.runner == Runner::kSandbox;
+  lr.owner_pid = getpid();
+  lr.owner_start = process_start_time(lr.owner_pid);
+  lr.command = plan.argv;
+  lr.started = static_cast<long long>(std::time(nullptr));
+  lr.boot_id = current_boot_id();
+  if (lr.sandboxed) lr.snapshot = snapshot_of(facts, &plan);
+  std::string record_path;
+  Status written = make_error("io", "not written");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto s = make_dirs(store_.leftovers_dir(record_.id), 0700); !s.ok()) {
+      written = s;
+    } else {
+      for (int attempt = 0; attempt < 1000; ++attempt) {
+        lr.effect = ++record_.effects;
+        record_path = store_.leftover_path(record_.id, lr.effect);
+        if (access(record_path.c_str(), F_OK) == 0) continue;
+        written = store_.write_leftover(lr);
+        break;
+      }
+    }
+  }
+  trace("run: leftover record written");
+  if (!written.ok()) {
+    std::string dir = store_.leftovers_dir(record_.id);
+    std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
+                                                : written.error().message;
+    if (lr.sandboxed) {
+      res.refusal = Refusal{"refused",
+                            fmt::format("sandboxed commands are refused: cordon cannot write in "
+                                        "{} ({}). Make that folder writable by you, or free "
+                                        "disk space, then run the command again (SES-2).",
+                                        dir, why)};
+      res.exit_code = 125;
+      return finish(res);
+    }
+    res.notes.push_back(fmt::format("leftover record not written: {}; if cordon is killed while "
+                                    "this command runs, its processes are not reported at "
+                                    "resume (SES-2).",
+                                    why));
+    record_path.clear();
+  }
+  auto started = [&](pid_t pid) {
+    if (record_path.empty()) return;
+    lr.pid = pid;
+    lr.pid_start = process_start_time(pid);
+    lr.pgid = pid;  // every command gets its own process group
+    (void)store_.write_leftover(lr);
+  };
+
+  Result<ProcessOutcome> outcome = make_error("internal", "not started");
+  if (plan.runner == Runner::kSandbox)
+    outcome = launch_sandbox(plan, facts.machine.bwrap, opts_.folders.cache, io, started);
+  else
+    outcome = launch_unconfined(plan, io, started);
+  auto drop_record = [&] {
+    if (!record_path.empty()) unlink(record_path.c_str());
+  };
   if (!outcome.ok()) {
+    drop_record();
     const Error& e = outcome.error();
     if (e.code == "exec") {
       res.exit_code = e.sys_errno == ENOENT ? 127 : 126;
@@ -240,6 +547,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   res.timed_out = o.timed_out;
   res.canceled = o.canceled;
   if (plan.runner == Runner::kSandbox && !o.bwrap_started && !o.timed_out && !o.canceled) {
+    drop_record();
     // bwrap failed while setting up: nothing of the command ran.
     res.refusal = Refusal{"unavailable",
                           "the sandbox could not start: " + trim(o.held_err + res.stderr_text)};
@@ -247,6 +555,29 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     return finish(res);
   }
   res.ran = true;
+  if (!o.not_ended.empty()) {
+    // PROC-3: withhold the result and hold the session until those processes are gone. The
+    // leftover record stays, so aftercare happens once they have ended.
+    std::vector<HeldProcess> held;
+    for (int pid : o.not_ended) held.push_back(HeldProcess{pid, process_start_time(pid)});
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      record_.held.insert(record_.held.end(), held.begin(), held.end());
+      (void)save_record();
+    }
+    res.withheld = true;
+    res.stdout_text.clear();
+    res.stderr_text.clear();
+    res.refusal = Refusal{"held",
+                          fmt::format("cordon could not confirm that every process this command "
+                                      "started has ended (process {} is still running), so its "
+                                      "result is withheld and nothing else runs in this session "
+                                      "until it can: end it on this machine (`kill -9 {}`), then "
+                                      "run any command to check again.",
+                                      pid_list(o.not_ended), pid_list(o.not_ended))};
+    res.exit_code = 125;
+    return finish(res);
+  }
   if (o.timed_out) {
     res.exit_code = 124;
   } else if (o.canceled) {
@@ -263,13 +594,11 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
       res.exit_code = o.bwrap_exit_code.value_or(o.exit_code);
       if (res.exit_code > 128 && res.exit_code < 128 + 65) res.signal = res.exit_code - 128;
     }
+  } else if (o.signal) {
+    res.exit_code = 128 + o.signal;
+    res.signal = o.signal;
   } else {
-    if (o.signal) {
-      res.exit_code = 128 + o.signal;
-      res.signal = o.signal;
-    } else {
-      res.exit_code = o.exit_code;
-    }
+    res.exit_code = o.exit_code;
   }
   if (!o.held_err.empty()) {
     // Lines held back in case they were bwrap's own failure: they were the command's.
@@ -282,21 +611,35 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   if (o.output_cut)
     res.notes.push_back("output cut: the command exited, but a process it started still held "
                         "its output; cordon stopped reading after two seconds.");
+  if (!o.escaped.empty()) {
+    // NET-4: named, never killed.
+    res.processes_left = o.escaped;
+    res.notes.push_back(fmt::format("still running outside the sandbox after the command "
+                                    "ended: {}. They left its process group and were left "
+                                    "running (NET-4).",
+                                    pid_list(o.escaped)));
+  }
   std::string output = res.stderr_text + "\n" + res.stdout_text;
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
-  if (before) {
+  if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(*before);
-    res.quarantined = std::move(after.moved);
+    AftercareOutcome after = run_aftercare(*lr.snapshot);
+    res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);
-    for (const auto& d : after.newly_unreadable)
-      if (std::find(unreadable_.begin(), unreadable_.end(), d) == unreadable_.end())
-        unreadable_.push_back(d);
+    if (!after.newly_unreadable.empty()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const auto& d : after.newly_unreadable)
+        if (std::find(record_.unreadable.begin(), record_.unreadable.end(), d) ==
+            record_.unreadable.end())
+          record_.unreadable.push_back(d);
+      (void)save_record();
+    }
     if (auto n = git_stopped_short_note(plan.argv, res.exit_code, output))  // GIT-7
       res.notes.push_back(*n);
     trace("run: aftercare done");
   }
+  drop_record();
   return finish(res);
 }
 

@@ -1,9 +1,11 @@
 // A session (SES-1): one stretch of work on one project, and the place where a command goes
-// through facts -> plan -> launch -> aftercare.
+// through facts -> plan -> launch -> aftercare, with its leftover record (SES-2), the holds of
+// PROC-3 and SES-3, and resume (SES-3, SES-4).
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -17,6 +19,7 @@
 #include "plan/plan.h"
 #include "plan/request.h"
 #include "session/command_result.h"
+#include "session/session_store.h"
 
 namespace cordon {
 
@@ -27,13 +30,20 @@ struct SessionOptions {
   std::string home;
   std::string cwd;            // real working folder of the caller
   std::string project;        // explicit project root (--project), else found from cwd
-  std::string id;             // explicit session id, else a new one
-  bool ephemeral = true;      // removed (with its /tmp) when the Session object goes
+  std::string id;             // a named session (made when missing), else an ephemeral one
+  bool create = true;         // make a named session that does not exist yet
   std::string cordon_exe;     // this program, for the probe's checker
   bool use_probe_cache = true;
   // Called with each start notice as soon as it is known (before the command runs); the
   // notices are in the result as well.
   std::function<void(const std::string&)> on_notice;
+};
+
+// What `cordon session resume` reports (SES-3).
+struct ResumeReport {
+  std::vector<std::string> notes;          // one per leftover handled
+  std::vector<QuarantineMove> quarantined;
+  std::optional<Refusal> hold;             // the session is held (re-checked on each call)
 };
 
 class Session {
@@ -43,10 +53,13 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  const std::string& id() const { return id_; }
-  const std::string& project() const { return project_; }
+  const std::string& id() const { return record_.id; }
+  const std::string& project() const { return record_.project; }
   const std::string& tmp() const { return tmp_; }
+  bool ephemeral() const { return ephemeral_; }
+  bool created() const { return created_; }
   const Policy& policy() const { return opts_.policy; }
+  const SessionRecord& record() const { return record_; }
 
   // Facts and plan for a request, without running anything (cordon policy, tests).
   Facts facts(const Request& req) const;
@@ -54,23 +67,37 @@ class Session {
   // The probe, run once per session (and cached per boot).
   const ProbeReport& probe();
 
-  // Runs one command: plan, probe when sandboxed, launch, aftercare, notes.
+  // SES-3 and SES-4: handles every record left by a cordon killed mid-command, then takes a
+  // fresh tracked set.
+  ResumeReport resume();
+  // The hold that refuses sandboxed commands now, if any (PROC-3, SES-3); re-checked each call.
+  std::optional<Refusal> current_hold();
+
+  // Runs one command: holds, plan, probe when sandboxed, leftover record, launch, aftercare.
   CommandResult run(const Request& req, const LaunchIo& io);
+
+  // Ends a named session: removes its private /tmp and its record (SES-1).
+  Status end();
 
  private:
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
-
-  // PROT-7: planted paths that could not be moved aside (kept per project in the state
-  // folder), still present.
+  Status save_record();
   std::vector<std::string> pending_quarantine() const;
   void remember_failed_moves(const std::vector<std::string>& failed);
+  // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
+  // of this project), adding notes; returns the holds they leave.
+  ResumeReport sweep_leftovers(bool include_other_ephemeral);
 
   SessionOptions opts_;
-  std::vector<std::string> unreadable_;  // FS-10: folders made unreadable in this session
-  std::string id_, project_, tmp_, empty_file_, empty_dir_;
+  SessionStore store_{Folders{}};
+  SessionRecord record_;
+  bool ephemeral_ = true;
+  bool created_ = false;
+  std::string tmp_, empty_file_, empty_dir_;
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;
+  std::mutex mu_;  // the record and the counters, for several commands in flight (SRV-4)
 };
 
 }  // namespace cordon

@@ -142,7 +142,9 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.env = plan.env;
   spec.cwd = plan.cwd;
   spec.new_process_group = true;
-  spec.end_group_on_exit = true;
+  spec.end_group_on_exit = true;  // NET-4: its process group ends with it
+  spec.marker = "CORDON_RUN=" + random_hex16();
+  spec.env.set("CORDON_RUN", spec.marker.substr(11));
   spec.limits = plan.limits;
   spec.in = io.in;
   spec.in_data = io.in_data;

@@ -1,5 +1,6 @@
 #include "backend/linux/process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,7 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -231,6 +235,55 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
   return "";
 }
 
+std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
+  std::vector<int> out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  const int self = getpid();
+  while (dirent* e = readdir(d)) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0 || pid == self) continue;
+    if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/environ", pid);
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    bool found = false;
+    if (fd >= 0) {
+      std::string env;
+      char buf[8192];
+      ssize_t n;
+      while ((n = ::read(fd, buf, sizeof buf)) > 0 && env.size() < (1 << 20))
+        env.append(buf, static_cast<size_t>(n));
+      ::close(fd);
+      for (const auto& kv : split(env, '\0'))
+        if (kv == marker) found = true;
+    }
+    if (!found) {
+      // Orphans of the command come back to us (cordon is a child subreaper).
+      std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+      int sfd = ::open(path, O_RDONLY | O_CLOEXEC);
+      if (sfd >= 0) {
+        char buf[1024];
+        ssize_t n = ::read(sfd, buf, sizeof buf - 1);
+        ::close(sfd);
+        if (n > 0) {
+          buf[n] = 0;
+          const char* rp = std::strrchr(buf, ')');
+          char state = 0;
+          int ppid = 0;
+          if (rp && std::sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == self &&
+              state != 'Z')
+            found = true;
+        }
+      }
+    }
+    if (found) out.push_back(pid);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Result<int> memfd_with(const char* name, const std::string& data) {
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0) return make_error("spawn", "memfd_create failed", "", errno);
@@ -356,6 +409,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
 
   bool exited = false;
   int wstatus = 0;
+  Fd sandbox_pidfd;
   const bool has_deadline = spec.timeout.has_value();
   const Clock::time_point deadline = o.started + spec.timeout.value_or(std::chrono::milliseconds(0));
   std::optional<Clock::time_point> grace_end;
@@ -433,6 +487,8 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
             int64_t v;
             if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
               o.sandbox_pid = static_cast<pid_t>(v);
+              // Held from now on, so the end of exactly this process can be confirmed.
+              sandbox_pidfd = Fd(static_cast<int>(syscall(SYS_pidfd_open, o.sandbox_pid, 0)));
               trace("process: sandbox pid reported");
               o.bwrap_started = true;
               if (killed) ::kill(o.sandbox_pid, SIGKILL);
@@ -474,6 +530,18 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     waitpid(pid, &wstatus, 0);
     o.ended = Clock::now();
   }
+  // PROC-3: the sandbox's pid 1 ending takes every process of its namespace with it; confirm
+  // it ended, and end it if bwrap did not.
+  if (sandbox_pidfd.fd >= 0) {
+    pollfd p{sandbox_pidfd.fd, POLLIN, 0};
+    if (poll(&p, 1, 1000) == 0) {
+      syscall(SYS_pidfd_send_signal, sandbox_pidfd.fd, SIGKILL, nullptr, 0);
+      if (poll(&p, 1, 3000) == 0) o.not_ended.push_back(o.sandbox_pid);
+    }
+    int st;
+    waitpid(o.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
+  }
+  if (!spec.marker.empty()) o.escaped = find_marked_processes(spec.marker, {pid});
   if (WIFEXITED(wstatus)) o.exit_code = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) o.signal = WTERMSIG(wstatus);
   // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.

@@ -43,6 +43,9 @@ struct ProcessSpec {
   std::chrono::milliseconds output_grace{2000};
   int bwrap_status_fd = -1;  // our read end of bwrap's --json-status-fd pipe
   int cancel_fd = -1;        // readable when the caller wants the command ended (Ctrl-C)
+  // NET-4: an environment marker (NAME=VALUE, set in `env` too) that finds the processes of an
+  // unconfined command that left its process group, after it ends.
+  std::string marker;
 };
 
 struct ProcessOutcome {
@@ -61,7 +64,15 @@ struct ProcessOutcome {
   // (bwrap's own failure, such as a command not found); the caller shows or translates them.
   std::string held_err;
   std::chrono::steady_clock::time_point started, ended;
+  // PROC-3: processes of the sandbox that could not be confirmed ended (even after SIGKILL).
+  std::vector<int> not_ended;
+  // NET-4: processes of an unconfined command still running outside its process group.
+  std::vector<int> escaped;
 };
+
+// Processes whose environment holds `marker` (NAME=VALUE), or whose parent is us, other than
+// `except`: the ones an unconfined command left behind (NET-4).
+std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except);
 
 // Starts the process; `on_started` runs once it has been created (to write a leftover record),
 // then waits for it, feeding input and collecting output. Kills the process group (or, for a

@@ -1,0 +1,274 @@
+#include "session/session_store.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/fs_util.h"
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+using nlohmann::json;
+
+namespace {
+
+json snapshot_json(const ProtectedSnapshot& s) {
+  json j;
+  j["project"] = s.project;
+  j["git_dir"] = s.git_dir;
+  j["commondir_exists"] = s.commondir_exists;
+  j["git_candidates"] = s.git_candidates;
+  j["git_links"] = s.git_links;
+  j["unreadable"] = s.unreadable;
+  j["entries"] = json::array();
+  for (const auto& e : s.entries) {
+    json c = json::array();
+    for (const auto& ch : e.children)
+      c.push_back({ch.rel, static_cast<int>(ch.kind), ch.link_target});
+    j["entries"].push_back({{"rel", e.rel},
+                            {"kind", static_cast<int>(e.kind)},
+                            {"link", e.link_target},
+                            {"dev", e.dev},
+                            {"ino", e.ino},
+                            {"tracked", e.tracked},
+                            {"file_by_file", e.file_by_file},
+                            {"children", c},
+                            {"tracked_children", e.tracked_children}});
+  }
+  return j;
+}
+
+ProtectedSnapshot snapshot_from(const json& j) {
+  ProtectedSnapshot s;
+  s.project = j.at("project");
+  s.git_dir = j.at("git_dir");
+  s.commondir_exists = j.at("commondir_exists");
+  s.git_candidates = j.at("git_candidates").get<std::vector<std::pair<std::string, bool>>>();
+  s.git_links = j.at("git_links").get<std::vector<std::pair<std::string, std::string>>>();
+  s.unreadable = j.at("unreadable").get<std::vector<std::string>>();
+  for (const auto& e : j.at("entries")) {
+    SnapshotEntry x;
+    x.rel = e.at("rel");
+    x.kind = static_cast<Kind>(e.at("kind").get<int>());
+    x.link_target = e.at("link");
+    x.dev = e.at("dev");
+    x.ino = e.at("ino");
+    x.tracked = e.at("tracked");
+    x.file_by_file = e.at("file_by_file");
+    for (const auto& c : e.at("children"))
+      x.children.push_back(ChildFact{c.at(0), static_cast<Kind>(c.at(1).get<int>()), c.at(2)});
+    x.tracked_children = e.at("tracked_children").get<std::vector<std::string>>();
+    s.entries.push_back(std::move(x));
+  }
+  return s;
+}
+
+bool valid_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string current_boot_id() {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::string s;
+  std::getline(in, s);
+  return s;
+}
+
+long long process_start_time(int pid) {
+  if (pid <= 0) return 0;
+  auto text = read_file(fmt::format("/proc/{}/stat", pid), 1 << 16);
+  if (!text.ok()) return 0;
+  // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+  size_t p = text->rfind(')');
+  if (p == std::string::npos) return 0;
+  auto fields = split(text->substr(p + 2), ' ');
+  // fields[0] is field 3 (state); field 22 (starttime) is fields[19].
+  if (fields.size() < 20) return 0;
+  return std::atoll(fields[19].c_str());
+}
+
+bool process_alive(int pid, long long start) {
+  if (pid <= 0) return false;
+  long long now = process_start_time(pid);
+  if (now == 0) return kill(pid, 0) == 0 && start == 0;
+  if (start != 0 && now != start) return false;  // the pid was reused
+  // A zombie has ended: it only waits for its parent to collect it.
+  auto text = read_file(fmt::format("/proc/{}/stat", pid), 1 << 16);
+  if (text.ok()) {
+    size_t p = text->rfind(')');
+    if (p != std::string::npos && p + 2 < text->size() && (*text)[p + 2] == 'Z') return false;
+  }
+  return true;
+}
+
+std::string SessionStore::record_path(const std::string& id) const {
+  return path_join(folders_.state, "sessions/" + id + ".json");
+}
+std::string SessionStore::leftovers_dir(const std::string& id) const {
+  return path_join(folders_.state, "leftovers/" + id);
+}
+std::string SessionStore::tmp_dir(const std::string& id) const {
+  return path_join(folders_.cache, "sandbox-tmp/" + id);
+}
+std::string SessionStore::leftover_path(const std::string& id, uint64_t effect) const {
+  return path_join(leftovers_dir(id), std::to_string(effect));
+}
+
+Result<std::optional<SessionRecord>> SessionStore::load(const std::string& id) const {
+  if (!valid_id(id))
+    return make_error("invalid", fmt::format("\"{}\" is not a session id: use letters, digits, "
+                                             "'-' and '_' (up to 64)",
+                                             id));
+  std::string path = record_path(id);
+  if (access(path.c_str(), F_OK) != 0) return std::optional<SessionRecord>();
+  auto text = read_file(path, 64 << 20);
+  if (!text.ok()) return text.error();
+  try {
+    json j = json::parse(*text);
+    SessionRecord r;
+    r.id = j.at("id");
+    r.project = j.at("project");
+    r.started = j.at("started");
+    r.tracked_known = j.value("tracked_known", false);
+    r.tracked_at_start = j.value("tracked_at_start", std::vector<std::string>{});
+    r.unreadable = j.value("unreadable", std::vector<std::string>{});
+    for (const auto& h : j.value("held", json::array()))
+      r.held.push_back(HeldProcess{h.at(0), h.at(1)});
+    r.effects = j.value("effects", 0ULL);
+    r.boot_id = j.value("boot_id", "");
+    return std::optional<SessionRecord>(std::move(r));
+  } catch (const std::exception& e) {
+    return make_error("state", fmt::format("the session record {} is damaged ({}); end the "
+                                           "session with `cordon session end {}` or remove that "
+                                           "file.",
+                                           path, e.what(), id),
+                      path);
+  }
+}
+
+Status SessionStore::save(const SessionRecord& r) const {
+  json held = json::array();
+  for (const auto& h : r.held) held.push_back({h.pid, h.start});
+  json j{{"version", kRecordVersion},
+         {"id", r.id},
+         {"project", r.project},
+         {"started", r.started},
+         {"tracked_known", r.tracked_known},
+         {"tracked_at_start", r.tracked_at_start},
+         {"unreadable", r.unreadable},
+         {"held", held},
+         {"effects", r.effects},
+         {"boot_id", r.boot_id}};
+  std::string path = record_path(r.id);
+  if (auto s = make_dirs(path_parent(path), 0700); !s.ok()) return s;
+  return write_file_atomic(path, j.dump(1) + "\n", /*sync=*/true);
+}
+
+Result<std::vector<SessionRecord>> SessionStore::list() const {
+  std::vector<SessionRecord> out;
+  std::string dir = path_join(folders_.state, "sessions");
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  std::vector<std::string> ids;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (ends_with(n, ".json")) ids.push_back(n.substr(0, n.size() - 5));
+  }
+  closedir(d);
+  std::sort(ids.begin(), ids.end());
+  for (const auto& id : ids) {
+    auto r = load(id);
+    if (r.ok() && r->has_value()) out.push_back(**r);
+  }
+  return out;
+}
+
+Status SessionStore::remove(const std::string& id) const {
+  (void)remove_tree(tmp_dir(id));
+  unlink(record_path(id).c_str());
+  rmdir(leftovers_dir(id).c_str());  // only when empty: records are never thrown away
+  return ok_status();
+}
+
+Status SessionStore::write_leftover(const LeftoverRecord& r) const {
+  json j{{"version", r.version},     {"cordon_version", r.cordon_version},
+         {"session", r.session},     {"project", r.project},
+         {"effect", r.effect},       {"sandboxed", r.sandboxed},
+         {"owner_pid", r.owner_pid}, {"owner_start", r.owner_start},
+         {"pid", r.pid},             {"pid_start", r.pid_start},
+         {"pgid", r.pgid},           {"command", r.command},
+         {"started", r.started},     {"boot_id", r.boot_id}};
+  if (r.snapshot) j["snapshot"] = snapshot_json(*r.snapshot);
+  std::string dir = leftovers_dir(r.session);
+  if (auto s = make_dirs(dir, 0700); !s.ok()) return s;
+  // No fsync: the record guards against cordon being killed, which keeps the page cache; a
+  // power cut can leave it empty or damaged, and resume then holds the session (SES-3).
+  return write_file_atomic(leftover_path(r.session, r.effect), j.dump() + "\n", /*sync=*/false);
+}
+
+std::vector<std::string> SessionStore::leftover_files(const std::string& id) const {
+  std::vector<std::string> out;
+  std::string dir = leftovers_dir(id);
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n == "." || n == ".." || n.find(".tmp-") != std::string::npos) continue;
+    out.push_back(path_join(dir, n));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<LeftoverRecord> read_leftover(const std::string& path) {
+  auto text = read_file(path, 64 << 20);
+  if (!text.ok()) return make_error("damaged", "it cannot be read", path, text.error().sys_errno);
+  if (trim(*text).empty()) return make_error("damaged", "it is empty", path);
+  try {
+    json j = json::parse(*text);
+    LeftoverRecord r;
+    r.version = j.at("version");
+    if (r.version != kRecordVersion)
+      return make_error("damaged", fmt::format("it is from another version of cordon "
+                                               "(record version {})",
+                                               r.version),
+                        path);
+    r.cordon_version = j.at("cordon_version");
+    r.session = j.at("session");
+    r.project = j.at("project");
+    r.effect = j.at("effect");
+    r.sandboxed = j.at("sandboxed");
+    r.owner_pid = j.at("owner_pid");
+    r.owner_start = j.at("owner_start");
+    r.pid = j.at("pid");
+    r.pid_start = j.at("pid_start");
+    r.pgid = j.at("pgid");
+    r.command = j.at("command").get<std::vector<std::string>>();
+    r.started = j.at("started");
+    r.boot_id = j.value("boot_id", "");
+    if (j.contains("snapshot")) r.snapshot = snapshot_from(j.at("snapshot"));
+    if (r.sandboxed && !r.snapshot)
+      return make_error("damaged", "it is incomplete (no snapshot of the protected paths)", path);
+    return r;
+  } catch (const std::exception& e) {
+    return make_error("damaged", fmt::format("it is damaged ({})", e.what()), path);
+  }
+}
+
+}  // namespace cordon
