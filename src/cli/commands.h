@@ -37,6 +37,13 @@ struct ReviewArgs {
 };
 int cmd_review(const CliContext& ctx, const ReviewArgs& args);
 
+struct SessionArgs {
+  std::string action;  // start, list, end, resume
+  std::string id;
+  std::string project;
+};
+int cmd_session(const CliContext& ctx, const SessionArgs& args);
+
 // Prints "cordon: <message>" to stderr.
 void print_error(const std::string& message);
 

@@ -82,6 +82,21 @@ int main(int argc, char** argv) {
   review_start->add_option("--project", review_args.project, "project root");
   review_start->add_option("--session", review_args.session, "the session the review belongs to");
 
+  SessionArgs session_args;
+  auto* session = app.add_subcommand("session", "Manage lasting sessions (SES-1).");
+  session->require_subcommand(1);
+  auto* s_start = session->add_subcommand(
+      "start", "Start a session; prints its id (use it with --session or CORDON_SESSION).");
+  s_start->add_option("--project", session_args.project, "project root");
+  s_start->add_option("--id", session_args.id, "the id to use (default: 16 random hex)");
+  session->add_subcommand("list", "List the sessions and their leftover records.");
+  auto* s_end = session->add_subcommand("end", "End a session and remove its private /tmp.");
+  s_end->add_option("id", session_args.id, "session id")->required();
+  auto* s_resume = session->add_subcommand(
+      "resume", "Resume a session: handle what a killed cordon left (SES-3), refresh the "
+                "tracked set (SES-4).");
+  s_resume->add_option("id", session_args.id, "session id")->required();
+
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
   // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
@@ -123,6 +138,10 @@ int main(int argc, char** argv) {
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (policy->parsed()) return cmd_policy(ctx, policy_args);
+  if (session->parsed()) {
+    for (auto* sub : session->get_subcommands()) session_args.action = sub->get_name();
+    return cmd_session(ctx, session_args);
+  }
   if (review->parsed()) {
     review_args.start = review_start->parsed();
     return cmd_review(ctx, review_args);
