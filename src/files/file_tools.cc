@@ -119,12 +119,13 @@ Error open_error(int e, const std::string& shown, const std::string& abs) {
 }
 
 // Opens `name` in `dirfd` for reading, and only if it is a regular file that is not a kernel
-// file: first with O_PATH (which opens nothing, so a FIFO cannot block and a device sees no
-// open), checked with fstat and fstatfs, then reopened through /proc/self/fd, which names that
-// very inode. Without /proc it opens by name with O_NONBLOCK and checks that the inode is the
-// same. `st` receives the file's stat.
+// file and not over the limit: first with O_PATH (which opens nothing, so a FIFO cannot block, a
+// device sees no open and a large file is refused unread), checked with fstat and fstatfs, then
+// reopened through /proc/self/fd, which names that very inode. Without /proc it opens by name
+// with O_NONBLOCK and checks that the inode is the same. With `expect`, the inode must be the
+// one the rules judged. `st` receives the file's stat.
 Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string& shown,
-                           const std::string& abs, struct stat& st) {
+                           const std::string& abs, const FileFacts* expect, struct stat& st) {
   Fd path_fd(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
   if (!path_fd.ok()) return open_error(errno, shown, abs);
   if (::fstat(path_fd.get(), &st) < 0) return open_error(errno, shown, abs);
@@ -132,6 +133,9 @@ Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string
   if (!S_ISREG(st.st_mode)) return refuse_not_regular(shown, abs);
   struct statfs sf;
   if (::fstatfs(path_fd.get(), &sf) == 0 && is_kernel_fs(sf)) return refuse_kernel_file(shown, abs);
+  if (expect && expect->ino != 0 && (st.st_dev != expect->dev || st.st_ino != expect->ino))
+    return make_error("refused", changed_message(shown), abs);
+  if (static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes) return refuse_too_large(shown, abs);
   std::string self = fmt::format("/proc/self/fd/{}", path_fd.get());
   Fd fd(::open(self.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (!fd.ok() && (errno == ENOENT || errno == ENOTDIR))
@@ -177,13 +181,7 @@ Result<Fd> open_target(const std::string& target, const std::string& shown,
                        const FileFacts& facts, struct stat& st) {
   Fd dir = open_dir_no_links(path_parent(target), O_PATH);
   if (!dir.ok()) return open_error(errno, shown, target);
-  auto fd = open_regular_at(dir.get(), path_base(target), shown, target, st);
-  if (!fd) return fd.error();
-  // The rules judged one inode; act on that one only.
-  if (facts.ino != 0 && (st.st_dev != facts.dev || st.st_ino != facts.ino))
-    return make_error("refused", changed_message(shown), target);
-  if (static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes) return refuse_too_large(shown, target);
-  return std::move(fd.value());
+  return open_regular_at(dir.get(), path_base(target), shown, target, &facts, st);
 }
 
 std::string error_text(int e) { return std::strerror(e); }
@@ -520,14 +518,13 @@ class SearchWalk {
       ++out_.credential_files_skipped;
       return;
     }
-    struct stat st;
-    auto fd = open_regular_at(dirfd, name, abs, abs, st);
+    struct stat st = {};
+    auto fd = open_regular_at(dirfd, name, abs, abs, nullptr, st);
     if (!fd) {
-      ++out_.unreadable_skipped;
-      return;
-    }
-    if (static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes) {
-      ++out_.large_files_skipped;  // FILE-2
+      if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes)
+        ++out_.large_files_skipped;  // FILE-2, refused before it was opened
+      else
+        ++out_.unreadable_skipped;
       return;
     }
     auto data = read_capped(fd->get(), abs, abs, static_cast<uint64_t>(st.st_size));

@@ -43,10 +43,10 @@ struct Reply {
 // read_file. Text only: a file holding a NUL byte is refused as binary ("invalid"); other bytes
 // that are not UTF-8 come back as U+FFFD, counted in `invalid_utf8`, so the text fits in JSON.
 struct ReadFileRequest {
-  std::string path;
+  std::string path{};
   size_t offset = 1;             // first line, 1-based (0 counts as 1)
-  std::optional<size_t> limit;   // lines; none: to the end
-  std::optional<Ask> approved;
+  std::optional<size_t> limit{};  // lines; none: to the end
+  std::optional<Ask> approved{};
 };
 struct ReadFileResult {
   std::string path;     // the absolute path read (links inside the project followed)
@@ -65,9 +65,9 @@ Result<Reply<ReadFileResult>> read_file(const FileContext& ctx, const ReadFileRe
 // file gets 0666 less the umask. Missing parent folders are created only inside the project,
 // the session's temp folder or a writable root.
 struct WriteFileRequest {
-  std::string path;
-  std::string content;
-  std::optional<Ask> approved;
+  std::string path{};
+  std::string content{};
+  std::optional<Ask> approved{};
 };
 struct WriteFileResult {
   std::string path;  // the absolute path written
@@ -81,11 +81,11 @@ Result<Reply<WriteFileResult>> write_file(const FileContext& ctx, const WriteFil
 // least once with `replace_all`. Written back like write_file; refused if the file changed
 // between the read and the write.
 struct EditFileRequest {
-  std::string path;
-  std::string old_text;
-  std::string new_text;
+  std::string path{};
+  std::string old_text{};
+  std::string new_text{};
   bool replace_all = false;
-  std::optional<Ask> approved;
+  std::optional<Ask> approved{};
 };
 struct EditFileResult {
   std::string path;  // the absolute path changed
@@ -99,11 +99,11 @@ Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRe
 // followed), heavy folders (is_heavy_folder(), or tagged with CACHEDIR.TAG) below `path`, and
 // anything under /proc or /sys, and counts what it skipped.
 struct SearchRequest {
-  std::string pattern;
-  std::string path;            // folder or file; empty: the project root
+  std::string pattern{};
+  std::string path{};          // folder or file; empty: the project root
   bool fixed_string = false;   // the pattern is text, not a regular expression
   bool ignore_case = false;
-  std::string glob;            // only files whose name matches (`*.cc`); empty: every file
+  std::string glob{};          // only files whose name matches (`*.cc`); empty: every file
   size_t max_results = 100;    // capped at kSearchMaxResults; 0 means the default
 };
 inline constexpr size_t kSearchMaxResults = 1000;

@@ -526,6 +526,11 @@ TEST(FileRules, LockedGitFilesAsk) {
   d = decide(ctx(), FileTool::kEdit, ".git/config", regular("/p/.git/config"));
   EXPECT_EQ(d.verdict, Verdict::kAsk);
   EXPECT_NE(d.ask.reason.find("repository config"), std::string::npos);
+  // A link in the project that leads into the hooks folder is judged by where it lands.
+  d = decide(ctx(), FileTool::kWrite, "hooks/pre-push", missing("/p/.git/hooks/pre-push"));
+  EXPECT_EQ(d.verdict, Verdict::kAsk);
+  EXPECT_EQ(d.ask.kind, AskKind::kProtectedWrite);
+  EXPECT_EQ(d.ask.path, "/p/.git/hooks/pre-push");
   // Other git files are not locked.
   EXPECT_EQ(decide(ctx(), FileTool::kWrite, ".git/info/exclude", regular("/p/.git/info/exclude"))
                 .verdict,
