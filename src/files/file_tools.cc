@@ -258,6 +258,17 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
   Fd dir = open_dir_no_links(parent, O_RDONLY);
   if (!dir.ok()) {
     int e = errno;
+    if (e == ENOTDIR) {
+      // A file where a folder should be is the caller's mistake, not a race: say which.
+      for (std::string a = parent; a != "/"; a = path_parent(a)) {
+        struct stat st;
+        if (::lstat(a.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+          return make_error("invalid",
+                            fmt::format("{} cannot be written: {} is a file, not a folder", shown,
+                                        a),
+                            a, e);
+      }
+    }
     if (e != ENOENT) return open_error(e, shown, parent);
     if (!create_dirs)
       return make_error("invalid",
@@ -636,7 +647,7 @@ class SearchWalk {
 }  // namespace
 
 Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req) {
-  const std::string path = req.path.empty() ? "." : req.path;
+  const std::string path = req.path.empty() ? ctx.project : req.path;
   FileFacts facts;
   FileDecision d = judge(ctx, FileTool::kSearch, path, std::nullopt, facts);
   if (d.verdict == Verdict::kRefuse) return d.error;

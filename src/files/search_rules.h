@@ -30,9 +30,19 @@ class LineMatcher {
   // True when the line (without its line end) holds a match.
   bool matches(std::string_view line) const;
 
+  // Where the next line that may match begins, searching `text` from `from` (a line start):
+  // the start of the first line at or after `from` that holds a match of the whole-text form of
+  // the pattern, or npos when none does. Every line that matches() is found this way; a line
+  // found may still not match (a "\r" at its end), so callers confirm with matches().
+  size_t next_candidate(std::string_view text, size_t from) const;
+
  private:
   LineMatcher() = default;
   std::unique_ptr<re2::RE2> re_;
+  // The pattern in multi-line form that never matches "\n", to skip over lines that cannot
+  // match in one pass; null when the pattern has `$`, `\A` or `\z`, whose meaning at a line's
+  // end differs between the forms.
+  std::unique_ptr<re2::RE2> whole_;
 };
 
 // Folders search never walks into (it still searches one when it is the path asked for):

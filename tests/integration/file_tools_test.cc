@@ -394,6 +394,16 @@ TEST_F(FileToolsTest, WriteToTmpLandsInTheSessionsTempFolder) {
   EXPECT_FALSE(fs::exists("/tmp/cordon-file-tools-note.txt"));
 }
 
+TEST_F(FileToolsTest, WriteUnderAFileSaysWhichPathIsAFile) {
+  put(p("a.txt"), "x");
+  auto r = files::write_file(ctx_, {.path = "a.txt/b/c.txt", .content = "y"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().message, "a.txt/b/c.txt cannot be written: " + p("a.txt") +
+                                   " is a file, not a folder");
+  EXPECT_EQ(get(p("a.txt")), "x");
+}
+
 TEST_F(FileToolsTest, WriteThroughALinkInsideTheProjectKeepsTheLink) {
   put(p("v2/config.txt"), "old", 0600);
   ASSERT_EQ(::symlink("v2/config.txt", p("config.txt").c_str()), 0);
@@ -492,6 +502,8 @@ TEST_F(FileToolsTest, SearchFindsMatchesAndCountsWhatItSkipped) {
   ASSERT_EQ(::symlink("src/a.cc", p("inlink").c_str()), 0);
   ASSERT_EQ(::mkfifo(p("pipe").c_str(), 0644), 0);
 
+  // The default root is the project, wherever the cwd is.
+  ctx_.cwd = p("src");
   auto r = files::search(ctx_, {.pattern = "needle"});
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->matches.size(), 2u);
@@ -507,7 +519,8 @@ TEST_F(FileToolsTest, SearchFindsMatchesAndCountsWhatItSkipped) {
   EXPECT_EQ(r->files_searched, 3u);  // a.cc, b.cc, guide.md
   EXPECT_FALSE(r->truncated);
 
-  // Asked for by name, a heavy folder is searched.
+  // Asked for by name, a heavy folder is searched (relative paths follow the cwd).
+  ctx_.cwd = project_;
   r = files::search(ctx_, {.pattern = "needle", .path = "node_modules"});
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->matches.size(), 1u);

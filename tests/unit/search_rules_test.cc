@@ -67,6 +67,47 @@ TEST(SearchRules, MatchLinesNumbersFromOneAndDropsLineEnds) {
   EXPECT_EQ(match_lines(*must("one$"), "needle one\r\n", "f", 10, out), 1u);
 }
 
+// The one-pass skipping must find exactly the lines that match one by one.
+TEST(SearchRules, SkippingAgreesWithLineByLine) {
+  const std::vector<std::string> texts = {
+      "alpha\nbeta\r\ngamma \r\n\n  delta\nfoo bar\nbar foo\nend",
+      std::string(5000, '\n') + "needle\n" + std::string(3000, 'x') + "\nneedle at end",
+      "a\nb\na b\r\nab\n",
+      "",
+      "no newline at the end",
+  };
+  const std::vector<std::pair<std::string, bool>> patterns = {
+      {"foo", false},     {"^foo", false},   {"foo$", false},  {"a\\sb", false},
+      {"a\\s", false},  {"\\s$", false}, {"(?s)a.b", false}, {"a\\nb", false},
+      {"^$", false},      {"^", false},      {"\\Aa", false}, {"b\\z", false},
+      {"[^x]+", false},   {"needle", false}, {"\\bfoo\\b", false}, {"a b", true},
+      {"end", true},      {"\r", true},     {"x{1000}", false},
+  };
+  for (const auto& t : texts) {
+    for (const auto& [pat, fixed] : patterns) {
+      auto m = must(pat, fixed);
+      ASSERT_TRUE(m) << pat;
+      std::vector<SearchMatch> got;
+      match_lines(*m, t, "f", 100000, got);
+      // Line by line, the plain way.
+      std::vector<size_t> want;
+      size_t n = 0, pos = 0;
+      while (pos < t.size()) {
+        size_t nl = t.find('\n', pos);
+        size_t end = nl == std::string::npos ? t.size() : nl;
+        std::string_view line(t.data() + pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        ++n;
+        if (m->matches(line)) want.push_back(n);
+        pos = end + 1;
+      }
+      std::vector<size_t> got_lines;
+      for (const auto& g : got) got_lines.push_back(g.line);
+      EXPECT_EQ(got_lines, want) << "pattern " << pat;
+    }
+  }
+}
+
 TEST(SearchRules, MatchLinesStopsAtTheCap) {
   auto m = must("x");
   std::vector<SearchMatch> out;
