@@ -21,8 +21,8 @@ bool is_credential_path(std::string_view path) {
   size_t start = 0;
   while (start <= path.size()) {
     size_t slash = path.find('/', start);
-    std::string_view part =
-        path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    std::string_view part = path.substr(
+        start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
     if (slash == std::string_view::npos) return part == ".secrets" || is_credential_name(part);
     // A `.secrets` folder anywhere above: everything inside it is a credential.
     if (part == ".secrets") return true;

@@ -1,8 +1,8 @@
 #include "files/file_rules.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -12,28 +12,38 @@ namespace cordon {
 
 const char* to_string(FileTool t) {
   switch (t) {
-    case FileTool::kRead: return "read_file";
-    case FileTool::kWrite: return "write_file";
-    case FileTool::kEdit: return "edit_file";
-    case FileTool::kSearch: return "search";
+    case FileTool::kRead:
+      return "read_file";
+    case FileTool::kWrite:
+      return "write_file";
+    case FileTool::kEdit:
+      return "edit_file";
+    case FileTool::kSearch:
+      return "search";
   }
   return "?";
 }
 
 const char* to_string(AskKind k) {
   switch (k) {
-    case AskKind::kCredentialRead: return "credential_read";
-    case AskKind::kWriteOutside: return "write_outside";
-    case AskKind::kProtectedWrite: return "protected_write";
+    case AskKind::kCredentialRead:
+      return "credential_read";
+    case AskKind::kWriteOutside:
+      return "write_outside";
+    case AskKind::kProtectedWrite:
+      return "protected_write";
   }
   return "?";
 }
 
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::kAllow: return "allow";
-    case Verdict::kAsk: return "ask";
-    case Verdict::kRefuse: return "refuse";
+    case Verdict::kAllow:
+      return "allow";
+    case Verdict::kAsk:
+      return "ask";
+    case Verdict::kRefuse:
+      return "refuse";
   }
   return "?";
 }
@@ -114,7 +124,8 @@ Error refuse_not_regular(std::string_view shown, std::string_view abs) {
 
 Error refuse_kernel_file(std::string_view shown, std::string_view abs) {
   return make_error(
-      "refused", fmt::format("refused: {} is in /proc or /sys; the file tools do not read there", shown),
+      "refused",
+      fmt::format("refused: {} is in /proc or /sys; the file tools do not read there", shown),
       std::string(abs));
 }
 
@@ -145,8 +156,8 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
   if (req.path.find('\0') != std::string::npos)
     return refuse("invalid", fmt::format("{}: the path holds a NUL byte", tool));
   if (facts.err != 0)
-    return refuse("io", fmt::format("{}: {} cannot be examined ({}); nothing was done", tool,
-                                    shown, std::strerror(facts.err)));
+    return refuse("io", fmt::format("{}: {} cannot be examined ({}); nothing was done", tool, shown,
+                                    std::strerror(facts.err)));
 
   const std::string real = facts.real.empty() ? abs : normalize_path(facts.real);
   d.target = real;
@@ -224,8 +235,10 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
           is_protected_path(ctx.protected_entries, path_relative(*p, ctx.project)))
         prot = true;
     }
-    if (prot) raise(AskKind::kProtectedWrite, "it changes a protected file (one that runs code "
-                                              "or steers an agent later)");
+    if (prot)
+      raise(AskKind::kProtectedWrite,
+            "it changes a protected file (one that runs code "
+            "or steers an agent later)");
     const LockedPath* lock = locked_match(ctx, abs);
     if (!lock) lock = locked_match(ctx, real);
     if (lock)

@@ -42,7 +42,7 @@ const char* to_string(AskKind k);  // "credential_read", "write_outside", "prote
 // this path, so a path that now leads elsewhere asks again.
 struct Ask {
   AskKind kind = AskKind::kCredentialRead;
-  std::string path;    // the absolute path the tool would act on (links inside the project followed)
+  std::string path;  // the absolute path the tool would act on (links inside the project followed)
   std::string reason;  // a sentence for the person: "read_file reads .env, a credential file"
   bool operator==(const Ask& o) const { return kind == o.kind && path == o.path; }
 };
@@ -75,16 +75,16 @@ struct FileContext {
   // Folders inside writable roots that stay read-only to commands (cordon's own, FS-8): writes
   // there ask as if outside. Empty: none.
   std::vector<std::string> read_only_roots;
-  std::vector<HiddenPath> hidden;             // empty: nothing hidden
+  std::vector<HiddenPath> hidden;               // empty: nothing hidden
   std::vector<ProtectEntry> protected_entries;  // PROT-1 with `**/` entries (protected_entries())
-  std::vector<LockedPath> locked;             // empty: no git file locked
+  std::vector<LockedPath> locked;               // empty: no git file locked
   ApprovalMode approval_mode = ApprovalMode::kManual;  // approve-all skips FILE-4's ask
 };
 
 // The facts about one resolved path, read by the tools (or faked by a test).
 struct FileFacts {
-  Kind kind = Kind::kMissing;       // lstat of the path itself
-  std::string link_target;          // readlink text when `kind` is a symlink
+  Kind kind = Kind::kMissing;  // lstat of the path itself
+  std::string link_target;     // readlink text when `kind` is a symlink
   // The path with every link followed. For a path that does not exist: the real path of its
   // longest existing ancestor with the rest appended; for a dangling link: where it points.
   std::string real;

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <limits.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
@@ -13,8 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -104,9 +103,10 @@ Fd open_dir_no_links(const std::string& real, int flags) {
 }
 
 std::string changed_message(const std::string& shown) {
-  return fmt::format("refused: {} changed while it was being checked (a link or another kind of "
-                     "file appeared on the way); nothing was done, try again",
-                     shown);
+  return fmt::format(
+      "refused: {} changed while it was being checked (a link or another kind of "
+      "file appeared on the way); nothing was done, try again",
+      shown);
 }
 
 Error open_error(int e, const std::string& shown, const std::string& abs) {
@@ -114,8 +114,7 @@ Error open_error(int e, const std::string& shown, const std::string& abs) {
     return make_error("refused", changed_message(shown), abs, e);
   if (e == ENOENT) return make_error("invalid", fmt::format("{} does not exist", shown), abs, e);
   if (e == ENXIO) return refuse_not_regular(shown, abs);
-  return make_error("io", fmt::format("{} cannot be opened ({})", shown, std::strerror(e)), abs,
-                    e);
+  return make_error("io", fmt::format("{} cannot be opened ({})", shown, std::strerror(e)), abs, e);
 }
 
 // Opens `name` in `dirfd` for reading, and only if it is a regular file that is not a kernel
@@ -139,8 +138,8 @@ Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string
   std::string self = fmt::format("/proc/self/fd/{}", path_fd.get());
   Fd fd(::open(self.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (!fd.ok() && (errno == ENOENT || errno == ENOTDIR))
-    fd = Fd(::openat(dirfd, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW |
-                                              O_CLOEXEC));
+    fd = Fd(
+        ::openat(dirfd, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC));
   if (!fd.ok()) return open_error(errno, shown, abs);
   struct stat again;
   if (::fstat(fd.get(), &again) < 0) return open_error(errno, shown, abs);
@@ -177,8 +176,8 @@ Result<std::string> read_capped(int fd, const std::string& shown, const std::str
 }
 
 // Opens the regular file the rules allowed (`target`: a real path) for reading.
-Result<Fd> open_target(const std::string& target, const std::string& shown,
-                       const FileFacts& facts, struct stat& st) {
+Result<Fd> open_target(const std::string& target, const std::string& shown, const FileFacts& facts,
+                       struct stat& st) {
   Fd dir = open_dir_no_links(path_parent(target), O_PATH);
   if (!dir.ok()) return open_error(errno, shown, target);
   return open_regular_at(dir.get(), path_base(target), shown, target, &facts, st);
@@ -213,8 +212,8 @@ Result<Fd> make_parents(const std::string& parent, const std::string& shown,
         created.push_back(so_far);
       } else if (errno != EEXIST) {
         return make_error("io",
-                          fmt::format("the folder {} cannot be created for {} ({})", so_far,
-                                      shown, error_text(errno)),
+                          fmt::format("the folder {} cannot be created for {} ({})", so_far, shown,
+                                      error_text(errno)),
                           so_far, errno);
       }
       next = Fd(::openat(dir.get(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -263,10 +262,9 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
       for (std::string a = parent; a != "/"; a = path_parent(a)) {
         struct stat st;
         if (::lstat(a.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-          return make_error("invalid",
-                            fmt::format("{} cannot be written: {} is a file, not a folder", shown,
-                                        a),
-                            a, e);
+          return make_error(
+              "invalid", fmt::format("{} cannot be written: {} is a file, not a folder", shown, a),
+              a, e);
       }
     }
     if (e != ENOENT) return open_error(e, shown, parent);
@@ -311,10 +309,10 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
   Fd t(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                 existed ? 0600 : 0666));
   if (!t.ok())
-    return make_error("io",
-                      fmt::format("a temporary file cannot be made beside {} ({})", shown,
-                                  error_text(errno)),
-                      path_join(parent, tmp), errno);
+    return make_error(
+        "io",
+        fmt::format("a temporary file cannot be made beside {} ({})", shown, error_text(errno)),
+        path_join(parent, tmp), errno);
   auto fail = [&](Error e) -> Result<Replaced> {
     // Only the temporary file this call made is removed; the target is untouched.
     ::unlinkat(dir.get(), tmp.c_str(), 0);
@@ -329,10 +327,9 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
     if (before.st_uid != ::geteuid() || before.st_gid != ::getegid())
       (void)!::fchown(t.get(), before.st_uid, before.st_gid);
     if (::fchmod(t.get(), before.st_mode & 07777) < 0)
-      return fail(make_error("io",
-                             fmt::format("the permissions of {} cannot be kept ({})", shown,
-                                         error_text(errno)),
-                             target, errno));
+      return fail(make_error(
+          "io", fmt::format("the permissions of {} cannot be kept ({})", shown, error_text(errno)),
+          target, errno));
   }
   if (::fsync(t.get()) < 0)
     return fail(make_error("io", fmt::format("{} cannot be synced ({})", shown, error_text(errno)),
@@ -342,9 +339,8 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
   if (!expect && existed != exists)
     return fail(make_error("refused", changed_message(shown), target));
   if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) < 0)
-    return fail(make_error("io",
-                           fmt::format("{} cannot be replaced ({})", shown, error_text(errno)),
-                           target, errno));
+    return fail(make_error(
+        "io", fmt::format("{} cannot be replaced ({})", shown, error_text(errno)), target, errno));
   ::fsync(dir.get());
   return out;
 }
@@ -652,9 +648,8 @@ Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req) {
   FileDecision d = judge(ctx, FileTool::kSearch, path, std::nullopt, facts);
   if (d.verdict == Verdict::kRefuse) return d.error;
   if (d.verdict == Verdict::kAsk)  // the rules never ask for search; stay strict if they do
-    return make_error("refused", fmt::format("refused: search would need approval: {}",
-                                             d.ask.reason),
-                      d.target);
+    return make_error(
+        "refused", fmt::format("refused: search would need approval: {}", d.ask.reason), d.target);
   auto m = LineMatcher::compile(req.pattern, req.fixed_string, req.ignore_case);
   if (!m) return m.error();
   SearchResult out;

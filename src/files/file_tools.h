@@ -10,13 +10,17 @@
 //   files::ReadFileRequest req{.path = ".env"};
 //   auto r = files::read_file(ctx, req);
 //   if (!r) ... r.error() (code "refused", "invalid" or "io") ...
-//   else if (r->ask) { if (approval(*r->ask)) { req.approved = *r->ask; r = files::read_file(ctx, req); } }
-//   else ... r->value.content ...
+//   if (r->asked() && person_allows(*r->ask)) {
+//     req.approved = *r->ask;
+//     r = files::read_file(ctx, req);
+//   }
+//   ... r->value.content ...
 //
 // The tools never follow a link that appears after the check (every open walks the checked
-// real path with O_NOFOLLOW), never block on a FIFO (O_NONBLOCK), and re-check what they opened
-// with fstat and fstatfs, so a path swapped for a FIFO, a device or a /proc file between the
-// check and the open is refused.
+// real path with O_NOFOLLOW), never open a FIFO or a device at all (O_PATH, fstat, then a
+// reopen of that inode through /proc/self/fd; O_NONBLOCK besides), and re-check what they
+// opened with fstat and fstatfs, so a path swapped for a FIFO, a device or a /proc file
+// between the check and the open is refused.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +48,7 @@ struct Reply {
 // that are not UTF-8 come back as U+FFFD, counted in `invalid_utf8`, so the text fits in JSON.
 struct ReadFileRequest {
   std::string path{};
-  size_t offset = 1;             // first line, 1-based (0 counts as 1)
+  size_t offset = 1;              // first line, 1-based (0 counts as 1)
   std::optional<size_t> limit{};  // lines; none: to the end
   std::optional<Ask> approved{};
 };
@@ -54,9 +58,9 @@ struct ReadFileResult {
   size_t first_line = 1;
   size_t line_count = 0;
   size_t total_lines = 0;
-  bool more = false;       // lines follow `content`
-  uint64_t size = 0;       // bytes in the whole file
-  size_t invalid_utf8 = 0; // sequences replaced by U+FFFD
+  bool more = false;        // lines follow `content`
+  uint64_t size = 0;        // bytes in the whole file
+  size_t invalid_utf8 = 0;  // sequences replaced by U+FFFD
 };
 Result<Reply<ReadFileResult>> read_file(const FileContext& ctx, const ReadFileRequest& req);
 
@@ -100,24 +104,24 @@ Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRe
 // anything under /proc or /sys, and counts what it skipped.
 struct SearchRequest {
   std::string pattern{};
-  std::string path{};          // folder or file; empty: the project root
-  bool fixed_string = false;   // the pattern is text, not a regular expression
+  std::string path{};         // folder or file; empty: the project root
+  bool fixed_string = false;  // the pattern is text, not a regular expression
   bool ignore_case = false;
-  std::string glob{};          // only files whose name matches (`*.cc`); empty: every file
-  size_t max_results = 100;    // capped at kSearchMaxResults; 0 means the default
+  std::string glob{};        // only files whose name matches (`*.cc`); empty: every file
+  size_t max_results = 100;  // capped at kSearchMaxResults; 0 means the default
 };
 inline constexpr size_t kSearchMaxResults = 1000;
 inline constexpr size_t kSearchMaxEntries = 200000;  // entries walked before it stops
 struct SearchResult {
   std::vector<SearchMatch> matches;
-  bool truncated = false;         // stopped at max_results or kSearchMaxEntries
-  std::string truncated_reason;   // why, when truncated
+  bool truncated = false;        // stopped at max_results or kSearchMaxEntries
+  std::string truncated_reason;  // why, when truncated
   size_t files_searched = 0;
   size_t credential_files_skipped = 0;  // FILE-4: always reported
   size_t large_files_skipped = 0;       // FILE-2: reported by the faces only when above 0
   size_t binary_files_skipped = 0;
   size_t hidden_paths_skipped = 0;
-  size_t unreadable_skipped = 0;        // files or folders that could not be opened
+  size_t unreadable_skipped = 0;  // files or folders that could not be opened
 };
 Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req);
 

@@ -1,11 +1,10 @@
 #include "files/search_rules.h"
 
+#include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 
 #include "files/text_rules.h"
 
@@ -55,8 +54,7 @@ size_t LineMatcher::next_candidate(std::string_view text, size_t from) const {
   if (!whole_) return from;
   re2::StringPiece rest(text.data() + from, text.size() - from);
   re2::StringPiece hit;
-  if (!whole_->Match(rest, 0, rest.size(), RE2::UNANCHORED, &hit, 1))
-    return std::string_view::npos;
+  if (!whole_->Match(rest, 0, rest.size(), RE2::UNANCHORED, &hit, 1)) return std::string_view::npos;
   size_t at = static_cast<size_t>(hit.data() - text.data());
   size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
   return nl == std::string_view::npos ? 0 : nl + 1;
@@ -64,10 +62,13 @@ size_t LineMatcher::next_candidate(std::string_view text, size_t from) const {
 
 bool is_heavy_folder(std::string_view name) {
   static constexpr std::array<std::string_view, 20> kHeavy = {
-      ".git",          ".hg",         ".svn",        ".jj",           "node_modules",
-      "bower_components", "__pycache__", ".venv",    "venv",          "site-packages",
-      ".tox",          ".nox",        ".mypy_cache", ".pytest_cache", ".ruff_cache",
-      ".gradle",       ".next",       ".nuxt",       ".terraform",    ".direnv",
+      ".git",          ".hg",           ".svn",
+      ".jj",           "node_modules",  "bower_components",
+      "__pycache__",   ".venv",         "venv",
+      "site-packages", ".tox",          ".nox",
+      ".mypy_cache",   ".pytest_cache", ".ruff_cache",
+      ".gradle",       ".next",         ".nuxt",
+      ".terraform",    ".direnv",
   };
   for (auto h : kHeavy)
     if (name == h) return true;
@@ -82,9 +83,9 @@ size_t match_lines(const LineMatcher& m, std::string_view text, const std::strin
   while (pos < text.size() && out.size() < cap) {
     size_t next = m.next_candidate(text, pos);
     if (next == std::string_view::npos) break;
-    line_no += static_cast<size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(pos),
-                                              text.begin() + static_cast<std::ptrdiff_t>(next),
-                                              '\n'));
+    line_no +=
+        static_cast<size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(pos),
+                                       text.begin() + static_cast<std::ptrdiff_t>(next), '\n'));
     pos = next;
     size_t nl = text.find('\n', pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;

@@ -1,8 +1,8 @@
 #include "files/text_rules.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include <cstring>
 
 namespace cordon {
 

@@ -27,11 +27,11 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
 size_t count_lines(std::string_view text);
 
 struct LineSlice {
-  std::string_view text;  // the lines, each with its '\n' (the last may have none)
-  size_t first_line = 1;  // 1-based number of the first line in `text`
-  size_t line_count = 0;  // lines in `text`
-  size_t total_lines = 0; // lines in the whole text
-  bool more = false;      // lines follow the slice
+  std::string_view text;   // the lines, each with its '\n' (the last may have none)
+  size_t first_line = 1;   // 1-based number of the first line in `text`
+  size_t line_count = 0;   // lines in `text`
+  size_t total_lines = 0;  // lines in the whole text
+  bool more = false;       // lines follow the slice
 };
 
 // Lines `first_line` .. `first_line + limit - 1` (1-based; 0 counts as 1; no limit: to the

@@ -4,6 +4,7 @@
 #include "files/file_tools.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -16,8 +17,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "plan/protected_list.h"
 
@@ -227,8 +226,9 @@ TEST_F(FileToolsTest, SymlinkOutOfTheProjectIsRefusedNamingItsTarget) {
   auto r = files::read_file(ctx_, {.path = "notes"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "refused: notes is a symlink leading out of the project, to " +
-                                   outside_ + "/secret.txt; the file tools do not follow links "
-                                              "out of the project");
+                                   outside_ +
+                                   "/secret.txt; the file tools do not follow links "
+                                   "out of the project");
   r = files::read_file(ctx_, {.path = "vendor/secret.txt"});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("to " + outside_ + "/secret.txt"), std::string::npos);
@@ -309,7 +309,9 @@ TEST_F(FileToolsTest, HiddenPathsAreNeitherReadNorWritten) {
 }
 
 TEST_F(FileToolsTest, BinaryIsRefusedAndBadUtf8Replaced) {
-  put(p("a.bin"), std::string("\x7f" "ELF\0\1\2", 7));
+  put(p("a.bin"), std::string("\x7f"
+                              "ELF\0\1\2",
+                              7));
   auto r = files::read_file(ctx_, {.path = "a.bin"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, "invalid");
@@ -363,8 +365,8 @@ TEST_F(FileToolsTest, WriteOutsideAsksAndMakesNoFoldersThere) {
   ASSERT_TRUE(r->asked());
   EXPECT_EQ(r->ask->kind, AskKind::kWriteOutside);
   EXPECT_FALSE(fs::exists(outside_ + "/new"));
-  r = files::write_file(ctx_, {.path = outside_ + "/new/x.txt", .content = "x",
-                               .approved = r->ask});
+  r = files::write_file(ctx_,
+                        {.path = outside_ + "/new/x.txt", .content = "x", .approved = r->ask});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("does not exist"), std::string::npos);
   EXPECT_FALSE(fs::exists(outside_ + "/new"));
@@ -399,8 +401,8 @@ TEST_F(FileToolsTest, WriteUnderAFileSaysWhichPathIsAFile) {
   auto r = files::write_file(ctx_, {.path = "a.txt/b/c.txt", .content = "y"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, "invalid");
-  EXPECT_EQ(r.error().message, "a.txt/b/c.txt cannot be written: " + p("a.txt") +
-                                   " is a file, not a folder");
+  EXPECT_EQ(r.error().message,
+            "a.txt/b/c.txt cannot be written: " + p("a.txt") + " is a file, not a folder");
   EXPECT_EQ(get(p("a.txt")), "x");
 }
 
@@ -417,7 +419,8 @@ TEST_F(FileToolsTest, WriteThroughALinkInsideTheProjectKeepsTheLink) {
 
 TEST_F(FileToolsTest, WriteToProtectedAndLockedPathsAsks) {
   // FILE-6
-  for (const char* rel : {".envrc", ".vscode/settings.json", "sub/Makefile", ".git/hooks/pre-commit"}) {
+  for (const char* rel :
+       {".envrc", ".vscode/settings.json", "sub/Makefile", ".git/hooks/pre-commit"}) {
     auto r = files::write_file(ctx_, {.path = rel, .content = "x"});
     ASSERT_TRUE(r.ok()) << rel << ": " << r.error().message;
     ASSERT_TRUE(r->asked()) << rel;

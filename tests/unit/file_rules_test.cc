@@ -165,8 +165,7 @@ TEST(FileRules, SearchTakesFoldersButNotFifos) {
   // FILE-1
   EXPECT_EQ(decide(ctx(), FileTool::kSearch, "src", of_kind("/p/src", Kind::kDir)).verdict,
             Verdict::kAllow);
-  EXPECT_EQ(decide(ctx(), FileTool::kSearch, "a.cc", regular("/p/a.cc")).verdict,
-            Verdict::kAllow);
+  EXPECT_EQ(decide(ctx(), FileTool::kSearch, "a.cc", regular("/p/a.cc")).verdict, Verdict::kAllow);
   FileDecision d = decide(ctx(), FileTool::kSearch, "pipe", of_kind("/p/pipe", Kind::kOther));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
   EXPECT_NE(d.error.message.find("neither a folder nor a regular file"), std::string::npos);
@@ -174,8 +173,8 @@ TEST(FileRules, SearchTakesFoldersButNotFifos) {
 
 TEST(FileRules, ProcAndSysAreRefused) {
   // FILE-1: a /proc file looks like a regular file of size 0.
-  FileDecision d = decide(ctx(), FileTool::kRead, "/proc/self/environ",
-                          regular("/proc/12/environ", 0));
+  FileDecision d =
+      decide(ctx(), FileTool::kRead, "/proc/self/environ", regular("/proc/12/environ", 0));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
   EXPECT_EQ(d.error.message,
             "refused: /proc/self/environ is in /proc or /sys; the file tools do not read there");
@@ -227,8 +226,7 @@ TEST(FileRules, ReadAndEditRefuseFilesOver16MiB) {
 
 TEST(FileRules, WriteReplacesFilesOfAnySize) {
   // FILE-2: write_file keeps nothing of the old file.
-  FileDecision d =
-      decide(ctx(), FileTool::kWrite, "big.log", regular("/p/big.log", 1ull << 40));
+  FileDecision d = decide(ctx(), FileTool::kWrite, "big.log", regular("/p/big.log", 1ull << 40));
   EXPECT_EQ(d.verdict, Verdict::kAllow);
 }
 
@@ -286,11 +284,11 @@ TEST(FileRules, DanglingLinkIsRefused) {
 
 TEST(FileRules, CredentialNames) {
   // FILE-4
-  for (const char* n : {".env", ".env.local", ".env.production", "server.pem", "tls.key",
-                        "cert.p12", "cert.pfx"})
+  for (const char* n :
+       {".env", ".env.local", ".env.production", "server.pem", "tls.key", "cert.p12", "cert.pfx"})
     EXPECT_TRUE(is_credential_name(n)) << n;
-  for (const char* n : {".env.example", ".env.sample", ".env.template", "env", ".envrc",
-                        "keys.txt", ".pem", "key", "monkey", "a.pem.txt", ".environment"})
+  for (const char* n : {".env.example", ".env.sample", ".env.template", "env", ".envrc", "keys.txt",
+                        ".pem", "key", "monkey", "a.pem.txt", ".environment"})
     EXPECT_FALSE(is_credential_name(n)) << n;
 }
 
@@ -351,17 +349,15 @@ TEST(FileRules, EditOfACredentialAsksButWriteDoesNot) {
   FileDecision d = decide(ctx(), FileTool::kEdit, ".env", regular("/p/.env"));
   EXPECT_EQ(d.verdict, Verdict::kAsk);
   EXPECT_EQ(d.ask.kind, AskKind::kCredentialRead);
-  EXPECT_EQ(decide(ctx(), FileTool::kWrite, ".env", regular("/p/.env")).verdict,
-            Verdict::kAllow);
+  EXPECT_EQ(decide(ctx(), FileTool::kWrite, ".env", regular("/p/.env")).verdict, Verdict::kAllow);
 }
 
 TEST(FileRules, SearchNeverAsks) {
   // FILE-4: search skips credential files instead (counted by the tool).
-  EXPECT_EQ(decide(ctx(), FileTool::kSearch, ".env", regular("/p/.env")).verdict,
-            Verdict::kAllow);
-  EXPECT_EQ(decide(ctx(), FileTool::kSearch, ".secrets", of_kind("/p/.secrets", Kind::kDir))
-                .verdict,
-            Verdict::kAllow);
+  EXPECT_EQ(decide(ctx(), FileTool::kSearch, ".env", regular("/p/.env")).verdict, Verdict::kAllow);
+  EXPECT_EQ(
+      decide(ctx(), FileTool::kSearch, ".secrets", of_kind("/p/.secrets", Kind::kDir)).verdict,
+      Verdict::kAllow);
 }
 
 TEST(FileRules, ApprovalGrantsExactlyTheAskedKindAndPath) {
@@ -382,9 +378,9 @@ TEST(FileRules, ApprovalGrantsExactlyTheAskedKindAndPath) {
   EXPECT_EQ(decide(ctx(), FileTool::kRead, ".env", regular("/p/.env"), wrong).verdict,
             Verdict::kAsk);
   // A grant never lifts a refusal.
-  EXPECT_EQ(decide(ctx(), FileTool::kRead, ".env", regular("/p/.env", 1ull << 30), first.ask)
-                .verdict,
-            Verdict::kRefuse);
+  EXPECT_EQ(
+      decide(ctx(), FileTool::kRead, ".env", regular("/p/.env", 1ull << 30), first.ask).verdict,
+      Verdict::kRefuse);
 }
 
 // ---- FILE-5 ----
@@ -435,12 +431,13 @@ TEST(FileRules, WritesToHiddenPathsAreRefused) {
               "list); the file tools do not read or write hidden paths");
   }
   // A glob entry (FS-4: ~/.cargo/credentials*).
-  FileDecision d =
-      decide(ctx(), FileTool::kWrite, "~/.cargo/credentials.toml", missing("/h/.cargo/credentials.toml"));
+  FileDecision d = decide(ctx(), FileTool::kWrite, "~/.cargo/credentials.toml",
+                          missing("/h/.cargo/credentials.toml"));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
-  EXPECT_EQ(decide(ctx(), FileTool::kWrite, "~/.cargo/config.toml", regular("/h/.cargo/config.toml"))
-                .verdict,
-            Verdict::kAsk);
+  EXPECT_EQ(
+      decide(ctx(), FileTool::kWrite, "~/.cargo/config.toml", regular("/h/.cargo/config.toml"))
+          .verdict,
+      Verdict::kAsk);
 }
 
 TEST(FileRules, HiddenPathsAreNotReadEither) {
@@ -518,8 +515,8 @@ TEST(FileRules, LinkToAProtectedFileAsks) {
 
 TEST(FileRules, LockedGitFilesAsk) {
   // FILE-6: the locked git files (GIT-1, GIT-2), whole folders included.
-  FileDecision d = decide(ctx(), FileTool::kWrite, ".git/hooks/pre-commit",
-                          missing("/p/.git/hooks/pre-commit"));
+  FileDecision d =
+      decide(ctx(), FileTool::kWrite, ".git/hooks/pre-commit", missing("/p/.git/hooks/pre-commit"));
   EXPECT_EQ(d.verdict, Verdict::kAsk);
   EXPECT_EQ(d.ask.kind, AskKind::kProtectedWrite);
   EXPECT_NE(d.ask.reason.find("hooks folder"), std::string::npos);
@@ -532,9 +529,9 @@ TEST(FileRules, LockedGitFilesAsk) {
   EXPECT_EQ(d.ask.kind, AskKind::kProtectedWrite);
   EXPECT_EQ(d.ask.path, "/p/.git/hooks/pre-push");
   // Other git files are not locked.
-  EXPECT_EQ(decide(ctx(), FileTool::kWrite, ".git/info/exclude", regular("/p/.git/info/exclude"))
-                .verdict,
-            Verdict::kAllow);
+  EXPECT_EQ(
+      decide(ctx(), FileTool::kWrite, ".git/info/exclude", regular("/p/.git/info/exclude")).verdict,
+      Verdict::kAllow);
   EXPECT_EQ(locked_match(ctx(), "/p/.git/configx"), nullptr);
   EXPECT_NE(locked_match(ctx(), "/p/.git/hooks/x/y"), nullptr);
 }
@@ -547,8 +544,7 @@ TEST(FileRules, OneAskNamesEveryReasonWithTheStrongestKind) {
   EXPECT_NE(d.ask.reason.find("outside the project"), std::string::npos);
   EXPECT_NE(d.ask.reason.find("global git config"), std::string::npos);
   // Its grant allows the edit.
-  EXPECT_EQ(decide(ctx(), FileTool::kEdit, "~/.gitconfig", regular("/h/.gitconfig"), d.ask)
-                .verdict,
+  EXPECT_EQ(decide(ctx(), FileTool::kEdit, "~/.gitconfig", regular("/h/.gitconfig"), d.ask).verdict,
             Verdict::kAllow);
 }
 

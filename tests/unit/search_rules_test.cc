@@ -6,7 +6,8 @@
 namespace cordon {
 namespace {
 
-std::shared_ptr<const LineMatcher> must(std::string_view p, bool fixed = false, bool icase = false) {
+std::shared_ptr<const LineMatcher> must(std::string_view p, bool fixed = false,
+                                        bool icase = false) {
   auto m = LineMatcher::compile(p, fixed, icase);
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().message);
   return m.ok() ? *m : nullptr;
@@ -77,11 +78,11 @@ TEST(SearchRules, SkippingAgreesWithLineByLine) {
       "no newline at the end",
   };
   const std::vector<std::pair<std::string, bool>> patterns = {
-      {"foo", false},     {"^foo", false},   {"foo$", false},  {"a\\sb", false},
-      {"a\\s", false},  {"\\s$", false}, {"(?s)a.b", false}, {"a\\nb", false},
-      {"^$", false},      {"^", false},      {"\\Aa", false}, {"b\\z", false},
-      {"[^x]+", false},   {"needle", false}, {"\\bfoo\\b", false}, {"a b", true},
-      {"end", true},      {"\r", true},     {"x{1000}", false},
+      {"foo", false},   {"^foo", false},   {"foo$", false},      {"a\\sb", false},
+      {"a\\s", false},  {"\\s$", false},   {"(?s)a.b", false},   {"a\\nb", false},
+      {"^$", false},    {"^", false},      {"\\Aa", false},      {"b\\z", false},
+      {"[^x]+", false}, {"needle", false}, {"\\bfoo\\b", false}, {"a b", true},
+      {"end", true},    {"\r", true},      {"x{1000}", false},
   };
   for (const auto& t : texts) {
     for (const auto& [pat, fixed] : patterns) {
