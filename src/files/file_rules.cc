@@ -287,7 +287,8 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
     return false;
   };
   auto add_hidden = [&](const std::string& path, const std::string& entry, const std::string& why) {
-    if (path.empty()) return;
+    // An unset folder ("" joined to "logs") gives a relative path: it names nothing.
+    if (!starts_with(path, "/")) return;
     std::string p = normalize_path(path);
     bool glob = has_glob(path_base(p));
     if (!glob && keeps_visible(p)) return;
@@ -297,8 +298,15 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
   };
   // The entries as configured (so a hidden path made after the session started is still
   // refused here), then what they matched at the start, links and their targets (FS-5).
-  for (const auto& e : hide_entries(policy, facts.folders, facts.home))
+  for (const auto& e : hide_entries(policy, facts.folders, facts.home)) {
+    // cordon's own folders, when unset (a test, a library caller), name nothing: without this
+    // an empty data folder would hide /logs and /sessions.
+    if (e.why == "cordon's own records" && facts.folders.data.empty()) continue;
+    if (starts_with(e.why, "cordon's config") && facts.folders.config_dir.empty() &&
+        facts.folders.config_file.empty())
+      continue;
     add_hidden(e.path, e.entry, e.why);
+  }
   for (const auto& h : facts.hidden) {
     for (const auto& m : h.matches) {
       add_hidden(m.path, h.entry, h.why);

@@ -624,6 +624,15 @@ TEST(FileRules, ContextFromPolicyAndFacts) {
   EXPECT_EQ(c.approval_mode, ApprovalMode::kApproveAll);
 }
 
+TEST(FileRules, ContextIgnoresUnsetFolders) {
+  Facts facts;
+  facts.home = "/h";
+  facts.project = "/p";
+  FileContext c = make_file_context(Policy{}, facts);
+  for (const auto& h : c.hidden) EXPECT_EQ(h.path.rfind("/h/", 0), 0u) << h.path;
+  EXPECT_EQ(hidden_match(c, "/p/logs/x"), nullptr);
+}
+
 TEST(FileRules, HiddenEntryHoldingTheProjectStaysVisible) {
   // FS-7: hiding it would hide the project.
   Policy policy;
