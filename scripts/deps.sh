@@ -8,7 +8,7 @@ packages=(
   bubblewrap git
   # build
   cmake ninja-build g++ pkg-config libseccomp-dev libtomlplusplus-dev nlohmann-json3-dev
-  libcli11-dev libfmt-dev
+  libcli11-dev libfmt-dev libre2-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
 )

@@ -16,31 +16,6 @@
 
 namespace cordon {
 
-bool is_credential_name(std::string_view name) {
-  if (name == ".env") return true;
-  if (starts_with(name, ".env.")) {
-    return !(name == ".env.example" || name == ".env.sample" || name == ".env.template");
-  }
-  for (const char* ext : {".pem", ".key", ".p12", ".pfx"})
-    if (ends_with(name, ext) && name.size() > std::strlen(ext)) return true;
-  return false;
-}
-
-bool pem_is_public_only(std::string_view text) {
-  size_t pos = 0;
-  int blocks = 0;
-  while ((pos = text.find("-----BEGIN ", pos)) != std::string_view::npos) {
-    size_t end = text.find("-----", pos + 11);
-    if (end == std::string_view::npos) return false;
-    std::string_view label = text.substr(pos + 11, end - pos - 11);
-    if (label != "CERTIFICATE" && label != "TRUSTED CERTIFICATE" && label != "X509 CRL")
-      return false;
-    ++blocks;
-    pos = end + 5;
-  }
-  return blocks > 0;
-}
-
 namespace {
 
 bool skipped_dir(std::string_view name) {

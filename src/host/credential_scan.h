@@ -5,14 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "files/credential_rules.h"  // is_credential_name, pem_is_public_only (pure)
 #include "plan/facts.h"
 
 namespace cordon {
-
-// FILE-4: `.env`, `.env.*` (but not .example/.sample/.template), *.pem, *.key, *.p12, *.pfx.
-bool is_credential_name(std::string_view name);
-// True when the PEM text holds only public certificates (no private key, nothing else).
-bool pem_is_public_only(std::string_view text);
 
 struct CredentialScan {
   std::vector<PathInfo> files;  // files and `.secrets` folders to hide (real paths)

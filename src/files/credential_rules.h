@@ -1,0 +1,22 @@
+// FILE-4 and NET-3: which files are credentials, judged by name alone (pure).
+#pragma once
+
+#include <string_view>
+
+namespace cordon {
+
+// FILE-4: `.env`, `.env.*` (but not .example/.sample/.template), *.pem, *.key, *.p12, *.pfx.
+// is_credential_name(".env.local") == true; is_credential_name(".env.example") == false.
+bool is_credential_name(std::string_view name);
+
+// FILE-4: a credential name, or anything inside a `.secrets` folder (any component of the
+// path, which may be absolute or relative). is_credential_path("/p/.secrets/db.txt") == true.
+bool is_credential_path(std::string_view path);
+
+// True when some component of `path` is `.secrets` (the path is, or is inside, such a folder).
+bool has_secrets_component(std::string_view path);
+
+// True when the PEM text holds only public certificates (no private key, nothing else).
+bool pem_is_public_only(std::string_view text);
+
+}  // namespace cordon

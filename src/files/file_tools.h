@@ -1,0 +1,132 @@
+// The file tools of the server and MCP faces (FILE-1..6): read_file, write_file, edit_file and
+// search, run on the host under the rules of files/file_rules.h.
+//
+// Every tool asks the rules first and acts only on "allow". "Ask" comes back as a question and
+// nothing is done: the caller (server, MCP, CLI) runs the approval (APR) and, when the person
+// allows it, calls the tool again with `approved` set to the Ask it got back. The grant covers
+// that kind on that path only; if the path now leads elsewhere, the tool asks again.
+//
+//   FileContext ctx = make_file_context(policy, facts);
+//   files::ReadFileRequest req{.path = ".env"};
+//   auto r = files::read_file(ctx, req);
+//   if (!r) ... r.error() (code "refused", "invalid" or "io") ...
+//   if (r->asked() && person_allows(*r->ask)) {
+//     req.approved = *r->ask;
+//     r = files::read_file(ctx, req);
+//   }
+//   ... r->value.content ...
+//
+// The tools never follow a link that appears after the check (every open walks the checked
+// real path with O_NOFOLLOW), never open a FIFO or a device at all (O_PATH, fstat, then a
+// reopen of that inode through /proc/self/fd; O_NONBLOCK besides), and re-check what they
+// opened with fstat and fstatfs, so a path swapped for a FIFO, a device or a /proc file
+// between the check and the open is refused.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "files/file_rules.h"
+#include "files/search_rules.h"
+
+namespace cordon::files {
+
+// A tool's answer when it did not fail: its result, or a question for the user (then nothing
+// was done and `value` is empty).
+template <class T>
+struct Reply {
+  T value;
+  std::optional<Ask> ask;
+  bool asked() const { return ask.has_value(); }
+};
+
+// read_file. Text only: a file holding a NUL byte is refused as binary ("invalid"); other bytes
+// that are not UTF-8 come back as U+FFFD, counted in `invalid_utf8`, so the text fits in JSON.
+struct ReadFileRequest {
+  std::string path{};
+  size_t offset = 1;              // first line, 1-based (0 counts as 1)
+  std::optional<size_t> limit{};  // lines; none: to the end
+  std::optional<Ask> approved{};
+};
+struct ReadFileResult {
+  std::string path;     // the absolute path read (links inside the project followed)
+  std::string content;  // the lines asked for, each with its '\n'
+  size_t first_line = 1;
+  size_t line_count = 0;
+  size_t total_lines = 0;
+  bool more = false;        // lines follow `content`
+  uint64_t size = 0;        // bytes in the whole file
+  size_t invalid_utf8 = 0;  // sequences replaced by U+FFFD
+};
+Result<Reply<ReadFileResult>> read_file(const FileContext& ctx, const ReadFileRequest& req);
+
+// write_file: replaces the file whole (any size, FILE-2), atomically: a temporary file beside
+// it, renamed over it, with the old file's permission bits (and owner, when allowed). A new
+// file gets 0666 less the umask. Missing parent folders are created only inside the project,
+// the session's temp folder or a writable root.
+struct WriteFileRequest {
+  std::string path{};
+  std::string content{};
+  std::optional<Ask> approved{};
+};
+struct WriteFileResult {
+  std::string path;  // the absolute path written
+  uint64_t bytes = 0;
+  bool created = false;                   // the file did not exist
+  std::vector<std::string> created_dirs;  // folders made for it, outermost first
+};
+Result<Reply<WriteFileResult>> write_file(const FileContext& ctx, const WriteFileRequest& req);
+
+// edit_file: exact replacement of `old_text` by `new_text`; `old_text` must occur once, or at
+// least once with `replace_all`. Written back like write_file; refused if the file changed
+// between the read and the write.
+struct EditFileRequest {
+  std::string path{};
+  std::string old_text{};
+  std::string new_text{};
+  bool replace_all = false;
+  std::optional<Ask> approved{};
+};
+struct EditFileResult {
+  std::string path;  // the absolute path changed
+  size_t replacements = 0;
+};
+Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRequest& req);
+
+// search: the lines matching a pattern in the regular files under `path` (default: the project
+// root), in name order. It never asks: it skips credential files (FILE-4), files over 16 MiB
+// (FILE-2), binary files (a NUL in the first 8 KiB), hidden paths (FS-4), links (never
+// followed), heavy folders (is_heavy_folder(), or tagged with CACHEDIR.TAG) below `path`, and
+// anything under /proc or /sys, and counts what it skipped.
+struct SearchRequest {
+  std::string pattern{};
+  std::string path{};         // folder or file; empty: the project root
+  bool fixed_string = false;  // the pattern is text, not a regular expression
+  bool ignore_case = false;
+  std::string glob{};        // only files whose name matches (`*.cc`); empty: every file
+  size_t max_results = 100;  // capped at kSearchMaxResults; 0 means the default
+};
+inline constexpr size_t kSearchMaxResults = 1000;
+inline constexpr size_t kSearchMaxEntries = 200000;  // entries walked before it stops
+struct SearchResult {
+  std::vector<SearchMatch> matches;
+  bool truncated = false;        // stopped at max_results or kSearchMaxEntries
+  std::string truncated_reason;  // why, when truncated
+  size_t files_searched = 0;
+  size_t credential_files_skipped = 0;  // FILE-4: always reported
+  size_t large_files_skipped = 0;       // FILE-2: reported by the faces only when above 0
+  size_t binary_files_skipped = 0;
+  size_t hidden_paths_skipped = 0;
+  size_t unreadable_skipped = 0;  // files or folders that could not be opened
+};
+Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req);
+
+// The facts the rules need about an absolute path: lstat, every link followed (a dangling one
+// noted), stat and statfs of where it leads. Never opens the path.
+FileFacts read_file_facts(const std::string& abs);
+
+}  // namespace cordon::files
