@@ -40,6 +40,22 @@ std::string timeout_text(const std::optional<std::chrono::milliseconds>& t) {
   return t ? format_duration(*t) : std::string("the time allowed");
 }
 
+Decision approve(Basis basis, std::string message) {
+  Decision d;
+  d.allowed = true;
+  d.basis = basis;
+  d.message = std::move(message);
+  return d;
+}
+
+Decision refuse(Basis basis, std::string message) {
+  Decision d;
+  d.allowed = false;
+  d.basis = basis;
+  d.message = std::move(message);
+  return d;
+}
+
 }  // namespace
 
 const char* to_string(Basis basis) {
@@ -105,15 +121,11 @@ Approver::Step Approver::done(const ApprovalRequest& request, Decision decision)
 }
 
 Decision Approver::task_ended_locked(const ApprovalRequest& r) const {
-  return Decision{false,
-                  Basis::kTaskEnded,
-                  fmt::format("{} was refused: this task has ended, because a question went "
-                              "unanswered after the breaker tripped. Stop here and report what "
-                              "you did and what is left.",
-                              sentence(describe(r))),
-                  false,
-                  false,
-                  false};
+  return refuse(Basis::kTaskEnded,
+                fmt::format("{} was refused: this task has ended, because a question went "
+                            "unanswered after the breaker tripped. Stop here and report what "
+                            "you did and what is left.",
+                            sentence(describe(r))));
 }
 
 Approver::Step Approver::start(const ApprovalRequest& r) {
@@ -122,32 +134,28 @@ Approver::Step Approver::start(const ApprovalRequest& r) {
   const bool way_out = r.kind == AskKind::kNetwork || r.kind == AskKind::kOutsideSandbox;
   // NET-5: not an approval refusal, so it never counts toward the breaker.
   if (way_out && config_.escape == EscapeMode::kNever)
-    return done(r, Decision{false, Basis::kEscapeNever,
-                            fmt::format("{} was refused: [sandbox] escape = \"never\" in the "
-                                        "user's config removes the network and outside_sandbox "
-                                        "ways out. Carry on inside the sandbox, and name the "
-                                        "skipped step in your final report.",
-                                        sentence(describe(r))),
-                            false, false, false});
+    return done(r, refuse(Basis::kEscapeNever,
+                          fmt::format("{} was refused: [sandbox] escape = \"never\" in the "
+                                      "user's config removes the network and outside_sandbox "
+                                      "ways out. Carry on inside the sandbox, and name the "
+                                      "skipped step in your final report.",
+                                      sentence(describe(r)))));
   if (r.kind == AskKind::kOutsideSandbox) {
     // APR-2: approve-all never approves it, and assumes nobody is there to ask.
     if (config_.mode == ApprovalMode::kApproveAll)
-      return done(r, Decision{false, Basis::kApproveAll,
-                              fmt::format("{} was refused: under approve-all nothing runs "
-                                          "outside the sandbox. Carry on without it, and name "
-                                          "the skipped step in your final report.",
-                                          sentence(describe(r))),
-                              false, false, false});
+      return done(r, refuse(Basis::kApproveAll,
+                            fmt::format("{} was refused: under approve-all nothing runs "
+                                        "outside the sandbox. Carry on without it, and name "
+                                        "the skipped step in your final report.",
+                                        sentence(describe(r)))));
     // APR-3: no judge, no grant; a person, for this one call.
     return to_person_locked(r, "", /*grantable=*/false);
   }
   if (config_.mode == ApprovalMode::kApproveAll)
-    return done(r, Decision{true, Basis::kApproveAll, "approved automatically (approve-all)", false,
-                            false, false});
+    return done(r, approve(Basis::kApproveAll, "approved automatically (approve-all)"));
   // APR-4: grants made before leaving do not apply while away.
   if (!away_locked() && grants_.count(grant_key(r)))
-    return done(r, Decision{true, Basis::kGrant, "approved by a grant for this session", false,
-                            false, false});
+    return done(r, approve(Basis::kGrant, "approved by a grant for this session"));
   if (config_.mode == ApprovalMode::kAuto) {
     Step s;
     s.next = Step::Next::kJudge;
@@ -170,23 +178,18 @@ Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
   // A verdict without a problem but also without a risk is as good as no answer.
   const bool answered = v.problem.empty() && v.risk.has_value();
   if (answered && v.decision == JudgeDecision::kDeny) {
-    Decision d{false,
-               Basis::kJudge,
+    Decision d =
+        refuse(Basis::kJudge,
                fmt::format("{} was refused by the judge (risk {:g}). Do not retry it; carry on "
                            "without it, and name the skipped step in your final report.",
-                           sentence(describe(r)), *v.risk),
-               false,
-               false,
-               false};
+                           sentence(describe(r)), *v.risk));
     if (away) count_refusal_locked(d);
     return done(r, std::move(d));
   }
   if (answered && v.decision == JudgeDecision::kAllow && *v.risk <= cutoff) {
     note_approval_locked();
-    return done(r, Decision{true, Basis::kJudge,
-                            fmt::format("approved by the judge (risk {:g}, {} {:g})", *v.risk,
-                                        cutoff_name, cutoff),
-                            false, false, false});
+    return done(r, approve(Basis::kJudge, fmt::format("approved by the judge (risk {:g}, {} {:g})",
+                                                      *v.risk, cutoff_name, cutoff)));
   }
   std::string note;
   if (!answered)
@@ -215,13 +218,9 @@ Approver::Step Approver::to_person_locked(const ApprovalRequest& r, std::string 
 }
 
 Decision Approver::refuse_away_locked(const ApprovalRequest& r, const std::string& judge_note) {
-  Decision d{false,
-             Basis::kAway,
-             fmt::format("{} was refused: the user is away and cannot approve it{}. {}",
-                         sentence(describe(r)), with_note(judge_note), kKeepGoing),
-             false,
-             false,
-             false};
+  Decision d = refuse(Basis::kAway,
+                      fmt::format("{} was refused: the user is away and cannot approve it{}. {}",
+                                  sentence(describe(r)), with_note(judge_note), kKeepGoing));
   count_refusal_locked(d);
   return d;
 }
@@ -243,40 +242,29 @@ Decision Approver::on_answer(const Question& q, const PersonAnswer& a) {
       if (reply == Reply::kAllowForSession && r.kind != AskKind::kOutsideSandbox)
         grants_.insert(grant_key(r));
       note_approval_locked();
-      return Decision{true,
-                      Basis::kUser,
-                      reply == Reply::kAllowForSession && r.kind != AskKind::kOutsideSandbox
-                          ? "approved by the user for this session"
-                          : "approved by the user",
-                      false,
-                      false,
-                      false};
+      return approve(Basis::kUser,
+                     reply == Reply::kAllowForSession && r.kind != AskKind::kOutsideSandbox
+                         ? "approved by the user for this session"
+                         : "approved by the user");
     }
     case Reply::kDeny: {
-      Decision d{false,
-                 Basis::kUser,
+      Decision d =
+          refuse(Basis::kUser,
                  fmt::format("{} was denied by the user. Do not retry it; carry on without it, "
                              "or ask the user how they want to proceed.",
-                             sentence(describe(r))),
-                 false,
-                 false,
-                 false};
+                             sentence(describe(r))));
       if (away_locked()) count_refusal_locked(d);
       return d;
     }
     case Reply::kUnavailable:
-      return Decision{false,
-                      Basis::kNobodyToAsk,
-                      fmt::format("{} was refused: {}.", sentence(describe(r)),
-                                  a.note.empty() ? "nobody can be asked to approve it" : a.note),
-                      false,
-                      false,
-                      false};
+      return refuse(Basis::kNobodyToAsk,
+                    fmt::format("{} was refused: {}.", sentence(describe(r)),
+                                a.note.empty() ? "nobody can be asked to approve it" : a.note));
     case Reply::kTimeout:
       break;
   }
   const std::string waited = timeout_text(config_.timeout);
-  Decision d{false, Basis::kTimeout, "", false, false, false};
+  Decision d = refuse(Basis::kTimeout, "");
   if (!this_task) {
     // The task that asked is over; its timeout does not send the new one away.
     d.message = fmt::format("{} was refused: the user did not answer within {}. {}",
