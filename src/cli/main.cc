@@ -1,4 +1,5 @@
 // cordon's command line: a thin face over the library.
+#include <signal.h>
 #include <sys/prctl.h>
 
 #include <cstdio>
@@ -20,6 +21,9 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0) return probe_inside_main(argc, argv);
   // Orphans of our commands come back to us, so we can reap a sandbox's pid 1 ourselves.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // A child that stops reading its input (a judge, a command fed through stdin) must not kill
+  // cordon: writes fail with EPIPE instead. Children get the default back before exec.
+  signal(SIGPIPE, SIG_IGN);
 
   CLI::App app{"cordon: run the commands of an AI coding agent in a sandbox drawn around one "
                "project.",

@@ -342,6 +342,17 @@ Status parse_approvals(const Reader& r, const toml::table& t, Policy& p) {
                                  s));
     } else if (key == "judge") {
       CORDON_TRY(s, r.string(v, name));
+      // A program: absolute, ~/... (expanded when run) or a bare name looked up on PATH. A
+      // relative path with a folder would depend on where cordon happens to start.
+      bool bare = !s.empty() && s.find('/') == std::string::npos && s[0] != '~';
+      bool absolute = !s.empty() && s[0] == '/';
+      bool home = s.size() > 2 && s.compare(0, 2, "~/") == 0;
+      if (s.find('\0') != std::string::npos) return r.err(v, name, "a NUL byte is not allowed");
+      if (!(bare || absolute || home))
+        return r.err(v, name,
+                     fmt::format("\"{}\" is not a program: use an absolute path, a path under "
+                                 "~/ or a program name found on PATH",
+                                 s));
       p.approvals.judge = s;
     } else if (key == "cutoff") {
       CORDON_TRY(d, r.fraction(v, name));

@@ -24,18 +24,6 @@ const char* to_string(FileTool t) {
   return "?";
 }
 
-const char* to_string(AskKind k) {
-  switch (k) {
-    case AskKind::kCredentialRead:
-      return "credential_read";
-    case AskKind::kWriteOutside:
-      return "write_outside";
-    case AskKind::kProtectedWrite:
-      return "protected_write";
-  }
-  return "?";
-}
-
 const char* to_string(Verdict v) {
   switch (v) {
     case Verdict::kAllow:

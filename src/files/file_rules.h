@@ -13,6 +13,8 @@
 //   switch (d.verdict) { case kAllow: ...act on d.target...; case kAsk: ...d.ask...; ... }
 #pragma once
 
+#include "approval/request.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,8 +36,8 @@ enum class FileTool { kRead, kWrite, kEdit, kSearch };
 const char* to_string(FileTool t);  // "read_file", "write_file", "edit_file", "search"
 
 // The approval kinds of SRV-1 that the file tools raise.
-enum class AskKind { kCredentialRead, kWriteOutside, kProtectedWrite };
-const char* to_string(AskKind k);  // "credential_read", "write_outside", "protected_write"
+// The file tools ask with three of the approval kinds (APR-1): credential_read (FILE-4),
+// write_outside (FILE-5) and protected_write (FILE-6); see approval/request.h.
 
 // A question for the user (APR-1). The caller runs the approval and, when it is allowed, calls
 // the tool again with `approved` set to this very Ask: it grants exactly this kind on exactly

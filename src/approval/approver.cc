@@ -1,0 +1,387 @@
+#include "approval/approver.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <utility>
+
+#include "core/duration.h"
+
+namespace cordon {
+
+namespace {
+
+// "network access for `x`" -> "Network access for `x`".
+std::string sentence(std::string phrase) {
+  if (!phrase.empty())
+    phrase[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(phrase[0])));
+  return phrase;
+}
+
+// Grants cover exactly the same request: kind, command and path (APR-3 keeps outside_sandbox
+// out of them altogether). A grant for a plain command never covers its networked form.
+std::string grant_key(const ApprovalRequest& r) {
+  std::string key = to_string(r.kind);
+  key += '\0';
+  key += r.command ? "c" + *r.command : "-";
+  key += '\0';
+  key += r.path ? "p" + *r.path : "-";
+  return key;
+}
+
+constexpr const char* kKeepGoing =
+    "Keep going with what needs no approval, and name the skipped step in your final report.";
+
+std::string with_note(const std::string& note) {
+  return note.empty() ? std::string() : fmt::format(" ({})", note);
+}
+
+std::string timeout_text(const std::optional<std::chrono::milliseconds>& t) {
+  return t ? format_duration(*t) : std::string("the time allowed");
+}
+
+Decision approve(Basis basis, std::string message) {
+  Decision d;
+  d.allowed = true;
+  d.basis = basis;
+  d.message = std::move(message);
+  return d;
+}
+
+Decision refuse(Basis basis, std::string message) {
+  Decision d;
+  d.allowed = false;
+  d.basis = basis;
+  d.message = std::move(message);
+  return d;
+}
+
+}  // namespace
+
+const char* to_string(Basis basis) {
+  switch (basis) {
+    case Basis::kUser:
+      return "user";
+    case Basis::kGrant:
+      return "grant";
+    case Basis::kApproveAll:
+      return "approve-all";
+    case Basis::kJudge:
+      return "judge";
+    case Basis::kAway:
+      return "away";
+    case Basis::kTimeout:
+      return "timeout";
+    case Basis::kTaskEnded:
+      return "task-ended";
+    case Basis::kNobodyToAsk:
+      return "nobody-to-ask";
+    case Basis::kEscapeNever:
+      return "escape-never";
+  }
+  return "?";
+}
+
+ApproverConfig ApproverConfig::from_policy(const Policy& p) {
+  ApproverConfig c;
+  c.mode = p.approvals.mode;
+  c.cutoff = p.approvals.cutoff;
+  c.away_cutoff = p.approvals.away_cutoff;
+  c.timeout = p.away_timeout;
+  c.escape = p.escape;
+  return c;
+}
+
+Approver::Approver(ApproverConfig config, const Clock& clock, Judge* judge, Asker* asker)
+    : config_(std::move(config)), clock_(clock), judge_(judge), asker_(asker) {}
+
+Decision Approver::ask(const ApprovalRequest& request) {
+  Step s = start(request);
+  if (s.next == Step::Next::kJudge) {
+    JudgeVerdict v = judge_ ? judge_->judge(request)
+                            : JudgeVerdict::failed("no judge program is set ([approvals] judge)");
+    s = on_verdict(s, v);
+  }
+  if (s.next == Step::Next::kPerson) {
+    PersonAnswer a = asker_
+                         ? asker_->ask(s.question)
+                         : PersonAnswer{Reply::kUnavailable, "nobody can be asked to approve it"};
+    return on_answer(s.question, a);
+  }
+  return s.decision;
+}
+
+Approver::Step Approver::done(const ApprovalRequest& request, Decision decision) const {
+  Step s;
+  s.next = Step::Next::kDone;
+  s.decision = std::move(decision);
+  s.request = request;
+  s.task = task_;
+  return s;
+}
+
+Decision Approver::task_ended_locked(const ApprovalRequest& r) const {
+  return refuse(Basis::kTaskEnded,
+                fmt::format("{} was refused: this task has ended, because a question went "
+                            "unanswered after the breaker tripped. Stop here and report what "
+                            "you did and what is left.",
+                            sentence(describe(r))));
+}
+
+Approver::Step Approver::start(const ApprovalRequest& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (task_ended_) return done(r, task_ended_locked(r));
+  const bool way_out = r.kind == AskKind::kNetwork || r.kind == AskKind::kOutsideSandbox;
+  // NET-5: not an approval refusal, so it never counts toward the breaker.
+  if (way_out && config_.escape == EscapeMode::kNever)
+    return done(r, refuse(Basis::kEscapeNever,
+                          fmt::format("{} was refused: [sandbox] escape = \"never\" in the "
+                                      "user's config removes the network and outside_sandbox "
+                                      "ways out. Carry on inside the sandbox, and name the "
+                                      "skipped step in your final report.",
+                                      sentence(describe(r)))));
+  if (r.kind == AskKind::kOutsideSandbox) {
+    // APR-2: approve-all never approves it, and assumes nobody is there to ask.
+    if (config_.mode == ApprovalMode::kApproveAll)
+      return done(r, refuse(Basis::kApproveAll,
+                            fmt::format("{} was refused: under approve-all nothing runs "
+                                        "outside the sandbox. Carry on without it, and name "
+                                        "the skipped step in your final report.",
+                                        sentence(describe(r)))));
+    // APR-3: no judge, no grant; a person, for this one call.
+    return to_person_locked(r, "", /*grantable=*/false);
+  }
+  if (config_.mode == ApprovalMode::kApproveAll)
+    return done(r, approve(Basis::kApproveAll, "approved automatically (approve-all)"));
+  // APR-4: grants made before leaving do not apply while away.
+  if (!away_locked() && grants_.count(grant_key(r)))
+    return done(r, approve(Basis::kGrant, "approved by a grant for this session"));
+  if (config_.mode == ApprovalMode::kAuto) {
+    Step s;
+    s.next = Step::Next::kJudge;
+    s.request = r;
+    s.task = task_;
+    return s;
+  }
+  return to_person_locked(r, "", /*grantable=*/true);
+}
+
+Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ApprovalRequest& r = step.request;
+  if (task_ended_ && step.task == task_) return done(r, task_ended_locked(r));
+  const bool away = away_locked();
+  // APR-4, APR-6: the away cutoff while away, and for the rest of a task that tripped.
+  const bool away_cut = away || tripped_;
+  const double cutoff = away_cut ? config_.away_cutoff : config_.cutoff;
+  const char* cutoff_name = away_cut ? "away cutoff" : "cutoff";
+  // A verdict without a problem but also without a risk is as good as no answer.
+  const bool answered = v.problem.empty() && v.risk.has_value();
+  if (answered && v.decision == JudgeDecision::kDeny) {
+    Decision d =
+        refuse(Basis::kJudge,
+               fmt::format("{} was refused by the judge (risk {:g}). Do not retry it; carry on "
+                           "without it, and name the skipped step in your final report.",
+                           sentence(describe(r)), *v.risk));
+    if (away) count_refusal_locked(d);
+    return done(r, std::move(d));
+  }
+  if (answered && v.decision == JudgeDecision::kAllow && *v.risk <= cutoff) {
+    note_approval_locked();
+    return done(r, approve(Basis::kJudge, fmt::format("approved by the judge (risk {:g}, {} {:g})",
+                                                      *v.risk, cutoff_name, cutoff)));
+  }
+  std::string note;
+  if (!answered)
+    note = v.problem.empty() ? "the judge gave no risk" : v.problem;
+  else if (v.decision == JudgeDecision::kAsk)
+    note = fmt::format("the judge asked for a person, risk {:g}", *v.risk);
+  else
+    note = fmt::format("the judge's risk {:g} is above the {} {:g}", *v.risk, cutoff_name, cutoff);
+  return to_person_locked(r, std::move(note), /*grantable=*/true);
+}
+
+Approver::Step Approver::to_person_locked(const ApprovalRequest& r, std::string judge_note,
+                                          bool grantable) {
+  // APR-4: while away, anything that would ask is refused.
+  if (away_locked()) return done(r, refuse_away_locked(r, judge_note));
+  Step s;
+  s.next = Step::Next::kPerson;
+  s.request = r;
+  s.task = task_;
+  s.question.request = r;
+  s.question.session_grant_offered = grantable;
+  if (config_.timeout) s.question.deadline = clock_.now() + *config_.timeout;
+  s.question.judge_note = std::move(judge_note);
+  s.question.task = task_;
+  return s;
+}
+
+Decision Approver::refuse_away_locked(const ApprovalRequest& r, const std::string& judge_note) {
+  Decision d = refuse(Basis::kAway,
+                      fmt::format("{} was refused: the user is away and cannot approve it{}. {}",
+                                  sentence(describe(r)), with_note(judge_note), kKeepGoing));
+  count_refusal_locked(d);
+  return d;
+}
+
+Decision Approver::on_answer(const Question& q, const PersonAnswer& a) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const ApprovalRequest& r = q.request;
+  const bool this_task = q.task == task_;
+  if (this_task && task_ended_) return task_ended_locked(r);
+  Reply reply = a.reply;
+  // APR-5: the question waits until its deadline; an answer at or after it comes too late.
+  if ((reply == Reply::kAllowOnce || reply == Reply::kAllowForSession || reply == Reply::kDeny) &&
+      q.deadline && clock_.now() >= *q.deadline)
+    reply = Reply::kTimeout;
+  switch (reply) {
+    case Reply::kAllowOnce:
+    case Reply::kAllowForSession: {
+      // APR-3: outside_sandbox is never granted beyond this call.
+      if (reply == Reply::kAllowForSession && r.kind != AskKind::kOutsideSandbox)
+        grants_.insert(grant_key(r));
+      note_approval_locked();
+      return approve(Basis::kUser,
+                     reply == Reply::kAllowForSession && r.kind != AskKind::kOutsideSandbox
+                         ? "approved by the user for this session"
+                         : "approved by the user");
+    }
+    case Reply::kDeny: {
+      Decision d =
+          refuse(Basis::kUser,
+                 fmt::format("{} was denied by the user. Do not retry it; carry on without it, "
+                             "or ask the user how they want to proceed.",
+                             sentence(describe(r))));
+      if (away_locked()) count_refusal_locked(d);
+      return d;
+    }
+    case Reply::kUnavailable:
+      return refuse(Basis::kNobodyToAsk,
+                    fmt::format("{} was refused: {}.", sentence(describe(r)),
+                                a.note.empty() ? "nobody can be asked to approve it" : a.note));
+    case Reply::kTimeout:
+      break;
+  }
+  const std::string waited = timeout_text(config_.timeout);
+  Decision d = refuse(Basis::kTimeout, "");
+  if (!this_task) {
+    // The task that asked is over; its timeout does not send the new one away.
+    d.message = fmt::format("{} was refused: the user did not answer within {}. {}",
+                            sentence(describe(r)), waited, kKeepGoing);
+    return d;
+  }
+  if (tripped_) {
+    // APR-6: after a trip, a timeout ends the task instead of restarting away.
+    task_ended_ = true;
+    d.end_task = true;
+    d.message = fmt::format(
+        "{} was refused: the user did not answer within {} after the "
+        "breaker tripped, so this task has ended. Stop here and report what "
+        "you did and what is left.",
+        sentence(describe(r)), waited);
+    return d;
+  }
+  d.message = fmt::format(
+      "{} was refused: the user did not answer within {}, so they are "
+      "treated as away for the rest of this task. {}",
+      sentence(describe(r)), waited, kKeepGoing);
+  if (!away_locked()) {
+    // APR-5: the rest of the task runs away; the stretch starts with this refusal.
+    reset_counts_locked();
+    timeout_away_ = true;
+    d.away_started = true;
+  }
+  count_refusal_locked(d);
+  return d;
+}
+
+void Approver::count_refusal_locked(Decision& d) {
+  if (!away_locked()) return;
+  ++in_a_row_;
+  ++in_stretch_;
+  const bool row = in_a_row_ >= kBreakerInARow;
+  if (!row && in_stretch_ < kBreakerPerStretch) return;
+  // APR-6: away ends; the next ask waits for the user as an ordinary question.
+  d.breaker_tripped = true;
+  d.message += fmt::format(
+      " That makes {} while the user is away, so the breaker tripped: away has ended, and the "
+      "next request will wait for the user's answer.",
+      row ? fmt::format("{} refusals in a row", in_a_row_)
+          : fmt::format("{} refusals since the user went away", in_stretch_));
+  user_away_ = false;
+  timeout_away_ = false;
+  tripped_ = true;
+  reset_counts_locked();
+}
+
+void Approver::note_approval_locked() {
+  // APR-6: an approval while away breaks a run of refusals (not the stretch's total).
+  if (away_locked()) in_a_row_ = 0;
+}
+
+void Approver::reset_counts_locked() {
+  in_a_row_ = 0;
+  in_stretch_ = 0;
+}
+
+Status Approver::set_away(bool on) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (on) {
+    if (config_.mode == ApprovalMode::kApproveAll)
+      return make_error("refused",
+                        "Going away is refused under approve-all (APR-4): approve-all already "
+                        "approves everything but outside_sandbox. Use mode \"manual\" or "
+                        "\"auto\" to go away.");
+    // The counts are zero whenever nobody is away (every way out of away resets them), so a
+    // new stretch starts from zero and saying "away" while away continues the stretch.
+    user_away_ = true;
+  } else {
+    user_away_ = false;
+    timeout_away_ = false;
+    reset_counts_locked();
+  }
+  return ok_status();
+}
+
+bool Approver::away() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return away_locked();
+}
+
+void Approver::new_task_locked() {
+  ++task_;
+  tripped_ = false;
+  task_ended_ = false;
+  if (timeout_away_) {
+    timeout_away_ = false;
+    if (!user_away_) reset_counts_locked();
+  }
+}
+
+void Approver::begin_task() {
+  std::lock_guard<std::mutex> lock(mu_);
+  new_task_locked();
+}
+
+void Approver::end_task() {
+  std::lock_guard<std::mutex> lock(mu_);
+  new_task_locked();
+}
+
+ApproverState Approver::state() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  ApproverState s;
+  s.away = away_locked();
+  s.user_away = user_away_;
+  s.timeout_away = timeout_away_;
+  s.tripped = tripped_;
+  s.task_ended = task_ended_;
+  s.refusals_in_a_row = in_a_row_;
+  s.refusals_in_stretch = in_stretch_;
+  s.grants = grants_.size();
+  s.task = task_;
+  return s;
+}
+
+}  // namespace cordon
