@@ -78,6 +78,8 @@ const char* to_string(Basis basis) {
       return "nobody-to-ask";
     case Basis::kEscapeNever:
       return "escape-never";
+    case Basis::kPreapproved:
+      return "preapproved";
   }
   return "?";
 }
@@ -140,6 +142,10 @@ Approver::Step Approver::start(const ApprovalRequest& r) {
                                       "ways out. Carry on inside the sandbox, and name the "
                                       "skipped step in your final report.",
                                       sentence(describe(r)))));
+  if (r.kind != AskKind::kOutsideSandbox && config_.preapproved.count(r.kind))
+    return done(r, approve(Basis::kPreapproved,
+                           fmt::format("approved in advance by the user for this session ({})",
+                                       to_string(r.kind))));
   if (r.kind == AskKind::kOutsideSandbox) {
     // APR-2: approve-all never approves it, and assumes nobody is there to ask.
     if (config_.mode == ApprovalMode::kApproveAll)

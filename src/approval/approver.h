@@ -37,49 +37,6 @@ namespace cordon {
 inline constexpr int kBreakerInARow = 3;
 inline constexpr int kBreakerPerStretch = 20;
 
-// How the person answered one question.
-enum class Reply {
-  kAllowOnce,
-  kAllowForSession,  // also allow the same request (kind, command, path) for the rest of the
-                     // session; taken as kAllowOnce for outside_sandbox (APR-3)
-  kDeny,
-  kTimeout,      // the question's deadline passed with no answer (APR-5)
-  kUnavailable,  // nobody can be asked: no terminal, a client without elicitation (APR-7)
-};
-
-struct PersonAnswer {
-  Reply reply = Reply::kDeny;
-  // For kUnavailable: why, and what would approve it, written by the face; it becomes the
-  // refusal message. "there is no terminal to ask on; run again with --approve network".
-  std::string note;
-};
-
-// A question for the person.
-struct Question {
-  ApprovalRequest request;
-  // False for outside_sandbox: offer only "allow this once" and "deny" (APR-3).
-  bool session_grant_offered = true;
-  // When the question stops waiting ([away] timeout); nullopt when the timeout is "off". An
-  // answer that comes at or after the deadline counts as kTimeout.
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  // Why the judge passed the request on, in auto mode ("the judge crashed: ..."); else empty.
-  std::string judge_note;
-  uint64_t task = 0;  // the task that asked (the machine's own bookkeeping)
-};
-
-// The person. Implementations: the CLI's terminal prompt (or a refusal naming the flag when
-// there is no terminal), the server's `approval/ask` request, MCP elicitation (APR-7).
-class Asker {
- public:
-  virtual ~Asker() = default;
-  // Puts the question to the person and blocks until they answer, or returns kTimeout when
-  // question.deadline passes (wait with the Clock's time base: steady_clock). Called without
-  // the approver's lock, possibly from several threads at once; must be thread-safe. A face
-  // whose transport is asynchronous (a JSON-RPC request whose response arrives on a reader
-  // thread) waits here on a promise, or uses Approver::start/on_answer directly instead.
-  virtual PersonAnswer ask(const Question& question) = 0;
-};
-
 // What decided, for logs and faces; `Decision::allowed` says which way.
 enum class Basis {
   kUser,         // the person answered (allow or deny)
@@ -91,6 +48,8 @@ enum class Basis {
   kTaskEnded,    // refused: this task was ended by a timeout after a trip (APR-6)
   kNobodyToAsk,  // refused: the face could not ask anyone (APR-7)
   kEscapeNever,  // refused: [sandbox] escape = "never" (NET-5)
+  kPreapproved,  // approved: the user approved this kind when starting the face (`cordon mcp
+                 // --allow-network`); never outside_sandbox (APR-3)
 };
 const char* to_string(Basis basis);  // "user", "grant", "approve-all", ...
 
@@ -115,6 +74,12 @@ struct ApproverConfig {
   // [away] timeout; nullopt ("off") means questions wait with no limit.
   std::optional<std::chrono::milliseconds> timeout = std::chrono::minutes(15);
   EscapeMode escape = EscapeMode::kAsk;  // [sandbox] escape
+  // Kinds the user approved in advance for the whole session, when starting the face (an
+  // option such as `cordon mcp --allow-network`): approved without a question, whatever the
+  // mode, even while away, since the user is not being asked. outside_sandbox is never taken
+  // (APR-3: a person decides each call). escape = "never" and an ended task still refuse.
+  // Empty: nothing approved in advance.
+  std::set<AskKind> preapproved;
 
   static ApproverConfig from_policy(const Policy& policy);
 };

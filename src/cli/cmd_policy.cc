@@ -6,28 +6,10 @@
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "session/policy_report.h"
 #include "session/session.h"
 
 namespace cordon {
-
-namespace {
-
-const char* limit_mechanism(bool cgroup) { return cgroup ? "rlimit and cgroup" : "rlimit"; }
-
-nlohmann::json limits_json(const Limits& l) {
-  nlohmann::json j = nlohmann::json::object();
-  auto put = [&](const char* k, const std::optional<unsigned long long>& v, const char* how) {
-    if (v) j[k] = {{"value", *v}, {"mechanism", how}};
-  };
-  put("memory", l.memory, limit_mechanism(false));
-  put("cpu_seconds", l.cpu_seconds, "rlimit");
-  put("pids", l.pids, limit_mechanism(false));
-  put("file_size", l.file_size, "rlimit");
-  put("open_files", l.open_files, "rlimit");
-  return j;
-}
-
-}  // namespace
 
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   auto policy = load_policy(ctx);
@@ -57,32 +39,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   const char* backend = p.mode == SandboxMode::kOn ? "bubblewrap (Linux)" : "none";
 
   if (args.json) {
-    nlohmann::json j;
-    j["mode"] = to_string(p.mode);
-    j["backend"] = p.mode == SandboxMode::kOn ? "bubblewrap" : "none";
-    j["config_file"] = p.source_file;
-    j["project"] = (*session)->project();
-    j["escape"] = to_string(p.escape);
-    j["network"] = p.mode == SandboxMode::kOn ? "loopback only" : "host";
-    j["writable"] = plan.writable_roots;
-    j["hidden"] = nlohmann::json::array();
-    for (const auto& h : plan.hidden) {
-      nlohmann::json hj{{"path", h.path}, {"entry", h.entry}, {"why", h.why},
-                        {"hidden", h.hidden}};
-      if (!h.hidden) hj["kept_because"] = h.kept_because;
-      j["hidden"].push_back(hj);
-    }
-    j["protected"] = nlohmann::json::array();
-    for (const auto& d : plan.protect)
-      j["protected"].push_back({{"path", d.path}, {"state", d.state}, {"why", d.why}});
-    j["env_stripped"] = plan.stripped;
-    j["limits"] = limits_json(p.limits);
-    j["mount_count"] = plan.mount_count();
-    j["mount_budget"] = 256;
-    j["coarsened"] = plan.coarsened;
-    if (plan.refusal) j["refusal"] = {{"reason", plan.refusal->reason}, {"message", plan.refusal->message}};
-    j["notices"] = plan.notices;
-    j["warnings"] = plan.warnings;
+    nlohmann::json j = policy_json(p, **session, plan);
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }

@@ -14,6 +14,8 @@ struct RunArgs {
   std::string session;
   bool network = false;
   bool outside_sandbox = false;
+  bool away = false;           // APR-4: refuse what would ask
+  bool allow_command = false;  // approve a command the command policy marks needs-approval
   std::string timeout;
   std::optional<std::string> script;
   std::vector<std::string> command;

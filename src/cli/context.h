@@ -1,26 +1,19 @@
-// What every CLI command starts from: environment, folders, config.
+// What every CLI command starts from: environment, folders, config (host/host_context.h).
 #pragma once
 
 #include <string>
 
-#include "config/folders.h"
-#include "config/policy.h"
-#include "core/env.h"
-#include "core/result.h"
+#include "host/host_context.h"
 
 namespace cordon {
 
-struct CliContext {
-  EnvMap env;
-  std::string home;
-  std::string cwd;
-  Folders folders;
-  std::string exe;  // this program's real path
-};
+using CliContext = HostContext;
 
-CliContext load_cli_context(char** envp);
+inline CliContext load_cli_context(char** envp) {
+  return read_host_context(EnvMap::from_environ(envp));
+}
 // Reads and parses the config (CFG-2); a missing file means all defaults.
-Result<Policy> load_policy(const CliContext& ctx);
+inline Result<Policy> load_policy(const CliContext& ctx) { return load_user_policy(ctx.folders); }
 
 // Exit statuses (PROC-5).
 inline constexpr int kExitRefused = 125;

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "core/trace.h"
 #include "core/version.h"
+#include "server/server_main.h"
 
 extern char** environ;
 
@@ -50,6 +51,11 @@ int main(int argc, char** argv) {
                 "are hidden)");
   run->add_flag("--outside-sandbox", run_args.outside_sandbox,
                 "approve running this command unconfined (the environment is still stripped)");
+  run->add_flag("--away", run_args.away,
+                "the user is not watching (APR-4): whatever would ask on the terminal is refused");
+  run->add_flag("--allow-command", run_args.allow_command,
+                "approve running a command that the command policy says needs approval (when "
+                "there is no sandbox: mode off or external)");
   run->add_option("--timeout", run_args.timeout,
                   "end the whole command after this long (30s, 5m, 1h): exit status 124");
   run->add_option("-c", script, "a shell script to run instead of a command");
@@ -101,6 +107,40 @@ int main(int argc, char** argv) {
                 "tracked set (SES-4).");
   s_resume->add_option("id", session_args.id, "session id")->required();
 
+  ServeArgs serve_args;
+  auto* serve = app.add_subcommand(
+      "serve",
+      "JSON-RPC 2.0 server for agent harnesses, one object per line on stdin/stdout (SRV-1); "
+      "see docs/protocol.md.");
+  serve->add_option("--max-in-flight", serve_args.max_in_flight,
+                    "requests running at once (default 32)");
+
+  McpArgs mcp_args;
+  bool allow_network = false, allow_command = false, allow_credential_read = false,
+       allow_write_outside = false, allow_protected_write = false;
+  auto* mcp = app.add_subcommand(
+      "mcp",
+      "Model Context Protocol server over stdio (SRV-2): tools bash, read_file, write_file, "
+      "edit_file, search. Questions go to the user by MCP elicitation; for a client without "
+      "it, the --allow-* options approve a kind of request for the whole session. Nothing "
+      "approves outside_sandbox in advance.");
+  mcp->add_option("--project", mcp_args.project,
+                  "project root (default: the git top-level of the working folder)");
+  mcp->add_option("--session", mcp_args.session, "use this lasting session (SES-1)");
+  mcp->add_flag("--away", mcp_args.away, "the user is not watching: refuse whatever would ask");
+  mcp->add_flag("--allow-network", allow_network,
+                "approve `network: true` for every command of this session");
+  mcp->add_flag("--allow-command", allow_command,
+                "approve commands the command policy says need approval (mode off/external)");
+  mcp->add_flag("--allow-credential-read", allow_credential_read,
+                "approve reading credential files (.env, *.pem, ...) with read_file");
+  mcp->add_flag("--allow-write-outside", allow_write_outside,
+                "approve file-tool writes outside the project and the writable folders");
+  mcp->add_flag("--allow-protected-write", allow_protected_write,
+                "approve file-tool writes to protected paths (.envrc, .vscode/, Makefile, ...)");
+  mcp->add_option("--max-in-flight", mcp_args.max_in_flight,
+                  "tool calls running at once (default 32)");
+
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
   // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
@@ -141,6 +181,15 @@ int main(int argc, char** argv) {
     return cmd_run(ctx, run_args);
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
+  if (serve->parsed()) return serve_main(serve_args);
+  if (mcp->parsed()) {
+    if (allow_network) mcp_args.allow.insert(AskKind::kNetwork);
+    if (allow_command) mcp_args.allow.insert(AskKind::kCommand);
+    if (allow_credential_read) mcp_args.allow.insert(AskKind::kCredentialRead);
+    if (allow_write_outside) mcp_args.allow.insert(AskKind::kWriteOutside);
+    if (allow_protected_write) mcp_args.allow.insert(AskKind::kProtectedWrite);
+    return mcp_main(mcp_args);
+  }
   if (policy->parsed()) return cmd_policy(ctx, policy_args);
   if (session->parsed()) {
     for (auto* sub : session->get_subcommands()) session_args.action = sub->get_name();

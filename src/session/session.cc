@@ -223,6 +223,7 @@ std::vector<std::string> Session::pending_quarantine() const {
 }
 
 void Session::remember_failed_moves(const std::vector<std::string>& failed) {
+  std::lock_guard<std::mutex> lock(sweep_mu_);
   std::vector<std::string> all = pending_quarantine();
   for (const auto& f : failed)
     if (std::find(all.begin(), all.end(), f) == all.end()) all.push_back(f);
@@ -251,17 +252,26 @@ Facts Session::facts(const Request& req) const {
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   Facts f = gather_facts(opts_.policy, in);
+  // Another command in flight may change the record (SRV-4): read it under the lock.
+  bool tracked_known;
+  std::vector<std::string> tracked_at_start, unreadable;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tracked_known = record_.tracked_known;
+    tracked_at_start = record_.tracked_at_start;
+    unreadable = record_.unreadable;
+  }
   // PROT-3: tracked at session start (or the last resume) and still tracked now.
   if (!ephemeral_) {
-    std::set<std::string> start(record_.tracked_at_start.begin(), record_.tracked_at_start.end());
+    std::set<std::string> start(tracked_at_start.begin(), tracked_at_start.end());
     auto keep = [&](std::vector<std::string>& v) {
-      std::erase_if(v, [&](const std::string& t) { return !record_.tracked_known || !start.count(t); });
+      std::erase_if(v, [&](const std::string& t) { return !tracked_known || !start.count(t); });
     };
     keep(f.git.tracked);
     for (auto& p : f.protected_paths) keep(p.tracked);
   }
   f.pending_quarantine = pending_quarantine();
-  for (const auto& d : record_.unreadable)
+  for (const auto& d : unreadable)
     if (read_path_info(path_join(record_.project, d)).exists()) f.unreadable_dirs.push_back(d);
   return f;
 }
@@ -273,6 +283,7 @@ Plan Session::plan(const Request& req, const Facts& facts) const {
 }
 
 const ProbeReport& Session::probe() {
+  std::lock_guard<std::mutex> lock(probe_mu_);
   if (!probe_) {
     ProbeInput in;
     in.env = opts_.env;
@@ -285,7 +296,14 @@ const ProbeReport& Session::probe() {
   return *probe_;
 }
 
+void Session::mark_notices_shown() {
+  std::lock_guard<std::mutex> lock(mu_);
+  first_command_ = false;
+}
+
 ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
+  // Two commands in flight must not handle the same record twice (SRV-4).
+  std::unique_lock<std::mutex> sweep_lock(sweep_mu_);
   ResumeReport rep;
   std::vector<std::string> files = store_.leftover_files(record_.id);
   if (include_other_ephemeral) {
@@ -303,7 +321,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
     }
   }
   std::string boot = current_boot_id();
-  std::vector<std::string> held;
+  std::vector<std::string> held, failed_moves;
   for (const auto& path : files) {
     auto rec = read_leftover(path);
     bool ours = path_within(path, store_.leftovers_dir(record_.id));
@@ -360,11 +378,13 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
       AftercareOutcome after = run_aftercare(*rec->snapshot);
       rep.quarantined.insert(rep.quarantined.end(), after.moved.begin(), after.moved.end());
       rep.notes.insert(rep.notes.end(), after.notes.begin(), after.notes.end());
-      if (!after.failed.empty()) remember_failed_moves(after.failed);
+      failed_moves.insert(failed_moves.end(), after.failed.begin(), after.failed.end());
     }
     unlink(path.c_str());
     rmdir(path_parent(path).c_str());
   }
+  sweep_lock.unlock();
+  if (!failed_moves.empty()) remember_failed_moves(failed_moves);
   if (!held.empty())
     rep.hold = Refusal{"held", "sandboxed commands are held: " + join(held, "\n")};
   return rep;
@@ -431,7 +451,12 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   trace("run: facts gathered");
   Plan plan = this->plan(r, facts);
   trace("run: planned");
-  if (first_command_) {
+  bool first;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    first = first_command_;
+  }
+  if (first) {
     res.notices = plan.notices;
     for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
     if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal)
@@ -450,7 +475,10 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     res.exit_code = 125;
     return finish(res);
   }
-  first_command_ = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    first_command_ = false;
+  }
   if (plan.runner == Runner::kSandbox) {
     const ProbeReport& pr = probe();
     trace("run: probe checked");

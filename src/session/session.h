@@ -64,8 +64,12 @@ class Session {
   // Facts and plan for a request, without running anything (cordon policy, tests).
   Facts facts(const Request& req) const;
   Plan plan(const Request& req, const Facts& facts) const;
-  // The probe, run once per session (and cached per boot).
+  // The probe, run once per session (and cached per boot). Thread-safe: a second caller waits
+  // for the first one's run.
   const ProbeReport& probe();
+  // The start notices are shown by the face before any command (`initialize`): the first
+  // command's result then does not repeat them.
+  void mark_notices_shown();
 
   // SES-3 and SES-4: handles every record left by a cordon killed mid-command, then takes a
   // fresh tracked set.
@@ -95,9 +99,15 @@ class Session {
   bool ephemeral_ = true;
   bool created_ = false;
   std::string tmp_, empty_file_, empty_dir_;
+  // Several commands may be in flight at once (SRV-4): `mu_` guards the record (its counters,
+  // holds, unreadable folders, tracked set) and first_command_; `probe_mu_` the probe, which
+  // runs once; `sweep_mu_` the leftover sweep and the blocked-paths file, so two commands never
+  // handle the same leftover record or rewrite that file at the same time.
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;
-  std::mutex mu_;  // the record and the counters, for several commands in flight (SRV-4)
+  mutable std::mutex mu_;
+  std::mutex probe_mu_;
+  mutable std::mutex sweep_mu_;
 };
 
 }  // namespace cordon

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <mutex>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -222,6 +224,20 @@ fail:
   _exit(127);
 }
 
+// The processes run_process has started and not yet collected, and the sandboxes' pid 1s, in
+// this cordon. With several commands in flight (SRV-4), another command's bwrap, git or judge
+// is also a child of ours: the search for escaped processes (NET-4) must not name them. The
+// lock is held across clone and registration, and across that search, so a child is never seen
+// before it is known.
+std::mutex g_spawn_mu;
+std::set<int> g_ours;
+
+void forget_ours(std::initializer_list<int> pids) {
+  std::lock_guard<std::mutex> lock(g_spawn_mu);
+  for (int p : pids)
+    if (p > 0) g_ours.erase(p);
+}
+
 }  // namespace
 
 std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
@@ -237,6 +253,7 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
 
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
   std::vector<int> out;
+  std::lock_guard<std::mutex> lock(g_spawn_mu);
   DIR* d = opendir("/proc");
   if (!d) return out;
   const int self = getpid();
@@ -244,6 +261,7 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
     int pid = std::atoi(e->d_name);
     if (pid <= 0 || pid == self) continue;
     if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
+    if (g_ours.count(pid)) continue;  // another command's process, still being run
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/environ", pid);
     int fd = ::open(path, O_RDONLY | O_CLOEXEC);
@@ -271,9 +289,16 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
           const char* rp = std::strrchr(buf, ')');
           char state = 0;
           int ppid = 0;
-          if (rp && std::sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == self &&
-              state != 'Z')
-            found = true;
+          if (rp && std::sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == self) {
+            if (state != 'Z') {
+              found = true;
+            } else {
+              // An orphan that came back to us (we are a subreaper) and has ended: nobody
+              // else waits for it, and a long-lived server must not collect zombies.
+              int st;
+              waitpid(pid, &st, WNOHANG);
+            }
+          }
         }
       }
     }
@@ -358,9 +383,12 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   trace("process: clone");
+  std::unique_lock<std::mutex> spawn_lock(g_spawn_mu);
   pid_t pid = clone(child_main, static_cast<char*>(stack) + kStack,
                     CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
   int fork_errno = errno;
+  if (pid > 0) g_ours.insert(pid);
+  spawn_lock.unlock();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   trace("process: clone returned");
   munmap(stack, kStack);
@@ -373,6 +401,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   if (ca.child_errno != 0) {
     int st;
     waitpid(pid, &st, 0);
+    forget_ours({pid});
     static const char* steps[] = {"setting up", "redirecting input and output",
                                   "passing descriptors", "setting limits", "changing folder",
                                   "starting"};
@@ -487,6 +516,10 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
             int64_t v;
             if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
               o.sandbox_pid = static_cast<pid_t>(v);
+              {
+                std::lock_guard<std::mutex> lock(g_spawn_mu);
+                g_ours.insert(o.sandbox_pid);
+              }
               // Held from now on, so the end of exactly this process can be confirmed.
               sandbox_pidfd = Fd(static_cast<int>(syscall(SYS_pidfd_open, o.sandbox_pid, 0)));
               trace("process: sandbox pid reported");
@@ -541,6 +574,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     int st;
     waitpid(o.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
   }
+  forget_ours({pid, o.sandbox_pid});
   if (!spec.marker.empty()) o.escaped = find_marked_processes(spec.marker, {pid});
   if (WIFEXITED(wstatus)) o.exit_code = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) o.signal = WTERMSIG(wstatus);

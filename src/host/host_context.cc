@@ -1,9 +1,10 @@
-#include "cli/context.h"
+#include "host/host_context.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -15,15 +16,19 @@
 
 namespace cordon {
 
-CliContext load_cli_context(char** envp) {
-  CliContext c;
-  c.env = EnvMap::from_environ(envp);
+HostContext read_host_context(EnvMap env, const std::string& cwd) {
+  HostContext c;
+  c.env = std::move(env);
   std::string home = c.env.value("HOME");
   if (home.empty() || home[0] != '/') home = passwd_home();
   c.home = normalize_path(home);
-  char* cwd = getcwd(nullptr, 0);
-  c.cwd = cwd ? real_or_lexical(cwd) : "/";
-  free(cwd);
+  if (!cwd.empty()) {
+    c.cwd = real_or_lexical(cwd);
+  } else {
+    char* here = getcwd(nullptr, 0);
+    c.cwd = here ? real_or_lexical(here) : "/";
+    free(here);
+  }
   c.folders = resolve_folders(c.env, c.home, c.cwd);
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -31,8 +36,8 @@ CliContext load_cli_context(char** envp) {
   return c;
 }
 
-Result<Policy> load_policy(const CliContext& ctx) {
-  const std::string& file = ctx.folders.config_file;
+Result<Policy> load_user_policy(const Folders& folders) {
+  const std::string& file = folders.config_file;
   struct stat st;
   if (stat(file.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) {

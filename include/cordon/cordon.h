@@ -1,0 +1,334 @@
+// libcordon's public C++ API: the same core the `cordon` CLI, `cordon serve` and `cordon mcp`
+// are faces of. Open a session on a project, run commands in the sandbox, use the guarded file
+// tools, classify a command line, review what changed, and answer approvals with your own
+// Asker.
+//
+//   #include <cordon/cordon.h>
+//
+//   int main(int argc, char** argv) {
+//     // The sandbox's start-up probe runs this program inside a sandbox as its checker.
+//     if (int rc = cordon::api::helper_main(argc, argv); rc >= 0) return rc;
+//
+//     cordon::api::Options opts;
+//     opts.project = "/home/me/src/app";
+//     auto session = cordon::api::Session::open(opts);
+//     if (!session) { std::cerr << session.error().message << "\n"; return 1; }
+//
+//     cordon::api::ExecRequest req;
+//     req.command = "make test";                        // a shell command line, or set argv
+//     auto res = (*session)->exec(req);
+//     if (!res) { std::cerr << res.error().code << ": " << res.error().message << "\n"; }
+//     else { std::cout << res->stdout_text << "exit " << res->exit_code << "\n"; }
+//   }
+//
+// Every call that can fail returns a Result: a value, or an Error whose `code` is one of
+//   "refused"      a rule or a person said no (the message says why and what to do instead),
+//   "held"         the session is held until leftover processes are gone (PROC-3, SES-3),
+//   "unavailable"  the sandbox (or the config, or cordon's state folder) cannot be used now,
+//   "invalid"      the request itself is wrong (no command, a bad pattern, a missing file),
+//   "io"           the host failed (a read or write of the file tools).
+// Nothing in this API throws. A Session is thread-safe: several exec and file-tool calls may
+// run at once from different threads, each command in its own sandbox (SRV-4).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cordon/approval.h"
+#include "cordon/result.h"
+
+namespace cordon::api {
+
+using cordon::ApprovalRequest;
+using cordon::AskKind;
+using cordon::Asker;
+using cordon::Error;
+using cordon::PersonAnswer;
+using cordon::Question;
+using cordon::Reply;
+using cordon::Result;
+using cordon::Status;
+
+// Runs the helper that a sandbox starts inside itself (the probe's checker), when argv asks for
+// it, and returns its exit status; returns -1 for an ordinary start. Call it first in main() of
+// a program that embeds libcordon, or set Options::cordon_binary to an installed `cordon`.
+int helper_main(int argc, char** argv);
+
+// Ends a command early, from any thread or a signal handler.
+//   cordon::api::Cancel cancel;
+//   req.cancel = &cancel;
+//   std::thread t([&] { auto r = session->exec(req); ... });   // r->canceled, exit 130
+//   cancel.cancel();
+class Cancel {
+ public:
+  Cancel();
+  ~Cancel();
+  Cancel(const Cancel&) = delete;
+  Cancel& operator=(const Cancel&) = delete;
+  void cancel() noexcept;  // async-signal-safe; idempotent
+  bool canceled() const noexcept;
+  int fd() const noexcept;  // becomes readable once canceled (for poll loops); -1 if none
+
+ private:
+  int fd_ = -1;
+};
+
+// How to open a session.
+struct Options {
+  // The project root; empty: the git top-level of `cwd`, else `cwd` itself (FS-2).
+  std::string project;
+  // The working folder relative paths and commands start from; empty: this process's.
+  std::string cwd;
+  // A lasting session's id (16 hex, or any name made of letters, digits, '-' and '_'): its
+  // private /tmp and its records outlive this process (SES-1). Empty: an ephemeral session,
+  // cleaned up when the Session is destroyed.
+  std::string session;
+  bool create_session = true;  // make a lasting session that does not exist yet
+  // SES-3, SES-4: handle the leftover records of a cordon killed mid-command before anything
+  // else runs, and take a fresh tracked set. The report is in SessionInfo.
+  bool resume = false;
+  // APR-4: the user is not watching from the start; every question is refused. Refused under
+  // approve-all (open() fails with "refused").
+  bool away = false;
+  // Who answers the questions of APR-1 (null: every question is refused, with
+  // `no_asker_note`). Must outlive the session; called from the thread that made the request.
+  Asker* asker = nullptr;
+  std::string no_asker_note = "nobody can be asked to approve it";
+  // Kinds the user approved in advance for the whole session, such as kNetwork for a server
+  // started with --allow-network: approved without a question. kOutsideSandbox is ignored
+  // (APR-3: a person decides each call).
+  std::vector<AskKind> preapproved;
+  // The environment commands start from ("NAME=value"), before cordon strips it (ENV-1); also
+  // where HOME, XDG_* and CORDON_HOME are read (CFG-1). nullopt: this process's environment.
+  std::optional<std::vector<std::string>> environment;
+  // The program run inside the probe's sandbox as its checker: empty means this program
+  // (which then must call helper_main), else a path to the `cordon` binary.
+  std::string cordon_binary;
+  // Called with each start notice (mode off, variables stripped, ...) as soon as it is known,
+  // before the first command runs; may be empty.
+  std::function<void(const std::string&)> on_notice;
+};
+
+// The sandbox as `initialize` reports it (SRV-1).
+struct SandboxStatus {
+  std::string mode;     // "on", "off", "external"
+  std::string backend;  // "bubblewrap", or "none" when there is no sandbox (off, external)
+  bool available = false;  // commands can run now (for mode "on": the probe held)
+  std::string reason;      // when not available: why, and the fix
+};
+
+struct Moved {
+  std::string from;  // the path moved aside (PROT-7)
+  std::string to;    // where it is now
+};
+
+struct SessionInfo {
+  std::string id;       // 16 hex, or the lasting session's name
+  std::string project;  // the real project root
+  bool ephemeral = true;
+  bool created = false;  // a lasting session made by this open()
+  // SES-3 when Options::resume was set: what was found, what was moved aside, and the hold
+  // that refuses commands until its cause is gone (empty: none).
+  std::vector<std::string> resume_notes;
+  std::vector<Moved> resume_quarantined;
+  std::string hold;
+};
+
+// One command. Set either `argv` (run directly) or `command` (a shell command line, run with
+// bash -c, else sh -c).
+//   ExecRequest r; r.argv = {"npm", "install"}; r.network = true; r.reason = "fetch deps";
+struct ExecRequest {
+  std::vector<std::string> argv;
+  std::optional<std::string> command;
+  // Where it runs: absolute, or relative to the project root; empty: the session's cwd when
+  // it lies in the project, else the project root. A folder outside the project means the root.
+  std::string cwd;
+  bool network = false;          // way out 1 (NET-3): asks first (APR-1)
+  bool outside_sandbox = false;  // way out 2 (NET-4): asks a person every time (APR-3)
+  // The caller has the person's own approval for the ways out it asks for: they typed
+  // --network / --outside-sandbox themselves (the CLI). No question is asked for them. An agent's
+  // request must never set this.
+  bool ways_out_approved = false;
+  std::optional<std::chrono::milliseconds> timeout;  // PROC-4: exit 124, timed_out
+  std::optional<std::string> stdin_data;             // nullopt: the command reads /dev/null
+  size_t output_limit = 1 << 20;  // bytes kept per stream; the rest is cut (…_truncated)
+  // Instead of capturing: the command reads cordon's own standard input (or /dev/null when it
+  // is a terminal, PROC-2) and writes to cordon's standard output and error (the CLI). Only the
+  // tail of stderr is kept, for the notes.
+  bool inherit_stdio = false;
+  const Cancel* cancel = nullptr;  // may be null
+  std::string reason;              // the caller's words, shown with any question
+};
+
+struct ExecResult {
+  int exit_code = 0;  // PROC-5: its own status; 128+N on signal N; 124 timeout; 126/127
+  std::optional<int> signal;
+  std::string stdout_text, stderr_text;  // captured (empty with inherit_stdio, but stderr's tail)
+  bool stdout_truncated = false, stderr_truncated = false;
+  bool timed_out = false;
+  bool canceled = false;  // Cancel::cancel() ended it (exit 130)
+  // PROC-3: processes the command started could not be confirmed ended: its output is
+  // withheld, exit_code is 125, the note says which processes and how to end them, and the
+  // session is held (later calls fail with "held") until they are gone.
+  bool withheld = false;
+  std::vector<std::string> notices;  // start notices, with the session's first command only
+  // RES-1 notes (quarantine moves, git files not updated, symlink warnings, processes left
+  // running, approvals worth telling the person about), then the blocked-command note (RES-2).
+  std::vector<std::string> notes;
+  std::vector<Moved> quarantined;
+  std::vector<int> processes_left;    // NET-4: still running outside the sandbox, never killed
+  std::vector<std::string> messages;  // cordon's own words about it ("make: command not found")
+  double duration_ms = 0;
+};
+
+// The file tools (FILE-1..6). A read of a credential file, or a write outside the writable
+// roots or to a protected path, asks first (APR-1) through the session's Asker; a refusal is an
+// Error with code "refused".
+struct ReadFileRequest {
+  std::string path;  // absolute, `~/...`, or relative to the cwd (in the project) or the root
+  size_t offset = 1;             // first line, 1-based
+  std::optional<size_t> limit;   // lines; nullopt: to the end
+  std::string reason;            // shown with any question
+};
+struct ReadFileResult {
+  std::string path;     // the absolute path read
+  std::string content;  // the lines asked for, each with its '\n'; valid UTF-8
+  size_t first_line = 1, line_count = 0, total_lines = 0;
+  bool more = false;  // lines follow `content`
+  uint64_t size = 0;
+  size_t invalid_utf8 = 0;  // byte sequences replaced by U+FFFD
+};
+struct WriteFileRequest {
+  std::string path;
+  std::string content;  // replaces the file whole, atomically
+  std::string reason;
+};
+struct WriteFileResult {
+  std::string path;
+  uint64_t bytes = 0;
+  bool created = false;
+  std::vector<std::string> created_dirs;
+};
+struct EditFileRequest {
+  std::string path;
+  std::string old_text;  // must occur exactly once, unless replace_all
+  std::string new_text;
+  bool replace_all = false;
+  std::string reason;
+};
+struct EditFileResult {
+  std::string path;
+  size_t replacements = 0;
+};
+struct SearchRequest {
+  std::string pattern;  // RE2 syntax, or text with fixed_string
+  std::string path;     // folder or file; empty: the project root
+  bool fixed_string = false;
+  bool ignore_case = false;
+  std::string glob;          // only files whose name matches ("*.cc"); empty: every file
+  size_t max_results = 100;  // at most 1,000
+};
+struct SearchMatch {
+  std::string path;  // project-relative inside the project, else absolute
+  size_t line = 0;
+  std::string text;
+};
+struct SearchResult {
+  std::vector<SearchMatch> matches;
+  bool truncated = false;
+  std::string truncated_reason;
+  size_t files_searched = 0;
+  size_t credential_files_skipped = 0;  // FILE-4
+  size_t large_files_skipped = 0;       // FILE-2
+  size_t binary_files_skipped = 0;
+  size_t hidden_paths_skipped = 0;
+  size_t unreadable_skipped = 0;
+};
+
+// CMD-6: what the command policy says of a command line (or an argv run without a shell).
+struct ClassifyRequest {
+  std::vector<std::string> argv;
+  std::optional<std::string> command;
+  std::string cwd;       // as ExecRequest::cwd
+  bool network = false;  // a networked command is never read-only (CMD-3)
+};
+struct Classification {
+  std::string cls;     // "read-only", "needs-approval" or "denied"
+  std::string reason;  // which word, which rule
+  std::string word;
+  std::string rule;  // a stable machine word: read-only-list, sensitive-path, denied-command, ...
+};
+
+// REV-1, REV-2.
+struct ReviewStarted {
+  std::string commit;
+  size_t ignored_files = 0;
+};
+struct ReviewReport {
+  std::string commit;
+  std::vector<std::string> replace_refs;  // refs/replace/*: stop here, loudly
+  std::vector<std::string> changed;       // "M path", "D path", ...
+  std::vector<std::string> added;
+  std::vector<std::string> added_ignored;
+  std::vector<std::string> limits;  // what the review cannot see
+  std::string text;                 // the report for a person, as `cordon review` prints it
+};
+
+// One session on one project (SES-1). Thread-safe.
+class Session {
+ public:
+  // Reads the user's config (CFG-1, CFG-2), opens or creates the session, resumes it when
+  // asked, and goes away when asked. Errors: "invalid" (no such project or session),
+  // "unavailable" (a broken config, an unwritable state folder), "refused" (away under
+  // approve-all).
+  static Result<std::unique_ptr<Session>> open(const Options& options);
+  virtual ~Session() = default;
+
+  virtual const SessionInfo& info() const = 0;
+
+  // The start notices, now (and not again with the first command's result).
+  virtual std::vector<std::string> start_notices() = 0;
+  // The mode and whether commands can run; for mode "on" this runs the start-up probe once
+  // (PROBE-1, about 20 ms, cached per boot).
+  virtual SandboxStatus sandbox_status() = 0;
+
+  // Runs one command: the command policy (CMD-4 denied: "refused"), the questions it needs
+  // (APR-1), then the sandbox. A command that ran, whatever its exit status, is a value; a
+  // refusal before it started is an Error.
+  virtual Result<ExecResult> exec(const ExecRequest& request) = 0;
+
+  virtual Result<ReadFileResult> read_file(const ReadFileRequest& request) = 0;
+  virtual Result<WriteFileResult> write_file(const WriteFileRequest& request) = 0;
+  virtual Result<EditFileResult> edit_file(const EditFileRequest& request) = 0;
+  virtual Result<SearchResult> search(const SearchRequest& request) = 0;
+
+  virtual Result<Classification> classify(const ClassifyRequest& request) = 0;
+
+  // REV-1: records the current commit and the ignored files (outside the project).
+  virtual Result<ReviewStarted> review_start() = 0;
+  // REV-1: what changed since review_start().
+  virtual Result<ReviewReport> review() = 0;
+
+  // CFG-6: the policy resolved for the project, as the JSON of `cordon policy --json`.
+  virtual Result<std::string> policy_json() = 0;
+
+  // APR-4: the user is (not) watching. Turning it on under approve-all is refused.
+  virtual Status set_away(bool on) = 0;
+  virtual bool away() const = 0;
+  // APR-5, APR-6: a task's bounds (a prompt, a `cordon run`). A caller without tasks never
+  // calls them: the session is then one task.
+  virtual void begin_task() = 0;
+  virtual void end_task() = 0;
+
+  // Ends a lasting session: removes its private /tmp and its record (SES-1). An ephemeral
+  // session ends when it is destroyed.
+  virtual Status end() = 0;
+};
+
+}  // namespace cordon::api

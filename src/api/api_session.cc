@@ -1,0 +1,467 @@
+// The public API (cordon/cordon.h) as a thin layer over the library: Session, Approver, the
+// file tools, review and the command policy.
+#include <unistd.h>
+
+#include <cerrno>
+#include <mutex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "approval/approver.h"
+#include "approval/exec_gate.h"
+#include "backend/linux/judge_process.h"
+#include "backend/linux/probe.h"
+#include "cordon/cordon.h"
+#include "core/paths.h"
+#include "core/strings.h"
+#include "files/file_tools.h"
+#include "host/host_context.h"
+#include "host/steady_clock.h"
+#include "review/review.h"
+#include "session/policy_report.h"
+#include "session/session.h"
+
+extern char** environ;
+
+namespace cordon::api {
+
+namespace {
+
+// The wire's reasons (SRV-1): every refusal of the library becomes one of them.
+std::string reason_word(const std::string& code) {
+  if (code == "held" || code == "unavailable" || code == "invalid" || code == "io") return code;
+  if (code == "refused") return code;
+  if (code == "config" || code == "state") return "unavailable";
+  if (code == "review" || code == "git") return "invalid";  // no review started, no repository
+  return "refused";
+}
+
+Error from_refusal(const Refusal& r) { return make_error(reason_word(r.reason), r.message); }
+
+Error normalized(const Error& e) {
+  Error out = e;
+  out.code = reason_word(e.code);
+  return out;
+}
+
+// A person-facing form of the command for the questions and the leftover notes.
+std::string command_text(const ExecRequest& r) {
+  if (r.command) return *r.command;
+  std::vector<std::string> words;
+  for (const auto& a : r.argv) words.push_back(shell_quote(a));
+  return join(words, " ");
+}
+
+class SessionImpl : public Session {
+ public:
+  SessionImpl(const Options& opts, HostContext host, Policy policy)
+      : opts_(opts), host_(std::move(host)), policy_(std::move(policy)) {}
+
+  Status init() {
+    SessionOptions so;
+    so.policy = policy_;
+    so.folders = host_.folders;
+    so.env = host_.env;
+    so.home = host_.home;
+    so.cwd = host_.cwd;
+    so.project = opts_.project;
+    so.id = opts_.session;
+    so.create = opts_.create_session;
+    so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
+    so.on_notice = opts_.on_notice;
+    auto s = cordon::Session::open(std::move(so));
+    if (!s.ok()) return normalized(s.error());
+    session_ = std::move(*s);
+    info_.id = session_->id();
+    info_.project = session_->project();
+    info_.ephemeral = session_->ephemeral();
+    info_.created = session_->created();
+
+    ApproverConfig ac = ApproverConfig::from_policy(policy_);
+    for (AskKind k : opts_.preapproved)
+      if (k != AskKind::kOutsideSandbox) ac.preapproved.insert(k);
+    if (policy_.approvals.mode == ApprovalMode::kAuto && !policy_.approvals.judge.empty())
+      judge_ = std::make_unique<JudgeProcess>(policy_.approvals.judge, host_.env);
+    asker_ = opts_.asker ? opts_.asker : &no_asker_;
+    no_asker_.note = opts_.no_asker_note;
+    approver_ = std::make_unique<Approver>(ac, clock_, judge_.get(), asker_);
+    if (opts_.away)
+      if (auto st = approver_->set_away(true); !st.ok()) return st.error();
+
+    if (opts_.on_notice)
+      for (const auto& w : policy_.warnings) opts_.on_notice("warning: " + w);
+    if (opts_.resume) {
+      ResumeReport rep = session_->resume();
+      info_.resume_notes = rep.notes;
+      for (const auto& m : rep.quarantined) info_.resume_quarantined.push_back({m.from, m.to});
+      if (rep.hold) info_.hold = rep.hold->message;
+    }
+    return ok_status();
+  }
+
+  const SessionInfo& info() const override { return info_; }
+
+  std::vector<std::string> start_notices() override {
+    Request req;
+    req.argv = {"true"};
+    Facts f = session_->facts(req);
+    Plan p = session_->plan(req, f);
+    std::vector<std::string> out = p.notices;
+    for (const auto& w : p.warnings) out.push_back("warning: " + w);
+    for (const auto& w : policy_.warnings) out.push_back("warning: " + w);
+    if (!p.stripped.empty() && p.mode != SandboxMode::kExternal)
+      out.push_back("these variables are not available to commands (ENV-4): " +
+                    join(p.stripped, ", ") + ".");
+    session_->mark_notices_shown();
+    return out;
+  }
+
+  SandboxStatus sandbox_status() override {
+    SandboxStatus s;
+    s.mode = to_string(policy_.mode);
+    s.backend = policy_.mode == SandboxMode::kOn ? "bubblewrap" : "none";
+    if (policy_.mode != SandboxMode::kOn) {
+      s.available = true;  // commands run, with no sandbox from cordon (MODE-2, MODE-3)
+      return s;
+    }
+    Request req;
+    req.argv = {"true"};
+    Facts f = session_->facts(req);
+    Plan p = session_->plan(req, f);
+    if (p.refusal) {
+      s.reason = p.refusal->message;
+      return s;
+    }
+    const ProbeReport& pr = session_->probe();
+    s.available = pr.ok;
+    if (!pr.ok) s.reason = pr.message();
+    return s;
+  }
+
+  Result<ExecResult> exec(const ExecRequest& req) override {
+    if (req.command && !req.argv.empty())
+      return make_error("invalid", "give either `command` or `argv`, not both.");
+    if (!req.command && req.argv.empty())
+      return make_error("invalid", "no command was given: set `command` or `argv`.");
+    if (req.command && trim(*req.command).empty())
+      return make_error("invalid", "the command is empty.");
+    if (!req.argv.empty() && req.argv[0].empty())
+      return make_error("invalid", "argv[0] is empty: name the program to run.");
+    if (auto h = session_->current_hold()) return from_refusal(*h);
+
+    Request r;
+    r.argv = req.argv;
+    r.script = req.command;
+    r.cwd = resolve_cwd(req.cwd);
+    r.network = req.network;
+    r.outside_sandbox = req.outside_sandbox;
+    r.timeout = req.timeout;
+
+    ExecGateInput gi;
+    gi.mode = policy_.mode;
+    gi.command = command_text(req);
+    gi.network = req.network;
+    gi.outside_sandbox = req.outside_sandbox;
+    gi.ways_out_approved = req.ways_out_approved;
+    gi.reason = req.reason;
+    gi.verdict = verdict_for(req, r.cwd);
+    ExecGate gate = gate_exec(gi);
+    if (gate.refusal) return make_error("refused", *gate.refusal);
+
+    std::vector<std::string> approval_notes;
+    if (!gate.asks.empty()) {
+      // A person is never asked a question whose answer cannot matter: a plan that is refused
+      // anyway, or a sandbox that cannot start, is reported before any question.
+      Facts f = session_->facts(r);
+      Plan p = session_->plan(r, f);
+      if (p.refusal) return from_refusal(*p.refusal);
+      if (p.runner == Runner::kSandbox && !session_->probe().ok)
+        return make_error("unavailable", session_->probe().message());
+      for (const auto& ask : gate.asks) {
+        Decision d = approver_->ask(ask);
+        if (!d.allowed) return make_error("refused", d.message);
+        if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
+          approval_notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
+      }
+    }
+
+    LaunchIo io;
+    if (req.inherit_stdio) {
+      io.in = isatty(0) ? InputMode::kNull : InputMode::kInherit;  // PROC-2
+      io.out = OutputMode::kInherit;
+      io.err = OutputMode::kTee;  // the tail is read for the blocked-command note (RES-2)
+      io.capture_limit = 64 << 10;
+    } else {
+      io.in = req.stdin_data ? InputMode::kData : InputMode::kNull;
+      if (req.stdin_data) io.in_data = *req.stdin_data;
+      io.out = OutputMode::kCapture;
+      io.err = OutputMode::kCapture;
+      io.capture_limit = req.output_limit;
+    }
+    io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
+    CommandResult cr = session_->run(r, io);
+    if (cr.refusal && !cr.withheld) return from_refusal(*cr.refusal);
+
+    ExecResult out;
+    out.exit_code = cr.exit_code;
+    out.signal = cr.signal;
+    out.stdout_text = std::move(cr.stdout_text);
+    out.stderr_text = std::move(cr.stderr_text);
+    out.stdout_truncated = cr.stdout_truncated;
+    out.stderr_truncated = cr.stderr_truncated;
+    out.timed_out = cr.timed_out;
+    out.canceled = cr.canceled;
+    out.withheld = cr.withheld;
+    out.notices = std::move(cr.notices);
+    out.notes = std::move(approval_notes);
+    if (cr.withheld && cr.refusal) out.notes.push_back(cr.refusal->message);
+    for (auto& n : cr.notes) out.notes.push_back(std::move(n));
+    if (cr.timed_out)
+      out.notes.push_back(
+          "the command ran past its timeout and was ended, with every process it started.");
+    if (cr.blocked_note) out.notes.push_back(*cr.blocked_note);
+    for (const auto& m : cr.quarantined) out.quarantined.push_back({m.from, m.to});
+    out.processes_left = std::move(cr.processes_left);
+    out.messages = std::move(cr.messages);
+    out.duration_ms = cr.duration_ms;
+    return out;
+  }
+
+  Result<ReadFileResult> read_file(const ReadFileRequest& req) override {
+    files::ReadFileRequest in;
+    in.path = req.path;
+    in.offset = req.offset;
+    in.limit = req.limit;
+    auto r = with_approval<files::ReadFileResult>(
+        req.reason, in, [](const FileContext& c, const files::ReadFileRequest& q) {
+          return files::read_file(c, q);
+        });
+    if (!r.ok()) return r.error();
+    ReadFileResult out;
+    out.path = r->path;
+    out.content = std::move(r->content);
+    out.first_line = r->first_line;
+    out.line_count = r->line_count;
+    out.total_lines = r->total_lines;
+    out.more = r->more;
+    out.size = r->size;
+    out.invalid_utf8 = r->invalid_utf8;
+    return out;
+  }
+
+  Result<WriteFileResult> write_file(const WriteFileRequest& req) override {
+    files::WriteFileRequest in;
+    in.path = req.path;
+    in.content = req.content;
+    auto r = with_approval<files::WriteFileResult>(
+        req.reason, in, [](const FileContext& c, const files::WriteFileRequest& q) {
+          return files::write_file(c, q);
+        });
+    if (!r.ok()) return r.error();
+    return WriteFileResult{r->path, r->bytes, r->created, r->created_dirs};
+  }
+
+  Result<EditFileResult> edit_file(const EditFileRequest& req) override {
+    files::EditFileRequest in;
+    in.path = req.path;
+    in.old_text = req.old_text;
+    in.new_text = req.new_text;
+    in.replace_all = req.replace_all;
+    auto r = with_approval<files::EditFileResult>(
+        req.reason, in, [](const FileContext& c, const files::EditFileRequest& q) {
+          return files::edit_file(c, q);
+        });
+    if (!r.ok()) return r.error();
+    return EditFileResult{r->path, r->replacements};
+  }
+
+  Result<SearchResult> search(const SearchRequest& req) override {
+    if (auto h = session_->current_hold()) return from_refusal(*h);
+    files::SearchRequest in;
+    in.pattern = req.pattern;
+    in.path = req.path;
+    in.fixed_string = req.fixed_string;
+    in.ignore_case = req.ignore_case;
+    in.glob = req.glob;
+    in.max_results = req.max_results;
+    auto r = files::search(file_context(), in);
+    if (!r.ok()) return normalized(r.error());
+    SearchResult out;
+    for (auto& m : r->matches) out.matches.push_back({m.path, m.line, std::move(m.text)});
+    out.truncated = r->truncated;
+    out.truncated_reason = r->truncated_reason;
+    out.files_searched = r->files_searched;
+    out.credential_files_skipped = r->credential_files_skipped;
+    out.large_files_skipped = r->large_files_skipped;
+    out.binary_files_skipped = r->binary_files_skipped;
+    out.hidden_paths_skipped = r->hidden_paths_skipped;
+    out.unreadable_skipped = r->unreadable_skipped;
+    return out;
+  }
+
+  Result<Classification> classify(const ClassifyRequest& req) override {
+    if (req.command && !req.argv.empty())
+      return make_error("invalid", "give either `command` or `argv`, not both.");
+    if (!req.command && req.argv.empty())
+      return make_error("invalid", "no command was given: set `command` or `argv`.");
+    return classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
+  }
+
+  Result<ReviewStarted> review_start() override {
+    auto r = cordon::review_start(session_->project(), host_.env, review_record());
+    if (!r.ok()) return normalized(r.error());
+    return ReviewStarted{r->commit, r->ignored.size()};
+  }
+
+  Result<ReviewReport> review() override {
+    auto r = cordon::review_run(session_->project(), host_.env, review_record());
+    if (!r.ok()) return normalized(r.error());
+    ReviewReport out;
+    out.commit = r->commit;
+    out.replace_refs = r->replace_refs;
+    out.changed = r->changed;
+    out.added = r->added;
+    out.added_ignored = r->added_ignored;
+    out.limits = r->limits;
+    out.text = format_review(*r);
+    return out;
+  }
+
+  Result<std::string> policy_json() override {
+    Request req;
+    req.argv = {"true"};
+    Facts f = session_->facts(req);
+    Plan p = session_->plan(req, f);
+    return cordon::policy_json(policy_, *session_, p).dump(2);
+  }
+
+  Status set_away(bool on) override { return approver_->set_away(on); }
+  bool away() const override { return approver_->away(); }
+  void begin_task() override { approver_->begin_task(); }
+  void end_task() override { approver_->end_task(); }
+
+  Status end() override {
+    if (session_->ephemeral()) return ok_status();
+    auto st = session_->end();
+    if (!st.ok()) return normalized(st.error());
+    return st;
+  }
+
+ private:
+  struct NoAsker : Asker {
+    std::string note;
+    PersonAnswer ask(const Question&) override { return {Reply::kUnavailable, note}; }
+  };
+
+  // An absolute cwd as given; a relative one under the project root; empty: the session's.
+  std::string resolve_cwd(const std::string& cwd) const {
+    if (cwd.empty()) return host_.cwd;
+    if (cwd[0] == '/') return normalize_path(cwd);
+    return normalize_path(path_join(session_->project(), cwd));
+  }
+
+  std::string review_record() const {
+    // A lasting session keeps its own review; an ephemeral one shares the project's with
+    // `cordon review` in a terminal, so the person sees the review the agent started.
+    return review_record_path(host_.folders, session_->project(),
+                              session_->ephemeral() ? "" : session_->id());
+  }
+
+  const FileContext& file_context() {
+    std::lock_guard<std::mutex> lock(files_mu_);
+    if (!files_ctx_) {
+      Request req;
+      req.argv = {"true"};
+      files_ctx_ = make_file_context(policy_, session_->facts(req));
+    }
+    return *files_ctx_;
+  }
+
+  // Runs a file tool; when it asks (FILE-4..6), puts the question through the approver and,
+  // when allowed, runs it again with that approval. A path that now leads elsewhere asks again,
+  // at most a few times.
+  template <class T, class Req, class Fn>
+  Result<T> with_approval(const std::string& reason, Req req, Fn tool) {
+    if (auto h = session_->current_hold()) return from_refusal(*h);
+    const FileContext& ctx = file_context();
+    for (int round = 0; round < 3; ++round) {
+      auto r = tool(ctx, req);
+      if (!r.ok()) return normalized(r.error());
+      if (!r->asked()) return std::move(r->value);
+      ApprovalRequest ask;
+      ask.kind = r->ask->kind;
+      ask.path = r->ask->path;
+      ask.reason = reason.empty() ? r->ask->reason : r->ask->reason + " (" + reason + ")";
+      Decision d = approver_->ask(ask);
+      if (!d.allowed) return make_error("refused", d.message, r->ask->path);
+      req.approved = *r->ask;
+    }
+    return make_error("refused", "the path kept changing while it was being approved; nothing "
+                                 "was done. Check it, then try again.");
+  }
+
+  std::optional<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
+    auto c = classify_words(req.argv, req.command, cwd, req.network);
+    if (!c.ok()) return std::nullopt;
+    CommandVerdict v;
+    v.cls = c->cls == "denied"           ? CommandVerdict::kDenied
+            : c->cls == "read-only"      ? CommandVerdict::kReadOnly
+                                         : CommandVerdict::kNeedsApproval;
+    v.reason = c->reason;
+    return v;
+  }
+
+  // CMD-6: the command policy's verdict.
+  Result<Classification> classify_words(const std::vector<std::string>& argv,
+                                        const std::optional<std::string>& command,
+                                        const std::string& cwd, bool network) {
+    (void)argv;
+    (void)command;
+    (void)cwd;
+    (void)network;
+    return make_error("unavailable", "the command policy (CMD) is not part of this build yet.");
+  }
+
+  Options opts_;
+  HostContext host_;
+  Policy policy_;
+  std::unique_ptr<cordon::Session> session_;
+  SessionInfo info_;
+  SteadyClock clock_;
+  std::unique_ptr<JudgeProcess> judge_;
+  NoAsker no_asker_;
+  Asker* asker_ = nullptr;
+  std::unique_ptr<Approver> approver_;
+  std::mutex files_mu_;
+  std::optional<FileContext> files_ctx_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Session>> Session::open(const Options& options) {
+  EnvMap env = options.environment ? EnvMap{} : EnvMap::from_environ(environ);
+  if (options.environment)
+    for (const auto& kv : *options.environment) {
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) continue;
+      env.set(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+  HostContext host = read_host_context(std::move(env), options.cwd);
+  auto policy = load_user_policy(host.folders);
+  if (!policy.ok())
+    return make_error("unavailable",
+                      policy.error().message +
+                          " Commands are refused until the config is fixed (CFG-2).",
+                      policy.error().path);
+  auto s = std::make_unique<SessionImpl>(options, std::move(host), std::move(*policy));
+  if (auto st = s->init(); !st.ok()) return st.error();
+  return std::unique_ptr<Session>(std::move(s));
+}
+
+int helper_main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "__probe-inside") return probe_inside_main(argc, argv);
+  return -1;
+}
+
+}  // namespace cordon::api

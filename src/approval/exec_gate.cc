@@ -1,0 +1,43 @@
+#include "approval/exec_gate.h"
+
+#include <fmt/format.h>
+
+namespace cordon {
+
+ExecGate gate_exec(const ExecGateInput& in) {
+  ExecGate g;
+  const bool sandbox_mode = in.mode == SandboxMode::kOn;
+  // MODE-2, MODE-3: with no sandbox there is nothing to get out of; the ways out do not exist
+  // and the command runs unconfined anyway.
+  const bool outside = sandbox_mode && in.outside_sandbox;
+  const bool network = sandbox_mode && in.network && !outside;
+  g.unconfined = !sandbox_mode || outside;
+  if (in.verdict && in.verdict->cls == CommandVerdict::kDenied) {
+    g.refusal = fmt::format("`{}` was refused: the command policy denies it ({}). Do not retry "
+                            "it in another form; carry on without it, and name the skipped "
+                            "step in your final report.",
+                            in.command, in.verdict->reason);
+    return g;
+  }
+  auto ask = [&](AskKind kind, std::string why) {
+    ApprovalRequest r;
+    r.kind = kind;
+    r.command = in.command;
+    r.reason = in.reason.empty() ? std::move(why) : in.reason;
+    g.asks.push_back(std::move(r));
+  };
+  if (outside && !in.ways_out_approved) {
+    ask(AskKind::kOutsideSandbox, "the command asks to run outside the sandbox, as the user");
+    return g;  // APR-3: one question; the person sees the command in it
+  }
+  if (network && !in.ways_out_approved)
+    ask(AskKind::kNetwork, "the command asks for the machine's network");
+  if (g.unconfined && !outside && in.verdict &&
+      in.verdict->cls == CommandVerdict::kNeedsApproval)
+    ask(AskKind::kCommand,
+        fmt::format("there is no sandbox (mode \"{}\") and the command is not read-only: {}",
+                    to_string(in.mode), in.verdict->reason));
+  return g;
+}
+
+}  // namespace cordon

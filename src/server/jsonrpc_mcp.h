@@ -1,0 +1,102 @@
+// `cordon mcp` (SRV-2): a Model Context Protocol server over stdio. It offers the tools `bash`,
+// `read_file`, `write_file`, `edit_file` and `search`, each with a JSON Schema for its input,
+// over the same library calls as `cordon serve`. Questions (APR-7) go to the user as MCP
+// elicitation when the client declares that capability; otherwise they are refused with a
+// message naming the server option that approves the kind in advance (`--allow-network`).
+//
+// Protocol versions: 2025-11-25 (the current one), 2025-06-18, 2025-03-26 and 2024-11-05. A
+// client asking for another gets the current one (the client then decides). Structured tool
+// output (`structuredContent`, `outputSchema`) and elicitation exist from 2025-06-18 on.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "cordon/cordon.h"
+#include "server/jsonrpc.h"
+#include "server/jsonrpc_peer.h"
+
+namespace cordon::rpc {
+
+inline constexpr const char* kMcpLatestVersion = "2025-11-25";
+// The version to answer a client's `initialize` with (lifecycle: version negotiation).
+std::string negotiate_mcp_version(const json& requested);
+bool mcp_version_at_least(const std::string& version, const std::string& other);
+
+// The server option that approves a kind in advance: "--allow-network", ...; empty for
+// outside_sandbox, which no option approves (APR-3).
+std::string allow_option(AskKind kind);
+
+// The `tools/list` result for a negotiated version.
+json mcp_tools(const std::string& version);
+
+// Puts questions to the user through MCP elicitation (`elicitation/create`), or, for a client
+// without it, refuses them naming the option that would approve them (APR-7).
+class ElicitAsker : public Asker {
+ public:
+  explicit ElicitAsker(Peer& peer) : peer_(peer) {}
+  // Set at `initialize` from the client's capabilities.
+  void set_supported(bool supported);
+  PersonAnswer ask(const Question& question) override;
+
+ private:
+  Peer& peer_;
+  std::mutex mu_;
+  bool supported_ = false;
+};
+
+// Reads the client's answer to `elicitation/create`.
+PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_offered);
+
+struct McpOptions {
+  // Opens the session at `initialize` (the project, session and `--allow-*` options of the
+  // command line are the opener's). A failure is reported by every tool call.
+  std::function<Result<std::unique_ptr<api::Session>>(Asker* asker)> open;
+  size_t max_in_flight = 32;
+  bool threads = true;
+  std::function<void(const std::string&)> log;
+};
+
+class McpConnection {
+ public:
+  McpConnection(McpOptions options, Peer& peer);
+  ~McpConnection();
+  McpConnection(const McpConnection&) = delete;
+  McpConnection& operator=(const McpConnection&) = delete;
+
+  void on_line(const LineFramer::Line& line);
+  bool finished() const { return false; }  // MCP over stdio ends when the client closes stdin
+  // End of input or a signal: ends running commands, waits for their aftercare.
+  void close();
+
+ private:
+  void on_request(const Message& m);
+  void on_notification(const Message& m);
+  json initialize(const json& id, const json& params);
+  json call_tool(const json& id, const json& params, const api::Cancel* cancel);
+  void log(const std::string& line) const;
+
+  McpOptions opts_;
+  Peer& peer_;
+  ElicitAsker asker_;
+  Workers workers_;
+  mutable std::mutex mu_;
+  bool initialized_ = false;
+  bool closing_ = false;
+  std::string version_ = kMcpLatestVersion;
+  std::unique_ptr<api::Session> session_;
+  std::optional<Error> open_error_;
+  std::string project_;
+  struct Running {
+    std::shared_ptr<api::Cancel> cancel;
+    bool cancelled = false;  // notifications/cancelled: no response is sent
+  };
+  std::map<std::string, Running> running_;
+};
+
+}  // namespace cordon::rpc

@@ -1,0 +1,55 @@
+#include "session/policy_report.h"
+
+#include "session/session.h"
+
+namespace cordon {
+
+namespace {
+
+nlohmann::json limits_json(const Limits& l) {
+  nlohmann::json j = nlohmann::json::object();
+  auto put = [&](const char* k, const std::optional<unsigned long long>& v) {
+    if (v) j[k] = {{"value", *v}, {"mechanism", "rlimit"}};
+  };
+  put("memory", l.memory);
+  put("cpu_seconds", l.cpu_seconds);
+  put("pids", l.pids);
+  put("file_size", l.file_size);
+  put("open_files", l.open_files);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& plan) {
+  nlohmann::json j;
+  j["mode"] = to_string(p.mode);
+  j["backend"] = p.mode == SandboxMode::kOn ? "bubblewrap" : "none";
+  j["config_file"] = p.source_file;
+  j["project"] = session.project();
+  j["escape"] = to_string(p.escape);
+  j["approvals"] = to_string(p.approvals.mode);
+  j["network"] = p.mode == SandboxMode::kOn ? "loopback only" : "host";
+  j["writable"] = plan.writable_roots;
+  j["hidden"] = nlohmann::json::array();
+  for (const auto& h : plan.hidden) {
+    nlohmann::json hj{{"path", h.path}, {"entry", h.entry}, {"why", h.why}, {"hidden", h.hidden}};
+    if (!h.hidden) hj["kept_because"] = h.kept_because;
+    j["hidden"].push_back(hj);
+  }
+  j["protected"] = nlohmann::json::array();
+  for (const auto& d : plan.protect)
+    j["protected"].push_back({{"path", d.path}, {"state", d.state}, {"why", d.why}});
+  j["env_stripped"] = plan.stripped;
+  j["limits"] = limits_json(p.limits);
+  j["mount_count"] = plan.mount_count();
+  j["mount_budget"] = 256;
+  j["coarsened"] = plan.coarsened;
+  if (plan.refusal)
+    j["refusal"] = {{"reason", plan.refusal->reason}, {"message", plan.refusal->message}};
+  j["notices"] = plan.notices;
+  j["warnings"] = plan.warnings;
+  return j;
+}
+
+}  // namespace cordon
