@@ -213,7 +213,9 @@ std::vector<std::string> Session::pending_quarantine() const {
   auto text = read_file(blocked_file(opts_.folders, record_.project), 1 << 20);
   if (!text.ok()) return out;
   try {
-    for (const auto& p : nlohmann::json::parse(*text).at("paths")) {
+    // Kept in a variable: a range-for over a member of a temporary would dangle (until C++23).
+    const nlohmann::json j = nlohmann::json::parse(*text);
+    for (const auto& p : j.at("paths")) {
       std::string path = p.get<std::string>();
       if (read_path_info(path).exists()) out.push_back(path);  // lifts once it is gone
     }

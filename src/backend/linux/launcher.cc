@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "backend/linux/bwrap_args.h"
+#include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -77,6 +78,18 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   return last_bpf;
 }
 
+// PROC-6: the command's cgroups, made before it starts and removed after it ended. Without
+// one (an unprivileged user here), the rlimits alone hold the limits.
+struct CgroupScope {
+  CgroupJoin join;
+  explicit CgroupScope(const Limits& limits) {
+    if (!limits.memory && !limits.pids) return;
+    auto r = make_cgroups(limits, random_hex16());
+    if (r.ok()) join = std::move(*r);
+  }
+  ~CgroupScope() { remove_cgroups(join); }
+};
+
 struct CloseFd {
   int fd;
   ~CloseFd() {
@@ -122,6 +135,8 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.timeout = plan.timeout;
   spec.bwrap_status_fd = sr.fd;
   spec.cancel_fd = io.cancel_fd;
+  CgroupScope cg(plan.limits);
+  spec.cgroup_procs_fds = cg.join.procs_fds;
   // Our copy of the write end must close once bwrap has it, or the status never ends.
   auto started = [&](pid_t pid) {
     trace("launch: bwrap started");
@@ -153,6 +168,8 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.capture_limit = io.capture_limit;
   spec.timeout = plan.timeout;
   spec.cancel_fd = io.cancel_fd;
+  CgroupScope cg(plan.limits);
+  spec.cgroup_procs_fds = cg.join.procs_fds;
   return run_process(spec, on_started);
 }
 

@@ -33,6 +33,7 @@ struct ProcessSpec {
   bool new_process_group = true;  // our terminal's Ctrl-C reaches cordon, not the child
   bool end_group_on_exit = false;  // SIGKILL the process group once the first process exits
   Limits limits;                  // applied as rlimits before exec (PROC-6)
+  std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child joins ("0") before exec
   InputMode in = InputMode::kNull;
   std::string in_data;
   OutputMode out = OutputMode::kInherit, err = OutputMode::kInherit;
