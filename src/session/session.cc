@@ -287,6 +287,20 @@ const ProbeReport& Session::probe() {
   return *probe_;
 }
 
+bool Session::stripped_names_changed(const std::vector<std::string>& names) const {
+  // ENV-4 "on first use": said once per project until the set of names changes, so a run of
+  // one-command sessions does not repeat it on every command.
+  if (!ephemeral_) return true;
+  std::string file = path_join(opts_.folders.cache,
+                               fmt::format("env-notice/{:016x}", std::hash<std::string>{}(record_.project)));
+  std::string now = join(names, "\n");
+  auto before = read_file(file, 1 << 20);
+  if (before.ok() && *before == now) return false;
+  (void)make_dirs(path_parent(file), 0700);
+  (void)write_file_atomic(file, now, false);
+  return true;
+}
+
 ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   ResumeReport rep;
   std::vector<std::string> files = store_.leftover_files(record_.id);
@@ -436,7 +450,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
   if (first_command_) {
     res.notices = plan.notices;
     for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
-    if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal)
+    if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal &&
+        stripped_names_changed(plan.stripped))
       res.notices.push_back("these variables are not available to commands (ENV-4): " +
                             join(plan.stripped, ", ") + ".");
     if (opts_.on_notice)

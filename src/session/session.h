@@ -84,6 +84,7 @@ class Session {
   Status prepare();
   Status save_record();
   std::vector<std::string> pending_quarantine() const;
+  bool stripped_names_changed(const std::vector<std::string>& names) const;
   void remember_failed_moves(const std::vector<std::string>& failed);
   // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
   // of this project), adding notes; returns the holds they leave.
