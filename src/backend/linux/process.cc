@@ -373,7 +373,6 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   munmap(stack, kStack);
   if (pid < 0) return make_error("spawn", "clone failed", "", fork_errno);
   o.pid = pid;
-  o.started = Clock::now();
   in_child.reset();
   out_w.reset();
   err_w.reset();
@@ -390,6 +389,13 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                       spec.path, ca.child_errno);
   }
   Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+  if (spec.feed && !spec.feed(pid)) {
+    ::kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    return make_error("aborted", "the command was not started");
+  }
+  o.started = Clock::now();
   if (on_started) on_started(pid);
 
   Stream streams[2];
