@@ -62,6 +62,22 @@ int main(int argc, char** argv) {
   policy->add_flag("--seatbelt", policy_args.seatbelt,
                    "print the macOS Seatbelt profile for this project instead");
 
+  ClassifyArgs classify_args;
+  std::string classify_line;
+  auto* classify = app.add_subcommand(
+      "classify",
+      "Say whether a command only reads, needs approval or is denied (CMD-6).\n"
+      "  cordon classify -- git status\n"
+      "  cordon classify -c 'grep -rn TODO src | head'\n"
+      "  cordon classify --json -- rm -rf /");
+  classify->add_flag("--json", classify_args.json,
+                     "print {\"class\", \"reason\", \"word\", \"rule\"} as JSON");
+  classify->add_flag("--network", classify_args.network,
+                     "the command would get the network (never read-only)");
+  classify->add_option("-c", classify_line, "a shell command line to classify");
+  classify->add_option("command", classify_args.command, "the command and its arguments, after --");
+  classify->prefix_command();
+
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
   try {
@@ -78,6 +94,13 @@ int main(int argc, char** argv) {
     if (!run_args.command.empty() && run_args.command[0] == "--")
       run_args.command.erase(run_args.command.begin());
     return cmd_run(ctx, run_args);
+  }
+  if (classify->parsed()) {
+    if (classify->count("-c")) classify_args.script = classify_line;
+    for (auto& extra : classify->remaining()) classify_args.command.push_back(extra);
+    if (!classify_args.command.empty() && classify_args.command[0] == "--")
+      classify_args.command.erase(classify_args.command.begin());
+    return cmd_classify(ctx, classify_args);
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (policy->parsed()) return cmd_policy(ctx, policy_args);
