@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,8 @@ namespace {
 constexpr int kMaxDepth = 16;
 // Folders a line may `cd` into before we stop following.
 constexpr size_t kMaxCwds = 32;
+// Distinct words checked as paths before we stop (each may cost a realpath on the host).
+constexpr size_t kMaxPathChecks = 10000;
 
 std::vector<std::string> entry_words(std::string_view s) {
   std::vector<std::string> out;
@@ -58,13 +61,14 @@ bool version_word(std::string_view w) {
 
 // A word for a message, in backquotes: quoted only when it holds blanks or quotes, control
 // characters made visible, long words cut.
-std::string display(std::string_view w) {
+std::string display(std::string_view w, bool quote_blanks = true) {
   constexpr size_t kMax = 120;
   std::string_view v = w.size() > kMax ? w.substr(0, kMax) : w;
-  bool control = false, quote = v.empty();
+  bool control = false, quote = v.empty() && quote_blanks;
   for (unsigned char c : v) {
     if (c < 0x20 || c == 0x7f) control = true;
-    if (c == ' ' || c == '\'' || c == '"' || c == '\\' || c == '`') quote = true;
+    if (quote_blanks && (c == ' ' || c == '\'' || c == '"' || c == '\\' || c == '`'))
+      quote = true;
   }
   std::string out;
   if (control) {
@@ -228,10 +232,11 @@ class Walk {
     }
     for (const auto& a : c.assignments)
       assignment(a, c.words.empty() ? "" : c.words[0].text, !c.words.empty());
-    if (!c.words.empty()) argv(std::span<const ShellWord>(c.words), depth, false);
+    if (!c.words.empty()) argv(std::span<const ShellWord>(c.words), depth, "");
   }
 
-  void argv(std::span<const ShellWord> words, int depth, bool stdin_args) {
+  // `fed_by`: "xargs" or "find -exec" when that program adds arguments of its own.
+  void argv(std::span<const ShellWord> words, int depth, const std::string& fed_by) {
     if (words.empty()) return;
     if (depth > kMaxDepth) {
       too_deep(words[0].text);
@@ -276,21 +281,21 @@ class Walk {
     }
     Unwrapped u = unwrap_command(program, texts);
     if (u.is_wrapper) {
-      wrapper(words, texts, u, program, depth, stdin_args);
+      wrapper(words, texts, u, program, depth, fed_by);
       return;
     }
 
     const bool no_paths = takes_no_paths(program);
     for (size_t i = 1; i < words.size(); ++i) check_word(words[i], no_paths, !no_paths);
-    if (stdin_args && !no_paths)
+    if (!fed_by.empty() && !no_paths)
       add(CommandClass::kNeedsApproval, program, "expansion",
-          fmt::format("xargs gives {} arguments read from standard input, which cannot be "
-                      "checked (CMD-3).",
-                      display(program)));
+          fmt::format("{} gives {} arguments only known at run time, which cannot be checked "
+                      "(CMD-3).",
+                      fed_by, display(program)));
     implicit_folder(program, texts);
     if (program == "cd") change_dir(words);
-    if (program == "find") find_exec(words, depth);
     read_only(program, texts, git);
+    if (program == "find") find_exec(words, depth);
   }
 
   Classification result() const {
@@ -378,6 +383,17 @@ class Walk {
       return;
     }
     const std::string& t = w.text;
+    // The same word in the same folders needs checking once (`ls a a a ...`).
+    std::string key = t;
+    key += glob && w.has_glob ? '\1' : '\0';
+    key += std::to_string(cwds_.size());
+    if (!checked_.insert(std::move(key)).second) return;
+    if (checked_.size() > kMaxPathChecks) {
+      add(CommandClass::kNeedsApproval, t, "unparsed",
+          fmt::format("the line names more than {} paths, too many to check (CMD-3).",
+                      kMaxPathChecks));
+      return;
+    }
     check_text(t, t, glob && w.has_glob);
     // `--file=PATH`, `if=PATH`: the value is a path too.
     size_t eq = t.find('=');
@@ -396,9 +412,30 @@ class Walk {
     std::string expanded = (t == "~" || starts_with(t, "~/")) ? expand_home(t, home_) : t;
     if (!expanded.empty() && expanded[0] == '/') {
       check_abs(word, normalize_path(expanded), glob);
+      if (!glob) check_passed_through(word, expanded);
     } else {
       const std::vector<std::string> cwds = cwds_;
-      for (const auto& cwd : cwds) check_abs(word, path_join(cwd, expanded), glob);
+      for (const auto& cwd : cwds) {
+        check_abs(word, path_join(cwd, expanded), glob);
+        if (!glob) check_passed_through(word, cwd + "/" + expanded);
+      }
+    }
+  }
+
+  // `/srv/secret/../x` goes through /srv/secret (and, were it a symlink, `..` would lead
+  // elsewhere): the folders before each `..` count as named.
+  void check_passed_through(const std::string& word, const std::string& raw) {
+    if (raw.find("..") == std::string::npos) return;
+    std::string so_far = "/";
+    int ups = 0;
+    for (auto c : path_components(raw)) {
+      if (c == "..") {
+        if (++ups > 64) return;  // bounded work; the normalized path is checked anyway
+        check_resolved(word, so_far, "", false);
+        so_far = path_parent(so_far);
+      } else {
+        so_far = path_join(so_far, c);
+      }
     }
   }
 
@@ -685,7 +722,8 @@ class Walk {
   }
 
   void wrapper(std::span<const ShellWord> words, const std::vector<std::string>& texts,
-               const Unwrapped& u, const std::string& program, int depth, bool stdin_args) {
+               const Unwrapped& u, const std::string& program, int depth,
+               const std::string& fed_by) {
     const std::string inner = u.command < texts.size() ? texts[u.command] : "";
     if (!u.confident)
       add(CommandClass::kNeedsApproval, program + " " + u.problem, "unparsed",
@@ -696,7 +734,7 @@ class Walk {
       add(CommandClass::kNeedsApproval, program, "privileged",
           fmt::format("{} {} (CMD-2).", display(program), u.privileged));
     if (!u.writes.empty())
-      add(CommandClass::kNeedsApproval, program, "writes-file",
+      add(CommandClass::kNeedsApproval, program, "write-option",
           fmt::format("{} {} (CMD-2).", display(program), u.writes));
     for (size_t i = 1; i < u.command && i < words.size(); ++i) {
       if (std::find(u.assignments.begin(), u.assignments.end(), i) != u.assignments.end())
@@ -716,7 +754,7 @@ class Walk {
       read_only(program, texts, GitGlobals{});
       return;
     }
-    argv(words.subspan(u.command), depth + 1, stdin_args || u.stdin_arguments);
+    argv(words.subspan(u.command), depth + 1, u.stdin_arguments ? program : fed_by);
   }
 
   void change_dir(std::span<const ShellWord> words) {
@@ -748,7 +786,7 @@ class Walk {
       if (a != "-exec" && a != "-execdir" && a != "-ok" && a != "-okdir") continue;
       size_t j = i + 1;
       while (j < words.size() && words[j].text != ";" && words[j].text != "+") ++j;
-      if (j > i + 1) argv(words.subspan(i + 1, j - i - 1), depth + 1, true);
+      if (j > i + 1) argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
       i = j;
     }
   }
@@ -793,7 +831,7 @@ class Walk {
       std::string shown = program;
       if (longer_entries && !args.empty()) shown += " " + args[0];
       add(CommandClass::kNeedsApproval, shown, "not-read-only",
-          fmt::format("{} is not on the read-only list (CMD-2).", display(shown)));
+          fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
       return;
     }
     if (best->exact && args.size() + 1 > best->words.size()) {
@@ -806,8 +844,8 @@ class Walk {
     if (auto wo = write_option(program, args)) {
       std::string shown = program;
       if (program == "git" && !args.empty() && args[0] != wo->word) shown += " " + args[0];
-      add(CommandClass::kNeedsApproval, wo->word, "writes-file",
-          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(shown),
+      add(CommandClass::kNeedsApproval, wo->word, "write-option",
+          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(shown, false),
                       display(wo->word), wo->why));
       return;
     }
@@ -821,6 +859,7 @@ class Walk {
   const DeniedPaths denied_;
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
+  std::unordered_set<std::string> checked_;
   Classification best_;
   bool have_ = false;
 };
@@ -842,8 +881,8 @@ std::optional<std::string> check_command_entry(std::string_view entry, bool deni
   if (words[0].find('/') != std::string::npos)
     return fmt::format("\"{}\" names a path; name the program (\"{}\")", entry,
                        words[0].substr(words[0].rfind('/') + 1));
-  if (!denied && has_glob_chars(words[0]))
-    return fmt::format("\"{}\": a read-only entry cannot hold `*`, `?` or `[` in its program",
+  if (!denied && words[0].find_first_of("*?") != std::string::npos)
+    return fmt::format("\"{}\": a read-only entry cannot hold `*` or `?` in its program",
                        entry);
   return std::nullopt;
 }
@@ -855,7 +894,7 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
     e.words = entry_words(text);
     e.text = join(e.words, " ");
     e.source = source;
-    e.exact = e.words.size() > 1 && version_word(e.words.back());
+    e.exact = e.words.size() > 1 && version_word(e.words.back()) && e.words[0] != "command";
     return e;
   };
   for (auto t : builtin_read_only_entries()) {
@@ -885,7 +924,8 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
   for (const auto& p : config.denied_paths) {
     bool ok = !p.empty() && (p[0] == '/' || starts_with(p, "~/"));
     std::string norm = ok ? normalize_path(p[0] == '/' ? p : p.substr(2)) : "";
-    if (!ok || norm == "/" || (p[0] == '~' && (norm == "." || norm == "..")))
+    if (!ok || norm.empty() || norm == "/" ||
+        (p[0] == '~' && (norm == "." || starts_with(norm, ".."))))
       return make_error("config",
                         fmt::format("[commands] denied_paths: \"{}\" must be absolute or start "
                                     "with \"~/\", and not be the root or the home folder.",

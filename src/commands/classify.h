@@ -37,7 +37,7 @@ struct Classification {
   std::string reason;  // a sentence for a person, naming the word and the rule (with its id)
   std::string word;    // the word (or entry, or path) the decision turned on
   // A stable machine word for the rule: read-only-list, nothing-to-run, not-read-only,
-  // writes-file, output-redirection, sensitive-path, network, expansion, environment,
+  // write-option, output-redirection, sensitive-path, network, expansion, environment,
   // privileged, unparsed, denied-command, denied-path.
   std::string rule;
 };

@@ -130,8 +130,8 @@ std::optional<DeniedRule> denied_by_rule(std::string_view program,
     size_t i = 0;
     if (!args.empty() && (args[0] == "-s" || args[0] == "-n")) {
       i = 2;
-    } else if (!args.empty() && args[0] != "--" && args.size() > 1 && starts_with(args[0], "-")) {
-      i = 1;
+    } else if (!args.empty() && args[0] != "--" && starts_with(args[0], "-")) {
+      i = 1;  // the signal
     }
     for (; i < args.size(); ++i) {
       if (args[i] == "--") continue;

@@ -160,6 +160,7 @@ ShellWord Parser::read_word(SimpleCommand& cmd, int depth) {
   bool plain = true;
   int brace_depth = 0;
   bool brace_separator = false;
+  bool open_bracket = false;
   while (!eof() && !failed()) {
     char c = s_[pos_];
     if (c == '<' || c == '>') {
@@ -203,8 +204,13 @@ ShellWord Parser::read_word(SimpleCommand& cmd, int depth) {
         continue;
       case '*':
       case '?':
-      case '[':
         w.has_glob = true;
+        break;
+      case '[':
+        open_bracket = true;  // a glob only with a closing `]`: `[` alone is the test command
+        break;
+      case ']':
+        if (open_bracket) w.has_glob = true;
         break;
       case '~':
         if (pos_ == start) w.tilde = true;
@@ -350,11 +356,7 @@ void Parser::ansi_c_quote(ShellWord& w) {
       fail("an escape in $'...' names no character", open);
       return;
     }
-    if (v < 0x100 && v >= 0x80) {
-      w.text += static_cast<char>(v);  // \xHH and octal escapes are bytes
-    } else {
-      append_utf8(w.text, v);
-    }
+    append_utf8(w.text, v);  // \u and \U name characters; \x and octal bytes are added as is
   };
   while (!failed()) {
     if (eof()) {
