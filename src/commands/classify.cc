@@ -1,6 +1,7 @@
 #include "commands/classify.h"
 
 #include <algorithm>
+#include <mutex>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -169,6 +170,23 @@ struct CommandClassifier::Lists {
   std::vector<Entry> denied;
   SensitivePaths sensitive;
   std::vector<std::string> denied_paths;
+
+  // The path matchers depend on the home folder; a caller nearly always passes the same one,
+  // so the last pair is kept (building them costs more than classifying a short line).
+  struct PathMatchers {
+    std::string home;
+    SensitiveMatcher sensitive;
+    DeniedPaths denied;
+  };
+  std::shared_ptr<const PathMatchers> matchers(const std::string& home) const {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!last || last->home != home)
+      last = std::make_shared<const PathMatchers>(
+          PathMatchers{home, SensitiveMatcher(sensitive, home), DeniedPaths(denied_paths, home)});
+    return last;
+  }
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const PathMatchers> last;
 };
 
 namespace {
@@ -180,8 +198,9 @@ class Walk {
         ctx_(ctx),
         home_(ctx.home.empty() || ctx.home[0] != '/' ? "/nonexistent-home"
                                                      : normalize_path(ctx.home)),
-        sensitive_(lists.sensitive, home_),
-        denied_(lists.denied_paths, home_) {
+        matchers_(lists.matchers(home_)),
+        sensitive_(matchers_->sensitive),
+        denied_(matchers_->denied) {
     std::string cwd = ctx.cwd.empty() || ctx.cwd[0] != '/' ? "/" : normalize_path(ctx.cwd);
     cwds_.push_back(cwd);
   }
@@ -855,8 +874,9 @@ class Walk {
   const CommandClassifier::Lists& L_;
   const ClassifyContext& ctx_;
   const std::string home_;
-  const SensitiveMatcher sensitive_;
-  const DeniedPaths denied_;
+  const std::shared_ptr<const CommandClassifier::Lists::PathMatchers> matchers_;
+  const SensitiveMatcher& sensitive_;
+  const DeniedPaths& denied_;
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
   std::unordered_set<std::string> checked_;

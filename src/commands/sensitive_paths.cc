@@ -101,9 +101,25 @@ SensitiveMatcher::SensitiveMatcher(const SensitivePaths& paths, const std::strin
       entry.anchored = true;
       e = normalize_path(e);
     }
-    for (auto c : path_components(e))
-      if (c != "..") entry.comps.emplace_back(c);
+    for (auto c : path_components(e)) {
+      if (c == "..") continue;
+      entry.comps.emplace_back(c);
+      entry.literal.push_back(c.find_first_of("*?") == std::string_view::npos);
+    }
     if (entry.comps.empty() && !entry.anchored) return;
+    if (entry.anchored) {
+      std::string head;
+      for (size_t i = 0; i < entry.comps.size() && entry.literal[i]; ++i) {
+        head.push_back('/');
+        head.append(entry.comps[i]);
+      }
+      entry.head = head.empty() ? std::string(1, '/') : std::move(head);
+    }
+    if (!entry.anchored && entry.comps.size() == 1 && entry.literal[0]) {
+      auto& names = file ? file_names_ : dir_names_;
+      names.emplace(entry.comps[0], entry.display);
+      // Still kept below, for could_match and match_names with globs.
+    }
     entries_.push_back(std::move(entry));
   };
   for (const auto& d : paths.dirs) add(d, false);
@@ -114,21 +130,38 @@ SensitiveMatcher::SensitiveMatcher(const SensitivePaths& paths, const std::strin
     if (!x.empty()) extensions_.push_back(x[0] == '.' ? x : "." + x);
 }
 
+bool SensitiveMatcher::component_matches(const Entry& e, size_t i, std::string_view comp) const {
+  return e.literal[i] ? e.comps[i] == comp : glob_match(e.comps[i], comp);
+}
+
 std::string SensitiveMatcher::match(std::string_view abs) const {
   auto comps = path_components(abs);
+  // Paths first (the most precise answer), then bare literal names, one lookup per component.
+  for (const auto& e : entries_) {
+    if (!e.anchored || comps.size() < e.comps.size()) continue;
+    if (!path_within(abs, e.head)) continue;  // one comparison rules most entries out
+    bool ok = true;
+    for (size_t i = 0; i < e.comps.size() && ok; ++i) ok = component_matches(e, i, comps[i]);
+    if (ok) return e.display;
+  }
+  for (auto c : comps) {
+    auto it = dir_names_.find(std::string(c));
+    if (it != dir_names_.end()) return it->second;
+  }
+  if (!comps.empty()) {
+    auto it = file_names_.find(std::string(comps.back()));
+    if (it != file_names_.end()) return it->second;
+  }
   for (const auto& e : entries_) {
     const size_t m = e.comps.size();
-    if (e.anchored) {
-      if (comps.size() < m) continue;
-      bool ok = true;
-      for (size_t i = 0; i < m && ok; ++i) ok = glob_match(e.comps[i], comps[i]);
-      if (ok) return e.display;
+    if (e.anchored || (m == 1 && e.literal[0])) {
+      continue;  // checked above
     } else if (e.file && m == 1) {
-      if (!comps.empty() && glob_match(e.comps[0], comps.back())) return e.display;
+      if (!comps.empty() && component_matches(e, 0, comps.back())) return e.display;
     } else {
       for (size_t k = 0; k + m <= comps.size(); ++k) {
         bool ok = true;
-        for (size_t i = 0; i < m && ok; ++i) ok = glob_match(e.comps[i], comps[k + i]);
+        for (size_t i = 0; i < m && ok; ++i) ok = component_matches(e, i, comps[k + i]);
         if (ok) return e.display;
       }
     }
@@ -166,8 +199,9 @@ std::string SensitiveMatcher::reaches(std::string_view abs) const {
   auto comps = path_components(abs);
   for (const auto& e : entries_) {
     if (!e.anchored || comps.size() >= e.comps.size()) continue;
+    if (!path_within(abs, e.head) && !path_within(e.head, abs)) continue;
     bool ok = true;
-    for (size_t i = 0; i < comps.size() && ok; ++i) ok = glob_match(e.comps[i], comps[i]);
+    for (size_t i = 0; i < comps.size() && ok; ++i) ok = component_matches(e, i, comps[i]);
     if (ok) return e.display;
   }
   return "";

@@ -19,6 +19,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "config/policy.h"
@@ -53,11 +54,16 @@ class SensitiveMatcher {
  private:
   struct Entry {
     std::vector<std::string> comps;
-    bool anchored = false;  // an absolute path (after `~` expansion)
-    bool file = false;      // from the `files` bucket
+    std::vector<bool> literal;  // per component: no `*` or `?`, compare with ==
+    std::string head;           // anchored: the literal folders before any glob ("/home/u")
+    bool anchored = false;      // an absolute path (after `~` expansion)
+    bool file = false;          // from the `files` bucket
     std::string display;
   };
+  bool component_matches(const Entry& e, size_t i, std::string_view comp) const;
   std::vector<Entry> entries_;
+  // Bare literal names, the common case, looked up directly: name -> display.
+  std::unordered_map<std::string, std::string> dir_names_, file_names_;
   std::vector<std::string> prefixes_, extensions_;
 };
 
