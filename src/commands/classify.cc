@@ -889,15 +889,15 @@ class Walk {
 std::optional<std::string> check_command_entry(std::string_view entry, bool denied) {
   auto words = entry_words(entry);
   if (words.empty()) return std::string("an entry is empty");
-  if (words.size() > 3)
-    return fmt::format("\"{}\" has more than three words: an entry is `program`, "
-                       "`program arg` or `program arg arg`",
-                       entry);
   for (const auto& w : words)
     if (w.find_first_of("'\"`$;&|<>()\\\n") != std::string::npos)
       return fmt::format("\"{}\" holds shell syntax; write the words as a command would see "
                          "them",
                          entry);
+  if (words.size() > 3)
+    return fmt::format("\"{}\" has more than three words: an entry is `program`, "
+                       "`program arg` or `program arg arg`",
+                       entry);
   if (words[0].find('/') != std::string::npos)
     return fmt::format("\"{}\" names a path; name the program (\"{}\")", entry,
                        words[0].substr(words[0].rfind('/') + 1));
