@@ -251,7 +251,38 @@ class Walk {
     }
     for (const auto& a : c.assignments)
       assignment(a, c.words.empty() ? "" : c.words[0].text, !c.words.empty());
-    if (!c.words.empty()) argv(std::span<const ShellWord>(c.words), depth, "");
+    if (c.words.empty()) return;
+    argv(std::span<const ShellWord>(c.words), depth, "");
+    shell_fed_a_script(c, depth);
+  }
+
+  // `sh <<EOF ... EOF` and `bash <<< 'cmd'`: the shell reads its script from the redirection.
+  void shell_fed_a_script(const SimpleCommand& c, int depth) {
+    std::vector<std::string> texts;
+    for (const auto& w : c.words) texts.push_back(w.text);
+    const std::string& name = texts[0];
+    const std::string program = name.substr(name.rfind('/') == std::string::npos
+                                                 ? 0
+                                                 : name.rfind('/') + 1);
+    ShellCall sh = parse_shell_call(program, texts);
+    if (!sh.is_shell || sh.has_command_string) return;
+    for (const auto& r : c.redirections) {
+      if (r.op == RedirectOp::kHereDoc) {
+        if (!r.here_doc_quoted && r.target.has_expansion)
+          add(CommandClass::kNeedsApproval, program, "unparsed",
+              fmt::format("the script {} reads from a here-document expands at run time "
+                          "(CMD-1).",
+                          display(program)));
+        line(r.here_doc, depth + 1);
+      } else if (r.op == RedirectOp::kHereString) {
+        if (dynamic(r.target))
+          add(CommandClass::kNeedsApproval, program, "unparsed",
+              fmt::format("the script {} reads from a here-string expands at run time "
+                          "(CMD-1).",
+                          display(program)));
+        line(r.target.text, depth + 1);
+      }
+    }
   }
 
   // `fed_by`: "xargs" or "find -exec" when that program adds arguments of its own.
@@ -340,6 +371,7 @@ class Walk {
 
  private:
   void add(CommandClass cls, std::string word, std::string rule, std::string reason) {
+    if (approval_at_most_ && cls == CommandClass::kDenied) cls = CommandClass::kNeedsApproval;
     if (have_ && static_cast<int>(cls) <= static_cast<int>(best_.cls)) return;
     best_ = Classification{cls, std::move(reason), std::move(word), std::move(rule)};
     have_ = true;
@@ -419,6 +451,22 @@ class Walk {
     if (eq != std::string::npos && eq + 1 < t.size() &&
         (t[0] == '-' || t.substr(0, eq).find('/') == std::string::npos))
       check_text(t, t.substr(eq + 1), glob && w.has_glob);
+    // `HEAD:.env`, `host:path`, `a:b:c` search lists: each part may be a path (not URLs).
+    if (t.find(':') != std::string::npos && t.find("://") == std::string::npos) {
+      size_t start = 0;
+      for (int parts = 0; parts < 16 && start <= t.size(); ++parts) {
+        size_t colon = t.find(':', start);
+        std::string part = t.substr(start, colon == std::string::npos ? colon : colon - start);
+        // `HEAD:secret/x` may name a file in git rather than on disk: at most an approval.
+        if (!part.empty() && part != t) {
+          approval_at_most_ = true;
+          check_text(t, part, false);
+          approval_at_most_ = false;
+        }
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+      }
+    }
   }
 
   void check_text(const std::string& word, const std::string& t, bool glob) {
@@ -606,6 +654,7 @@ class Walk {
         output(t, ">&");
         return;
       case RedirectOp::kIn:
+        network_device(t);
         check_word(t, false, true);
         return;
       case RedirectOp::kOut:
@@ -629,8 +678,16 @@ class Walk {
     }
   }
 
+  // bash opens a connection for /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.
+  void network_device(const ShellWord& t) {
+    if (starts_with(t.text, "/dev/tcp/") || starts_with(t.text, "/dev/udp/"))
+      add(CommandClass::kNeedsApproval, t.text, "network",
+          fmt::format("{} opens a network connection (CMD-3).", display(t.text)));
+  }
+
   void output(const ShellWord& t, const char* op) {
     if (t.process_substitution) return;  // >(cmd): cmd is classified itself
+    network_device(t);
     if (!dynamic(t) && !t.has_glob) {
       std::string p = (t.text == "~" || starts_with(t.text, "~/")) ? expand_home(t.text, home_)
                                                                    : t.text;
@@ -639,8 +696,9 @@ class Walk {
         if (is_harmless_device(abs)) return;
         if (is_disk_device(abs)) {
           add(CommandClass::kDenied, t.text, "denied-command",
-              fmt::format("{} {} writes straight to a disk or memory device (CMD-4).", op,
-                          display(t.text)));
+              fmt::format("{} {} writes straight to a disk or memory device (or the kernel's "
+                          "SysRq trigger) (CMD-4).",
+                          op, display(t.text)));
           return;
         }
       }
@@ -880,6 +938,7 @@ class Walk {
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
   std::unordered_set<std::string> checked_;
+  bool approval_at_most_ = false;
   Classification best_;
   bool have_ = false;
 };

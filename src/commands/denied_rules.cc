@@ -10,8 +10,9 @@ namespace cordon {
 
 const std::vector<std::string_view>& default_denied_entries() {
   static const std::vector<std::string_view> list = {
-      "mkfs*",     "mke2fs",  "mkswap",  "wipefs",  "shutdown", "reboot",  "halt",
-      "poweroff",  "init 0",  "init 6",  "telinit 0", "telinit 6"};
+      "mkfs*",    "mke2fs", "mkdosfs", "mkswap",    "newfs*",    "wipefs",  "shutdown",
+      "reboot",   "halt",   "poweroff", "killall5", "init 0",    "init 6",  "telinit 0",
+      "telinit 6"};
   return list;
 }
 
@@ -30,7 +31,7 @@ bool is_disk_device(std::string_view p) {
   for (const char* g : {"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*",
                         "/dev/mmcblk*", "/dev/disk/*", "/dev/mapper/*", "/dev/md*",
                         "/dev/loop*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem",
-                        "/dev/port"})
+                        "/dev/port", "/proc/sysrq-trigger"})
     if (glob_match(g, p)) return true;
   return false;
 }
@@ -141,8 +142,29 @@ std::optional<DeniedRule> denied_by_rule(std::string_view program,
   }
   if (program == "systemctl") {
     for (const auto& a : args)
-      if (a == "poweroff" || a == "reboot" || a == "halt" || a == "kexec" || a == "soft-reboot")
-        return DeniedRule{a, "stops or restarts the machine"};
+      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "soft-reboot"})
+        if (a == w || a == std::string(w) + ".target")
+          return DeniedRule{a, "stops or restarts the machine"};
+    return std::nullopt;
+  }
+  if (program == "cp" || program == "mv" || program == "tee" || program == "shred" ||
+      program == "install" || program == "rsync" || program == "pv") {
+    for (const auto& a : args)
+      if (!a.empty() && a[0] == '/' && is_disk_device(normalize_path(a)))
+        return DeniedRule{a, "writes straight to a disk or memory device"};
+    return std::nullopt;
+  }
+  if (program == "find") {
+    // find / -delete: rm -rf / by another name.
+    bool deletes = false;
+    for (const auto& a : args)
+      if (a == "-delete") deletes = true;
+    if (!deletes) return std::nullopt;
+    for (const auto& a : args) {
+      if (!a.empty() && (a[0] == '-' || a[0] == '(' || a[0] == '!')) break;  // the expression
+      if (catastrophic_target(a, cwds, home))
+        return DeniedRule{a, "would delete the whole system or home folder"};
+    }
     return std::nullopt;
   }
   return std::nullopt;

@@ -21,9 +21,10 @@ struct DeniedRule {
   std::string why;   // "would delete the whole system"
 };
 
-// The rules that need more than an entry: `dd of=/dev/...`, `rm -r` (or `chmod -R`, `chown -R`)
-// of `/`, a top-level folder or the home folder, `rm --no-preserve-root`, `kill -1`, and
-// `systemctl poweroff|reboot|halt|kexec`. `cwds` are the folders relative paths may be in.
+// The rules that need more than an entry: `dd of=/dev/...`, `rm -r` (or `chmod -R`, `chown -R`,
+// `find -delete`) of `/`, a system folder or the home folder, `rm --no-preserve-root`,
+// `kill -1`, `systemctl poweroff|reboot|halt|kexec` (and their targets), and `cp`, `tee`,
+// `shred`... onto a disk device. `cwds` are the folders relative paths may be in.
 std::optional<DeniedRule> denied_by_rule(std::string_view program,
                                          const std::vector<std::string>& args,
                                          const std::vector<std::string>& cwds,
@@ -31,7 +32,7 @@ std::optional<DeniedRule> denied_by_rule(std::string_view program,
 
 // /dev/null, /dev/stdout, /dev/stderr, /dev/tty, /dev/fd/N: writing there is not writing a file.
 bool is_harmless_device(std::string_view path);
-// A disk, a partition or memory: writing there is denied (`> /dev/sda`).
+// A disk, a partition, memory or /proc/sysrq-trigger: writing there is denied (`> /dev/sda`).
 bool is_disk_device(std::string_view path);
 
 // A function that calls itself twice in the background (`:(){ :|:& };:`): the fork bomb

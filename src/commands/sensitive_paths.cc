@@ -57,6 +57,11 @@ const SensitivePaths& default_sensitive_paths() {
     for (const char* d : {".git", ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker",
                           ".password-store", ".secrets", ".claude", ".codex", ".gemini"})
       p.dirs.push_back(d);
+    // System secrets, for commands run outside the sandbox.
+    for (const char* d : {"/etc/ssl/private", "/etc/sudoers.d", "/run/secrets",
+                          "/var/run/secrets"})
+      p.dirs.push_back(d);
+    for (const char* f : {"/etc/shadow", "/etc/gshadow", "/etc/sudoers"}) p.files.push_back(f);
     for (const char* f :
          {".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
           ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc",

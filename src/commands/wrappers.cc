@@ -229,6 +229,13 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
     u.is_wrapper = true;
     u.command = argv.size();  // the rest is a user name and shell arguments
     return u;
+  } else if (p == "watch") {
+    // watch [options] command: joined and run by `sh -c` (or run as is with -x); either way
+    // the words that follow are the command.
+    s = scan(argv, {"bcdeghptx", "nqs", "", {"--beep", "--color", "--no-color", "--errexit",
+                                           "--chgexit", "--no-title", "--precise", "--exec",
+                                           "--no-wrap", "--differences"},
+                    {"--interval", "--equexit", "--shell-command"}, {"--differences"}, false});
   } else if (p == "busybox") {
     u.is_wrapper = true;
     u.command = argv.size() > 1 ? 1 : argv.size();

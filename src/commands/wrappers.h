@@ -29,7 +29,7 @@ struct Unwrapped {
 };
 
 // env, nice, nohup, timeout, stdbuf, setsid, ionice, time, exec, command, builtin, xargs, sudo,
-// doas, su, busybox. Any other program: is_wrapper == false. `command -v` and `command -V` only
+// doas, su, watch, busybox. Any other program: is_wrapper == false. `command -v` and `command -V` only
 // look a name up: not a wrapper either.
 Unwrapped unwrap_command(std::string_view program, const std::vector<std::string>& argv);
 

@@ -476,6 +476,13 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"for f in ~/.ssh/*; do echo $f; done", N, "sensitive-path", ""},
       {"openssl x509 -in cert.pem -noout", N, "sensitive-path", ""},
       {"cat src/.gitignore", R, "", ""},
+      {"git show HEAD:.env", N, "sensitive-path", ".env"},
+      {"cat /etc/shadow", N, "sensitive-path", "/etc/shadow"},
+      {"ls /run/secrets", N, "sensitive-path", ""},
+      {"cat /var/run/secrets/kubernetes.io/serviceaccount/token", N, "sensitive-path", ""},
+      {"cat < /dev/tcp/example.com/80", N, "network", "network connection"},
+      {"echo x > /dev/udp/1.2.3.4/53", N, "network", ""},
+      {"cat /etc/hostname", R, "", ""},
       {"cat .github/workflows/ci.yml", R, "", ""},
   };
 }
@@ -573,6 +580,22 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
       {"diff <(reboot) x", D, "", ""},
       {"echo ${x:-$(reboot)}", D, "", ""},
       {"X=$(reboot) ls", D, "", ""},
+      {"sh <<EOF\nreboot\nEOF", D, "", ""},
+      {"bash <<< 'shutdown now'", D, "", ""},
+      {"sh <<'EOF'\nls\nEOF", N, "not-read-only", "`sh`"},
+      {"echo b > /proc/sysrq-trigger", D, "denied-command", "SysRq"},
+      {"cp disk.img /dev/sda", D, "denied-command", "device"},
+      {"tee /dev/sdb < x", D, "", ""},
+      {"find / -delete", D, "denied-command", "whole system"},
+      {"find ~ -name x -delete", D, "", ""},
+      {"find build -delete", N, "write-option", ""},
+      {"systemctl isolate reboot.target", D, "", ""},
+      {"systemctl start poweroff.target", D, "", ""},
+      {"killall5 -9", D, "", ""},
+      {"watch reboot", D, "", ""},
+      {"watch -n 5 ls", R, "", ""},
+      {"mkdosfs /dev/sdb1", D, "", ""},
+      {"rm -rf /tmp", D, "", ""},
   };
 }
 TEST(Classify, DeniedCommands) { check(DeniedCommandsCases()); }
