@@ -174,10 +174,12 @@ ShellWord Parser::read_word(SimpleCommand& cmd, int depth) {
     if (is_meta(c)) break;
     switch (c) {
       case '\\':
-        plain = false;
         if (peek(1) == '\n') {
-          pos_ += 2;
-        } else if (pos_ + 1 >= s_.size()) {
+          pos_ += 2;  // a line continuation vanishes before words are read: still plain
+          continue;
+        }
+        plain = false;
+        if (pos_ + 1 >= s_.size()) {
           w.text += '\\';  // a trailing backslash stays itself
           ++pos_;
         } else {
@@ -748,6 +750,20 @@ bool Parser::read_pending_here_docs(int depth) {
       if (line == p.delimiter) {
         found = true;
         break;
+      }
+      if (!p.quoted) {
+        // A backslash at the end of a line joins it with the next one in an unquoted body.
+        // bash then compares the joined line with the delimiter, dash does not: the same text
+        // ends the body at different places, so do not guess.
+        size_t backslashes = 0;
+        while (backslashes < line.size() && line[line.size() - 1 - backslashes] == '\\')
+          ++backslashes;
+        if (backslashes % 2 == 1) {
+          fail("a line of an unquoted here-document ends with a backslash (shells differ on "
+               "where such a body ends)",
+               p.offset);
+          return false;
+        }
       }
       body.append(line);
       body += '\n';

@@ -295,6 +295,8 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
           doubt(a + " (a shell option that changes how words expand)");
         } else if (ch == 'k') {
           doubt(a + " (lets any word set the environment)");
+        } else if (ch == 'i') {
+          doubt(a + " (an interactive shell expands aliases and history, like !cmd)");
         } else if (std::string_view("abefhimnprstuvxBCEHPTlD").find(ch) ==
                    std::string_view::npos) {
           doubt(a + " (an option we do not know)");

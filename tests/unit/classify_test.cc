@@ -397,6 +397,8 @@ std::vector<Case> WrappersCases() {  // CMD-1: the command a wrapper runs is cla
       {"xargs rm", N, "", "`rm`"},
       {"find . -name '*.txt' | xargs cat", N, "expansion", "xargs gives `cat`"},
       {"bash -O extglob -c 'ls'", N, "unparsed", "-O"},
+      {"bash -ic 'ls'", N, "unparsed", "interactive"},
+      {"cat <<EOF\nEO\\\nF\nrm -rf x\nEOF", N, "unparsed", "backslash"},
       {"sh -c \"$CMD\"", N, "unparsed", ""},
       {"eval \"$CMD\"", N, "unparsed", ""},
       {"bash -c 'echo \"unterminated'", N, "unparsed", ""},

@@ -209,6 +209,10 @@ TEST(ShellTokenizer, Assignments) {  // CMD-1
   EXPECT_EQ(s.commands[0].assignments.size(), 1u);
   EXPECT_TRUE(s.commands[0].words.empty());
   expect_unparsed("a=(1 2)", "(");
+  // A line continuation inside the name does not stop it being an assignment.
+  s = ok("X\\\n=1 cmd");
+  EXPECT_EQ(texts(s.commands[0].assignments), (std::vector<std::string>{"X=1"}));
+  EXPECT_EQ(texts(s.commands[0].words), (std::vector<std::string>{"cmd"}));
 }
 
 TEST(ShellTokenizer, Redirections) {  // CMD-1
@@ -271,6 +275,11 @@ TEST(ShellTokenizer, HereDocuments) {  // CMD-1
   EXPECT_EQ(s.commands[1].redirections[0].here_doc, "shutdown\n");
   // In a command substitution.
   EXPECT_EQ(argvs("x=$(cat <<EOF\nhi\nEOF\n); echo $x"), (V{{"cat"}, {"echo", "$x"}}));
+  // bash joins `EO\` and `F` into the delimiter, dash does not: never guess.
+  expect_unparsed("cat <<EOF\nEO\\\nF\nreboot\nEOF\n", "backslash");
+  expect_unparsed("cat <<EOF\nx\\\nEOF\nreboot\nEOF\n", "backslash");
+  ok("cat <<EOF\nx\\\\\nEOF\n");  // an escaped backslash does not join
+  ok("cat <<'EOF'\nEO\\\nF\nEOF\n");  // quoted: no joining at all
   expect_unparsed("cat <<EOF\nno end", "not closed");
   expect_unparsed("cat <<EOF", "without a body");
   expect_unparsed("cat <<$X\nx\n$X", "delimiter");
