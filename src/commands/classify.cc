@@ -534,6 +534,7 @@ class Walk {
                       how, d));
     }
     std::string m = sensitive_.match(abs);
+    if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
     if (!m.empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
           fmt::format("{}{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), how, m));

@@ -692,6 +692,18 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     }
     return std::nullopt;
   }
+  if (p == "rpm") {
+    for (const auto& a : args) {
+      for (auto w : {"--setperms", "--setugids", "--setcaps", "--restore", "--erase",
+                     "--install", "--upgrade", "--freshen", "--reinstall", "--import",
+                     "--initdb", "--rebuilddb", "--delete"})
+        if (starts_with(a, w)) return found(a, "changes installed packages or the database");
+      if (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
+          a.find_first_of("eiUF") != std::string::npos)
+        return found(a, "changes installed packages");
+    }
+    return std::nullopt;
+  }
   if (p == "sed") return sed_option(args);
   if (p == "awk" || p == "gawk" || p == "mawk" || p == "nawk") return awk_option(args);
   if (p == "git") return git_option(args);

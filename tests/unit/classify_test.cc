@@ -485,6 +485,9 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"cat < /dev/tcp/example.com/80", N, "network", "network connection"},
       {"echo x > /dev/udp/1.2.3.4/53", N, "network", ""},
       {"cat /etc/hostname", R, "", ""},
+      {"strings /dev/sda", N, "sensitive-path", "raw disk"},
+      {"rpm -qa", R, "", ""},
+      {"rpm -q --setperms bash", N, "write-option", ""},
       {"cat .github/workflows/ci.yml", R, "", ""},
   };
 }
