@@ -1,5 +1,4 @@
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -36,10 +35,8 @@ int cmd_classify(const CliContext& ctx, const ClassifyArgs& args) {
   Classification c = args.script ? classifier->classify_line(*args.script, cc)
                                  : classifier->classify_argv(args.command, cc);
   if (args.json) {
-    nlohmann::json j{{"class", to_string(c.cls)},
-                     {"reason", c.reason},
-                     {"word", c.word},
-                     {"rule", c.rule}};
+    nlohmann::json j{
+        {"class", to_string(c.cls)}, {"reason", c.reason}, {"word", c.word}, {"rule", c.rule}};
     // A command line may hold any bytes; replace what is not UTF-8 rather than fail.
     std::string out = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::printf("%s\n", out.c_str());

@@ -1,12 +1,12 @@
 #include "commands/classify.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <mutex>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <fmt/format.h>
 
 #include "commands/denied_rules.h"
 #include "commands/read_only_list.h"
@@ -68,8 +68,7 @@ std::string display(std::string_view w, bool quote_blanks = true) {
   bool control = false, quote = v.empty() && quote_blanks;
   for (unsigned char c : v) {
     if (c < 0x20 || c == 0x7f) control = true;
-    if (quote_blanks && (c == ' ' || c == '\'' || c == '"' || c == '\\' || c == '`'))
-      quote = true;
+    if (quote_blanks && (c == ' ' || c == '\'' || c == '"' || c == '\\' || c == '`')) quote = true;
   }
   std::string out;
   if (control) {
@@ -108,9 +107,9 @@ bool is_fd_word(std::string_view t) {
 
 // Commands whose arguments are not paths they open: an expansion there cannot reach a file.
 bool takes_no_paths(std::string_view p) {
-  static const char* const kList[] = {"echo", "printf", "true", "false", ":", "test", "[",
-                                      "sleep", "seq", "expr", "basename", "dirname", "exit",
-                                      "wait", "set", "type", "which", "printenv", "factor"};
+  static const char* const kList[] = {
+      "echo",     "printf",  "true", "false", ":",   "test", "[",     "sleep",    "seq",   "expr",
+      "basename", "dirname", "exit", "wait",  "set", "type", "which", "printenv", "factor"};
   for (const char* k : kList)
     if (p == k) return true;
   return false;
@@ -124,11 +123,25 @@ bool is_grep(std::string_view p) {
 // Environment a command may be given without changing what it runs or reads.
 bool harmless_environment(std::string_view name, std::string_view value) {
   if (starts_with(name, "LC_")) return true;
-  static const char* const kNames[] = {
-      "LANG",       "LANGUAGE",      "TZ",          "NO_COLOR",    "FORCE_COLOR",
-      "CLICOLOR",   "CLICOLOR_FORCE", "COLUMNS",    "LINES",       "TERM",
-      "COLORTERM",  "GREP_COLOR",    "GREP_COLORS", "LS_COLORS",   "TIME_STYLE",
-      "QUOTING_STYLE", "POSIXLY_CORRECT", "GIT_OPTIONAL_LOCKS", "GIT_TERMINAL_PROMPT"};
+  static const char* const kNames[] = {"LANG",
+                                       "LANGUAGE",
+                                       "TZ",
+                                       "NO_COLOR",
+                                       "FORCE_COLOR",
+                                       "CLICOLOR",
+                                       "CLICOLOR_FORCE",
+                                       "COLUMNS",
+                                       "LINES",
+                                       "TERM",
+                                       "COLORTERM",
+                                       "GREP_COLOR",
+                                       "GREP_COLORS",
+                                       "LS_COLORS",
+                                       "TIME_STYLE",
+                                       "QUOTING_STYLE",
+                                       "POSIXLY_CORRECT",
+                                       "GIT_OPTIONAL_LOCKS",
+                                       "GIT_TERMINAL_PROMPT"};
   for (const char* k : kNames)
     if (name == k) return true;
   return (name == "PAGER" || name == "GIT_PAGER" || name == "SYSTEMD_PAGER") &&
@@ -141,15 +154,15 @@ bool harmless_variable(std::string_view name, std::string_view value) {
   if (harmless_environment(name, value)) return true;
   for (char c : name)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  static const char* const kTied[] = {"path",  "cdpath", "fpath",     "manpath", "module_path",
-                                      "mailpath", "psvar", "histchars", "fignore", "prompt"};
+  static const char* const kTied[] = {"path",     "cdpath", "fpath",     "manpath", "module_path",
+                                      "mailpath", "psvar",  "histchars", "fignore", "prompt"};
   for (const char* k : kTied)
     if (name == k) return false;
   return true;
 }
 
 bool system_folder(std::string_view dir) {
-  static const char* const kDirs[] = {"/bin",  "/usr/bin",       "/usr/local/bin", "/sbin",
+  static const char* const kDirs[] = {"/bin",      "/usr/bin",        "/usr/local/bin",   "/sbin",
                                       "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"};
   for (const char* d : kDirs)
     if (dir == d) return true;
@@ -261,9 +274,8 @@ class Walk {
     std::vector<std::string> texts;
     for (const auto& w : c.words) texts.push_back(w.text);
     const std::string& name = texts[0];
-    const std::string program = name.substr(name.rfind('/') == std::string::npos
-                                                 ? 0
-                                                 : name.rfind('/') + 1);
+    const std::string program =
+        name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
     ShellCall sh = parse_shell_call(program, texts);
     if (!sh.is_shell || sh.has_command_string) return;
     for (const auto& r : c.redirections) {
@@ -295,8 +307,7 @@ class Walk {
     const ShellWord& w0 = words[0];
     if (dynamic(w0) || w0.has_glob || w0.process_substitution) {
       add(CommandClass::kNeedsApproval, w0.text, "expansion",
-          fmt::format("the command name {} is only known at run time (CMD-1).",
-                      display(w0.text)));
+          fmt::format("the command name {} is only known at run time (CMD-1).", display(w0.text)));
       for (size_t i = 1; i < words.size(); ++i) check_word(words[i], true, false);
       return;
     }
@@ -364,8 +375,8 @@ class Walk {
     }
     c.rule = "read-only-list";
     c.word = matched_[0];
-    c.reason = fmt::format("every command is on the read-only list (CMD-2): {}.",
-                           join(shown, ", "));
+    c.reason =
+        fmt::format("every command is on the read-only list (CMD-2): {}.", join(shown, ", "));
     return c;
   }
 
@@ -530,8 +541,8 @@ class Walk {
                       display(word), how, d));
     } else if (reach && !(d = denied_.reaches(abs)).empty()) {
       add(CommandClass::kNeedsApproval, word, "denied-path",
-          fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word),
-                      how, d));
+          fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word), how,
+                      d));
     }
     std::string m = sensitive_.match(abs);
     if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
@@ -607,9 +618,9 @@ class Walk {
       for (size_t i = 1; i < texts.size(); ++i) {
         const std::string& a = texts[i];
         if (a == "--") break;
-        if (a == "--recursive" || a == "--dereference-recursive" ||
-            a == "--directories=recurse" ||
-            (a.size() > 1 && a[0] == '-' && a[1] != '-' && a.find_first_of("rR") != std::string::npos))
+        if (a == "--recursive" || a == "--dereference-recursive" || a == "--directories=recurse" ||
+            (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
+             a.find_first_of("rR") != std::string::npos))
           recursive = true;
       }
     }
@@ -690,8 +701,8 @@ class Walk {
     if (t.process_substitution) return;  // >(cmd): cmd is classified itself
     network_device(t);
     if (!dynamic(t) && !t.has_glob) {
-      std::string p = (t.text == "~" || starts_with(t.text, "~/")) ? expand_home(t.text, home_)
-                                                                   : t.text;
+      std::string p =
+          (t.text == "~" || starts_with(t.text, "~/")) ? expand_home(t.text, home_) : t.text;
       if (!p.empty() && p[0] == '/') {
         std::string abs = normalize_path(p);
         if (is_harmless_device(abs)) return;
@@ -769,8 +780,8 @@ class Walk {
              int depth) {
     if (!sh.confident)
       add(CommandClass::kNeedsApproval, program, "unparsed",
-          fmt::format("{} is given {}: cannot tell how its script reads (CMD-1).",
-                      display(program), sh.problem));
+          fmt::format("{} is given {}: cannot tell how its script reads (CMD-1).", display(program),
+                      sh.problem));
     if (sh.script >= words.size()) {
       add(CommandClass::kNeedsApproval, program, "unparsed",
           fmt::format("{} -c has no script (CMD-1).", display(program)));
@@ -951,19 +962,20 @@ std::optional<std::string> check_command_entry(std::string_view entry, bool deni
   if (words.empty()) return std::string("an entry is empty");
   for (const auto& w : words)
     if (w.find_first_of("'\"`$;&|<>()\\\n") != std::string::npos)
-      return fmt::format("\"{}\" holds shell syntax; write the words as a command would see "
-                         "them",
-                         entry);
+      return fmt::format(
+          "\"{}\" holds shell syntax; write the words as a command would see "
+          "them",
+          entry);
   if (words.size() > 3)
-    return fmt::format("\"{}\" has more than three words: an entry is `program`, "
-                       "`program arg` or `program arg arg`",
-                       entry);
+    return fmt::format(
+        "\"{}\" has more than three words: an entry is `program`, "
+        "`program arg` or `program arg arg`",
+        entry);
   if (words[0].find('/') != std::string::npos)
     return fmt::format("\"{}\" names a path; name the program (\"{}\")", entry,
                        words[0].substr(words[0].rfind('/') + 1));
   if (!denied && words[0].find_first_of("*?") != std::string::npos)
-    return fmt::format("\"{}\": a read-only entry cannot hold `*` or `?` in its program",
-                       entry);
+    return fmt::format("\"{}\": a read-only entry cannot hold `*` or `?` in its program", entry);
   return std::nullopt;
 }
 

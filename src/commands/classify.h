@@ -47,8 +47,8 @@ struct Classification {
 using PathResolver = std::function<std::string(const std::string&)>;
 
 struct ClassifyContext {
-  std::string cwd;    // absolute: where the command would run
-  std::string home;   // absolute: the user's home folder, for `~`
+  std::string cwd;       // absolute: where the command would run
+  std::string home;      // absolute: the user's home folder, for `~`
   bool network = false;  // the caller asks for the network: never read-only (CMD-3)
   PathResolver resolve;  // may be empty: then only the lexical paths are checked
 };

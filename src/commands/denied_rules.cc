@@ -10,15 +10,13 @@ namespace cordon {
 
 const std::vector<std::string_view>& default_denied_entries() {
   static const std::vector<std::string_view> list = {
-      "mkfs*",    "mke2fs", "mkdosfs", "mkswap",    "newfs*",    "wipefs",  "shutdown",
-      "reboot",   "halt",   "poweroff", "killall5", "init 0",    "init 6",  "telinit 0",
-      "telinit 6"};
+      "mkfs*", "mke2fs",   "mkdosfs",  "mkswap", "newfs*", "wipefs",    "shutdown", "reboot",
+      "halt",  "poweroff", "killall5", "init 0", "init 6", "telinit 0", "telinit 6"};
   return list;
 }
 
 bool is_harmless_device(std::string_view p) {
-  if (p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty")
-    return true;
+  if (p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty") return true;
   if (starts_with(p, "/dev/fd/") && p.size() > 8) {
     for (char c : p.substr(8))
       if (c < '0' || c > '9') return false;
@@ -28,10 +26,10 @@ bool is_harmless_device(std::string_view p) {
 }
 
 bool is_disk_device(std::string_view p) {
-  for (const char* g : {"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*",
-                        "/dev/mmcblk*", "/dev/disk/*", "/dev/mapper/*", "/dev/md*",
-                        "/dev/loop*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem",
-                        "/dev/port", "/proc/sysrq-trigger"})
+  for (const char* g :
+       {"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*",
+        "/dev/disk/*", "/dev/mapper/*", "/dev/md*", "/dev/loop*", "/dev/dm-*", "/dev/sr*",
+        "/dev/mem", "/dev/kmem", "/dev/port", "/proc/sysrq-trigger"})
     if (glob_match(g, p)) return true;
   return false;
 }
@@ -44,11 +42,11 @@ bool is_top_folder(std::string_view abs, const std::string& home) {
   if (abs == "/" || abs == home || path_within(home, abs)) return true;
   auto comps = path_components(abs);
   if (comps.size() != 1) return false;
-  static const char* const kSystem[] = {"bin",  "boot", "dev",  "etc",  "home", "lib",
-                                        "lib32", "lib64", "libx32", "opt", "proc", "root",
-                                        "run",  "sbin", "srv",  "sys",  "tmp",  "usr",
-                                        "var",  "snap", "mnt",  "media", "nix", "Users",
-                                        "System", "Library", "Applications", "private"};
+  static const char* const kSystem[] = {
+      "bin",   "boot",   "dev",   "etc",    "home",    "lib",          "lib32",
+      "lib64", "libx32", "opt",   "proc",   "root",    "run",          "sbin",
+      "srv",   "sys",    "tmp",   "usr",    "var",     "snap",         "mnt",
+      "media", "nix",    "Users", "System", "Library", "Applications", "private"};
   for (const char* d : kSystem)
     if (comps[0] == d) return true;
   return false;
@@ -57,8 +55,8 @@ bool is_top_folder(std::string_view abs, const std::string& home) {
 // Would removing (or changing) `target` recursively take the system or the home folder?
 bool catastrophic_target(const std::string& target, const std::vector<std::string>& cwds,
                          const std::string& home) {
-  static const char* const kHome[] = {"~", "~/", "~/*", "$HOME", "${HOME}", "$HOME/",
-                                      "${HOME}/", "$HOME/*", "${HOME}/*"};
+  static const char* const kHome[] = {"~",      "~/",       "~/*",     "$HOME",    "${HOME}",
+                                      "$HOME/", "${HOME}/", "$HOME/*", "${HOME}/*"};
   for (const char* h : kHome)
     if (target == h) return true;
   std::string t = expand_home(target, home);
@@ -91,8 +89,8 @@ std::optional<DeniedRule> recursive_change(std::string_view program,
     if (!options_done && a.size() > 1 && a[0] == '-') {
       if (a == "--no-preserve-root") return DeniedRule{a, "removes the protection of `/`"};
       if (a == "--recursive") recursive = true;
-      if (a[1] != '-' && (a.find('R') != std::string::npos ||
-                          (rm && a.find('r') != std::string::npos)))
+      if (a[1] != '-' &&
+          (a.find('R') != std::string::npos || (rm && a.find('r') != std::string::npos)))
         recursive = true;
       continue;
     }

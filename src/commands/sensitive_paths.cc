@@ -12,10 +12,10 @@ namespace {
 
 // Hidden-list entries that are folders (the rest are files); only the bucket shown changes.
 bool hidden_entry_is_dir(const std::string& e) {
-  static const char* const kDirs[] = {".ssh",     ".gnupg",        ".aws",     ".azure",
-                                      ".config/gcloud", ".config/gh", ".config/hub", ".docker",
-                                      ".kube",    ".password-store", ".local/share/keyrings",
-                                      ".secrets", ".claude",       ".codex",   ".gemini"};
+  static const char* const kDirs[] = {
+      ".ssh",        ".gnupg",  ".aws",   ".azure",          ".config/gcloud",        ".config/gh",
+      ".config/hub", ".docker", ".kube",  ".password-store", ".local/share/keyrings", ".secrets",
+      ".claude",     ".codex",  ".gemini"};
   for (const char* d : kDirs)
     if (e == d) return true;
   return false;
@@ -58,16 +58,18 @@ const SensitivePaths& default_sensitive_paths() {
                           ".password-store", ".secrets", ".claude", ".codex", ".gemini"})
       p.dirs.push_back(d);
     // System secrets, for commands run outside the sandbox.
-    for (const char* d : {"/etc/ssl/private", "/etc/sudoers.d", "/run/secrets",
-                          "/var/run/secrets"})
+    for (const char* d : {"/etc/ssl/private", "/etc/sudoers.d", "/run/secrets", "/var/run/secrets"})
       p.dirs.push_back(d);
     for (const char* f : {"/etc/shadow", "/etc/gshadow", "/etc/sudoers"}) p.files.push_back(f);
-    for (const char* f :
-         {".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
-          ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc",
-          ".mkshrc", ".envrc", ".mcp.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
-          ".pgpass", ".env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
-          "~/.config/fish/config.fish"})
+    for (const char* f : {".bashrc",      ".bash_profile", ".bash_login",
+                          ".bash_logout", ".profile",      ".zshrc",
+                          ".zshenv",      ".zprofile",     ".zlogin",
+                          ".zlogout",     ".cshrc",        ".tcshrc",
+                          ".kshrc",       ".mkshrc",       ".envrc",
+                          ".mcp.json",    ".netrc",        ".git-credentials",
+                          ".npmrc",       ".pypirc",       ".pgpass",
+                          ".env",         "id_rsa",        "id_dsa",
+                          "id_ecdsa",     "id_ed25519",    "~/.config/fish/config.fish"})
       p.files.push_back(f);
     p.prefixes = {".env."};
     p.extensions = {".pem", ".key", ".p12", ".pfx"};

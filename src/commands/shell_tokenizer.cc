@@ -18,9 +18,7 @@ bool is_shell_name(std::string_view s) {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 bool is_meta(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
@@ -31,6 +29,36 @@ int hex_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// The one-letter escapes of $'...' and what they stand for; -1 for the others.
+int simple_escape(char e) {
+  switch (e) {
+    case 'a':
+      return 7;
+    case 'b':
+      return 8;
+    case 'e':
+    case 'E':
+      return 27;
+    case 'f':
+      return 12;
+    case 'n':
+      return 10;
+    case 'r':
+      return 13;
+    case 't':
+      return 9;
+    case 'v':
+      return 11;
+    case '\\':
+    case '\'':
+    case '"':
+    case '?':
+      return e;
+    default:
+      return -1;
+  }
 }
 
 void append_utf8(std::string& out, uint32_t cp) {
@@ -382,20 +410,11 @@ void Parser::ansi_c_quote(ShellWord& w) {
     }
     char e = s_[pos_ + 1];
     pos_ += 2;
+    if (int v = simple_escape(e); v >= 0) {
+      put(static_cast<uint32_t>(v));
+      continue;
+    }
     switch (e) {
-      case 'a': put(7); break;
-      case 'b': put(8); break;
-      case 'e':
-      case 'E': put(27); break;
-      case 'f': put(12); break;
-      case 'n': put(10); break;
-      case 'r': put(13); break;
-      case 't': put(9); break;
-      case 'v': put(11); break;
-      case '\\':
-      case '\'':
-      case '"':
-      case '?': w.text += e; break;
       case 'x':
       case 'u':
       case 'U': {
@@ -759,9 +778,10 @@ bool Parser::read_pending_here_docs(int depth) {
         while (backslashes < line.size() && line[line.size() - 1 - backslashes] == '\\')
           ++backslashes;
         if (backslashes % 2 == 1) {
-          fail("a line of an unquoted here-document ends with a backslash (shells differ on "
-               "where such a body ends)",
-               p.offset);
+          fail(
+              "a line of an unquoted here-document ends with a backslash (shells differ on "
+              "where such a body ends)",
+              p.offset);
           return false;
         }
       }
@@ -916,7 +936,7 @@ void Parser::parse_list(ShellScript& into, bool until_paren, int depth) {
   std::vector<Construct> stack;
   SimpleCommand cur;
   cur.offset = base_ + pos_;
-  bool cmd_pos = true;         // a reserved word may start here
+  bool cmd_pos = true;          // a reserved word may start here
   bool after_compound = false;  // just closed ( ), { }, fi or done
   bool need_command = false;    // after && || | a command must follow
   auto cur_empty = [&]() {
@@ -1057,9 +1077,10 @@ void Parser::parse_list(ShellScript& into, bool until_paren, int depth) {
     }
     if (c == '(') {
       if (!cur_empty() || after_compound || !cmd_pos) {
-        fail("`(` in the middle of a command (function definitions, arrays and extended "
-             "globs are not supported)",
-             pos_);
+        fail(
+            "`(` in the middle of a command (function definitions, arrays and extended "
+            "globs are not supported)",
+            pos_);
         return;
       }
       if (n == '(') {
@@ -1119,10 +1140,9 @@ void Parser::parse_list(ShellScript& into, bool until_paren, int depth) {
     const bool reserved_spot = ((cmd_pos && cur_empty()) || after_compound) && !w.quoted &&
                                !w.has_expansion && !w.process_substitution;
     if (reserved_spot) {
-      static const char* const kReserved[] = {"if",   "then", "elif",     "else",   "fi",
-                                              "do",   "done", "while",    "until",  "for",
-                                              "{",    "}",    "!",        "case",   "esac",
-                                              "select", "function", "coproc", "[["};
+      static const char* const kReserved[] = {
+          "if", "then", "elif", "else", "fi",   "do",     "done",     "while",  "until", "for",
+          "{",  "}",    "!",    "case", "esac", "select", "function", "coproc", "[["};
       bool is_reserved = false;
       for (const char* k : kReserved)
         if (w.text == k) is_reserved = true;

@@ -25,16 +25,16 @@ namespace cordon {
 struct ShellWord {
   // The word after quote removal. Expansions are kept as written: "$HOME/x", "$(date)".
   std::string text;
-  size_t offset = 0;  // where the word starts in the text that was parsed
+  size_t offset = 0;                // where the word starts in the text that was parsed
   bool quoted = false;              // some part was quoted or backslash-escaped
   bool has_expansion = false;       // $VAR, ${...}, $(...), `...` or $((...)) anywhere
   bool unquoted_expansion = false;  // one of those outside double quotes (split and globbed)
   // An expansion that can evaluate code held in a variable: arithmetic ($((...)), $[...]),
   // indirection (${!x}), transformations (${x@P}), subscripts and substring offsets.
   bool risky_expansion = false;
-  bool has_glob = false;             // an unquoted `*`, `?` or `[` (pathname expansion)
-  bool has_brace = false;            // an unquoted {a,b} or {1..3} (brace expansion)
-  bool tilde = false;                // starts with an unquoted `~` (tilde expansion)
+  bool has_glob = false;              // an unquoted `*`, `?` or `[` (pathname expansion)
+  bool has_brace = false;             // an unquoted {a,b} or {1..3} (brace expansion)
+  bool tilde = false;                 // starts with an unquoted `~` (tilde expansion)
   bool process_substitution = false;  // holds <(...) or >(...)
   // How many leading characters of `text` came from unquoted, unexpanded source characters
   // (tells `NAME=value` assignments from arguments such as "NAME"=value).

@@ -22,13 +22,13 @@ bool is_assignment(std::string_view w) {
 
 // getopt-style options of one wrapper.
 struct Syntax {
-  std::string_view flags;        // short options without a value
-  std::string_view with_value;   // short options with a value (attached or the next word)
-  std::string_view opt_value;    // short options whose value can only be attached (-i[R])
+  std::string_view flags;       // short options without a value
+  std::string_view with_value;  // short options with a value (attached or the next word)
+  std::string_view opt_value;   // short options whose value can only be attached (-i[R])
   std::initializer_list<std::string_view> long_flags;
   std::initializer_list<std::string_view> long_with_value;  // --name=v or --name v
   std::initializer_list<std::string_view> long_opt_value;   // only --name=v
-  bool assignments = false;      // NAME=value words may come before the command
+  bool assignments = false;  // NAME=value words may come before the command
 };
 
 struct Scan {
@@ -130,10 +130,13 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
     std::vector<std::string> args = argv;
     for (size_t i = 1; i < args.size() && args[i] != "--"; ++i)
       if (args[i] == "-") args[i] = "-i";
-    s = scan(args, {"i0v", "uCS", "", {"--ignore-environment", "--null", "--debug",
-                                       "--list-signal-handling"},
+    s = scan(args, {"i0v",
+                    "uCS",
+                    "",
+                    {"--ignore-environment", "--null", "--debug", "--list-signal-handling"},
                     {"--unset", "--chdir", "--split-string"},
-                    {"--ignore-signal", "--default-signal", "--block-signal"}, true});
+                    {"--ignore-signal", "--default-signal", "--block-signal"},
+                    true});
     for (const auto& [o, v] : s.options) {
       if (o == "-C" || o == "--chdir") u.chdirs.push_back(v);
       if (o == "-S" || o == "--split-string") {
@@ -157,21 +160,36 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
     s = scan(argv, {"", "", "", {}, {}, {}, false});
     u.writes = "may write nohup.out";
   } else if (p == "timeout") {
-    s = scan(argv, {"v", "ks", "", {"--preserve-status", "--foreground", "--verbose"},
-                    {"--kill-after", "--signal"}, {}, false});
+    s = scan(argv, {"v",
+                    "ks",
+                    "",
+                    {"--preserve-status", "--foreground", "--verbose"},
+                    {"--kill-after", "--signal"},
+                    {},
+                    false});
     if (s.next < argv.size()) ++s.next;  // the duration
   } else if (p == "stdbuf") {
     s = scan(argv, {"", "ioe", "", {}, {"--input", "--output", "--error"}, {}, false});
   } else if (p == "setsid") {
     s = scan(argv, {"cfw", "", "", {"--ctty", "--fork", "--wait"}, {}, {}, false});
   } else if (p == "ionice") {
-    s = scan(argv, {"tu", "cnpPu", "", {"--ignore"}, {"--class", "--classdata", "--pid",
-                                                     "--pgid", "--uid"}, {}, false});
+    s = scan(argv, {"tu",
+                    "cnpPu",
+                    "",
+                    {"--ignore"},
+                    {"--class", "--classdata", "--pid", "--pgid", "--uid"},
+                    {},
+                    false});
     if (has_option(s, {"-p", "-P", "-u", "--pid", "--pgid", "--uid"}))
       u.writes = "changes the priority of other processes";
   } else if (p == "time") {
-    s = scan(argv, {"pvqa", "of", "", {"--portability", "--verbose", "--quiet", "--append"},
-                    {"--output", "--format"}, {}, false});
+    s = scan(argv, {"pvqa",
+                    "of",
+                    "",
+                    {"--portability", "--verbose", "--quiet", "--append"},
+                    {"--output", "--format"},
+                    {},
+                    false});
     for (const auto& [o, v] : s.options)
       if (o == "-o" || o == "--output") u.writes = "writes its report to " + v;
   } else if (p == "exec") {
@@ -182,25 +200,31 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
   } else if (p == "builtin") {
     s = scan(argv, {"", "", "", {}, {}, {}, false});
   } else if (p == "xargs") {
-    s = scan(argv, {"0prtx", "adEILnPs", "eil",
+    s = scan(argv, {"0prtx",
+                    "adEILnPs",
+                    "eil",
                     {"--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit",
                      "--open-tty", "--show-limits"},
                     {"--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs",
                      "--max-chars", "--process-slot-var"},
-                    {"--eof", "--replace"}, false});
+                    {"--eof", "--replace"},
+                    false});
     for (const auto& [o, v] : s.options)
       if (o == "-a" || o == "--arg-file") u.files.push_back(v);
     u.stdin_arguments = true;
     u.implied = "echo";
   } else if (p == "sudo") {
-    s = scan(argv, {"AbEeHiKklnPSsVv", "CDghpRrTtUu", "",
-                    {"--askpass", "--background", "--edit", "--help", "--login", "--list",
-                     "--non-interactive", "--preserve-groups", "--remove-timestamp",
-                     "--reset-timestamp", "--shell", "--stdin", "--validate", "--version",
-                     "--bell"},
-                    {"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot",
-                     "--role", "--type", "--command-timeout", "--other-user", "--user"},
-                    {"--preserve-env"}, true});
+    s = scan(argv,
+             {"AbEeHiKklnPSsVv",
+              "CDghpRrTtUu",
+              "",
+              {"--askpass", "--background", "--edit", "--help", "--login", "--list",
+               "--non-interactive", "--preserve-groups", "--remove-timestamp", "--reset-timestamp",
+               "--shell", "--stdin", "--validate", "--version", "--bell"},
+              {"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role",
+               "--type", "--command-timeout", "--other-user", "--user"},
+              {"--preserve-env"},
+              true});
     u.privileged = "runs the command as another user";
     s.confident = true;  // needs approval anyway; the guess is only used to find denied ones
     for (const auto& [o, v] : s.options)
@@ -232,10 +256,14 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
   } else if (p == "watch") {
     // watch [options] command: joined and run by `sh -c` (or run as is with -x); either way
     // the words that follow are the command.
-    s = scan(argv, {"bcdeghptx", "nqs", "", {"--beep", "--color", "--no-color", "--errexit",
-                                           "--chgexit", "--no-title", "--precise", "--exec",
-                                           "--no-wrap", "--differences"},
-                    {"--interval", "--equexit", "--shell-command"}, {"--differences"}, false});
+    s = scan(argv, {"bcdeghptx",
+                    "nqs",
+                    "",
+                    {"--beep", "--color", "--no-color", "--errexit", "--chgexit", "--no-title",
+                     "--precise", "--exec", "--no-wrap", "--differences"},
+                    {"--interval", "--equexit", "--shell-command"},
+                    {"--differences"},
+                    false});
   } else if (p == "busybox") {
     u.is_wrapper = true;
     u.command = argv.size() > 1 ? 1 : argv.size();
@@ -268,8 +296,8 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
       break;
     }
     if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
-      if (is_one_of(a, {"--login", "--noprofile", "--norc", "--posix", "--restricted",
-                        "--verbose", "--noediting", "--noprofile"})) {
+      if (is_one_of(a, {"--login", "--noprofile", "--norc", "--posix", "--restricted", "--verbose",
+                        "--noediting", "--noprofile"})) {
         ++i;
       } else if (a == "--rcfile" || a == "--init-file") {
         doubt(a + " (reads another startup file)");
@@ -297,8 +325,7 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
           doubt(a + " (lets any word set the environment)");
         } else if (ch == 'i') {
           doubt(a + " (an interactive shell expands aliases and history, like !cmd)");
-        } else if (std::string_view("abefhimnprstuvxBCEHPTlD").find(ch) ==
-                   std::string_view::npos) {
+        } else if (std::string_view("abefhimnprstuvxBCEHPTlD").find(ch) == std::string_view::npos) {
           doubt(a + " (an option we do not know)");
         }
       }
@@ -325,13 +352,27 @@ GitGlobals parse_git_globals(const std::vector<std::string>& argv) {
     key = to_lower(key);
     for (const char* prefix : {"color.", "advice.", "column."})
       if (starts_with(key, prefix)) return true;
-    return is_one_of(key, {"core.quotepath", "core.abbrev", "core.precomposeunicode",
-                           "log.decorate", "log.date", "log.abbrevcommit", "log.follow",
-                           "log.showroot", "diff.renames", "diff.noprefix",
-                           "diff.mnemonicprefix", "diff.relative", "diff.context",
-                           "status.short", "status.branch", "grep.linenumber",
-                           "grep.patterntype", "grep.extendedregexp", "safe.directory",
-                           "i18n.logoutputencoding", "init.defaultbranch"});
+    return is_one_of(key, {"core.quotepath",
+                           "core.abbrev",
+                           "core.precomposeunicode",
+                           "log.decorate",
+                           "log.date",
+                           "log.abbrevcommit",
+                           "log.follow",
+                           "log.showroot",
+                           "diff.renames",
+                           "diff.noprefix",
+                           "diff.mnemonicprefix",
+                           "diff.relative",
+                           "diff.context",
+                           "status.short",
+                           "status.branch",
+                           "grep.linenumber",
+                           "grep.patterntype",
+                           "grep.extendedregexp",
+                           "safe.directory",
+                           "i18n.logoutputencoding",
+                           "init.defaultbranch"});
   };
   size_t i = 1;
   while (i < argv.size()) {

@@ -116,19 +116,40 @@ class SedScript {
       switch (c) {
         case '{':
           continue;
-        case '=': case 'd': case 'D': case 'g': case 'G': case 'h': case 'H': case 'n':
-        case 'N': case 'p': case 'P': case 'x': case 'z': case 'F':
+        case '=':
+        case 'd':
+        case 'D':
+        case 'g':
+        case 'G':
+        case 'h':
+        case 'H':
+        case 'n':
+        case 'N':
+        case 'p':
+        case 'P':
+        case 'x':
+        case 'z':
+        case 'F':
           if (!command_end()) return false;
           continue;
-        case 'l': case 'q': case 'Q': case 'L':
+        case 'l':
+        case 'q':
+        case 'Q':
+        case 'L':
           skip_blanks();
           digits();
           if (!command_end()) return false;
           continue;
-        case ':': case 'b': case 't': case 'T': case 'v':
+        case ':':
+        case 'b':
+        case 't':
+        case 'T':
+        case 'v':
           while (i_ < s_.size() && s_[i_] != ';' && s_[i_] != '\n') ++i_;
           continue;
-        case 'a': case 'i': case 'c':
+        case 'a':
+        case 'i':
+        case 'c':
           text_argument();
           continue;
         case 's':
@@ -283,9 +304,9 @@ Found sed_option(const Args& args) {
       } else if (a == "--line-length") {
         ++i;
       } else if (!(starts_with(a, "--line-length=") ||
-                   is_one_of(a, {"--quiet", "--silent", "--debug", "--posix",
-                                 "--regexp-extended", "--separate", "--unbuffered",
-                                 "--null-data", "--follow-symlinks", "--version", "--help"}))) {
+                   is_one_of(a, {"--quiet", "--silent", "--debug", "--posix", "--regexp-extended",
+                                 "--separate", "--unbuffered", "--null-data", "--follow-symlinks",
+                                 "--version", "--help"}))) {
         return found(a, "is an option not known to only read");
       }
       continue;
@@ -346,9 +367,9 @@ Found awk_option(const Args& args) {
       } else if (name == "--field-separator" || name == "--assign") {
         if (a.find('=') == std::string::npos) ++i;
       } else if (!is_one_of(name, {"--characters-as-bytes", "--traditional", "--copyright",
-                                    "--lint", "--bignum", "--optimize", "--posix",
-                                    "--re-interval", "--no-optimize", "--use-lc-numeric",
-                                    "--version", "--help", "--gen-pot", "--non-decimal-data"})) {
+                                   "--lint", "--bignum", "--optimize", "--posix", "--re-interval",
+                                   "--no-optimize", "--use-lc-numeric", "--version", "--help",
+                                   "--gen-pot", "--non-decimal-data"})) {
         return found(a, "is an option that loads, dumps or runs code");
       }
       continue;
@@ -401,13 +422,20 @@ Found git_option(const Args& args) {
   if (sub == "branch" || sub == "tag") {
     const bool branch = sub == "branch";
     const std::string_view write_letters = branch ? "dDmMcCfut" : "asufdmFe";
-    static const std::vector<std::string_view> kBranchWrites = {
-        "--delete",           "--move",           "--copy",    "--force",    "--set-upstream-to",
-        "--unset-upstream",   "--edit-description", "--track", "--no-track", "--create-reflog",
-        "--recurse-submodules"};
+    static const std::vector<std::string_view> kBranchWrites = {"--delete",
+                                                                "--move",
+                                                                "--copy",
+                                                                "--force",
+                                                                "--set-upstream-to",
+                                                                "--unset-upstream",
+                                                                "--edit-description",
+                                                                "--track",
+                                                                "--no-track",
+                                                                "--create-reflog",
+                                                                "--recurse-submodules"};
     static const std::vector<std::string_view> kTagWrites = {
-        "--annotate", "--sign", "--local-user",    "--force",  "--delete",
-        "--message",  "--file", "--edit",          "--create-reflog", "--trailer"};
+        "--annotate", "--sign", "--local-user", "--force",         "--delete",
+        "--message",  "--file", "--edit",       "--create-reflog", "--trailer"};
     const auto& writes = branch ? kBranchWrites : kTagWrites;
     bool list = false;
     std::vector<std::string> names;
@@ -457,11 +485,11 @@ Found git_option(const Args& args) {
     for (size_t i = 0; i < rest.size(); ++i) {
       const std::string& a = rest[i];
       std::string name = a.substr(0, a.find('='));
-      if (is_one_of(name, {"--add", "--unset", "--unset-all", "--replace-all",
-                           "--rename-section", "--remove-section", "-e", "--edit"}))
+      if (is_one_of(name, {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
+                           "--remove-section", "-e", "--edit"}))
         return found(a, "changes git's configuration");
-      if (is_one_of(name, {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list",
-                           "-l", "--get-color", "--get-colorbool"}))
+      if (is_one_of(name, {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
+                           "--get-color", "--get-colorbool"}))
         read = true;
       if (a == "-f" || a == "--file" || a == "--blob" || a == "--type") {
         ++i;
@@ -581,16 +609,17 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
   }
   if (p == "hostname") {
     for (const auto& a : args)
-      if (!is_one_of(a, {"-a", "-A", "-d", "-f", "-i", "-I", "-s", "-y", "--alias",
-                         "--all-fqdns", "--domain", "--fqdn", "--long", "--ip-address",
-                         "--all-ip-addresses", "--short", "--yp", "--nis", "-V", "--version",
-                         "-h", "--help"}))
+      if (!is_one_of(a, {"-a",       "-A",     "-d",     "-f",           "-i",
+                         "-I",       "-s",     "-y",     "--alias",      "--all-fqdns",
+                         "--domain", "--fqdn", "--long", "--ip-address", "--all-ip-addresses",
+                         "--short",  "--yp",   "--nis",  "-V",           "--version",
+                         "-h",       "--help"}))
         return found(a, "may set the host name");
     return std::nullopt;
   }
   if (p == "dmesg") {
-    if (auto* a = long_option(args, {"--clear", "--read-clear", "--console-off", "--console-on",
-                                     "--console-level"}))
+    if (auto* a = long_option(
+            args, {"--clear", "--read-clear", "--console-off", "--console-on", "--console-level"}))
       return found(*a, "changes the kernel log");
     for (char c : std::string_view("cCDEn"))
       if (auto* a = short_option(args, c, "fFlsS")) return found(*a, "changes the kernel log");
@@ -661,15 +690,13 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
         if (starts_with(a, w)) return found(a, "runs a program");
       if (a == "-I" || a == "-F") return found(a, "runs a program");
       size_t colon = a.find(':');
-      if (!force_local && colon != std::string::npos && a[0] != '-' &&
-          a.find('/') > colon)
+      if (!force_local && colon != std::string::npos && a[0] != '-' && a.find('/') > colon)
         return found(a, "names an archive on another host, reached through a remote shell");
     }
     return std::nullopt;
   }
   if (p == "yq") {
-    if (auto* a = long_option(args, {"--inplace", "--split-exp"}))
-      return found(*a, "writes files");
+    if (auto* a = long_option(args, {"--inplace", "--split-exp"})) return found(*a, "writes files");
     if (auto* a = short_option(args, 'i', "opIsx")) return found(*a, "edits files in place");
     if (auto* a = short_option(args, 's', "opIx")) return found(*a, "writes one file per match");
     return std::nullopt;
@@ -684,8 +711,9 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
   if (p == "sysctl") {
     for (const auto& a : args) {
       if (is_one_of(a, {"-w", "--write", "-p", "--load", "--system"}) ||
-          starts_with(a, "--load=") || (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
-                                        a.find_first_of("wp") != std::string::npos))
+          starts_with(a, "--load=") ||
+          (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
+           a.find_first_of("wp") != std::string::npos))
         return found(a, "changes kernel settings");
       if (!a.empty() && a[0] != '-' && a.find('=') != std::string::npos)
         return found(a, "changes a kernel setting");
@@ -694,9 +722,9 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
   }
   if (p == "rpm") {
     for (const auto& a : args) {
-      for (auto w : {"--setperms", "--setugids", "--setcaps", "--restore", "--erase",
-                     "--install", "--upgrade", "--freshen", "--reinstall", "--import",
-                     "--initdb", "--rebuilddb", "--delete"})
+      for (auto w : {"--setperms", "--setugids", "--setcaps", "--restore", "--erase", "--install",
+                     "--upgrade", "--freshen", "--reinstall", "--import", "--initdb", "--rebuilddb",
+                     "--delete"})
         if (starts_with(a, w)) return found(a, "changes installed packages or the database");
       if (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
           a.find_first_of("eiUF") != std::string::npos)

@@ -24,9 +24,9 @@ class Gen {
     std::string s = list(0);
     int noise = pick({0, 0, 1, 2});
     for (int i = 0; i < noise; ++i) {
-      static const char* const kNoise[] = {"\\\n", "'", "\"", ")", "(", "`", "\n", ";", "#",
-                                           "$",    "{", "}", "\\", "<<X\n", "\nX\n", " ", "&",
-                                           "|",    "<", ">", "m1", "$(", "${"};
+      static const char* const kNoise[] = {"\\\n", "'", "\"", ")", "(",  "`",     "\n",    ";",
+                                           "#",    "$", "{",  "}", "\\", "<<X\n", "\nX\n", " ",
+                                           "&",    "|", "<",  ">", "m1", "$(",    "${"};
       size_t at = below(s.size() + 1);
       s.insert(at, kNoise[below(std::size(kNoise))]);
     }
@@ -34,7 +34,9 @@ class Gen {
   }
 
  private:
-  size_t below(size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<size_t>(0, n - 1)(rng_); }
+  size_t below(size_t n) {
+    return n == 0 ? 0 : std::uniform_int_distribution<size_t>(0, n - 1)(rng_);
+  }
   double chance() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   int pick(std::initializer_list<int> v) { return *(v.begin() + below(v.size())); }
   std::string m() { return "m" + std::to_string(below(40)); }
@@ -52,9 +54,9 @@ class Gen {
       return "`" + out + "`";
     }
     if (d < 3 && r < 0.22) return "<(" + list(d + 1) + ")";
-    static const char* const kWords[] = {"'a b'", "\"c d\"", "e\\ f", "$x", "${x:-y}", "\\#",
-                                         "'#'", "a#b", "$'\\x6d'", "\"$x\"", "~/x",
-                                         "*.nothing", "{a,b}", "a", "b", "-n", "x=1", "--"};
+    static const char* const kWords[] = {
+        "'a b'",  "\"c d\"", "e\\ f",     "$x",    "${x:-y}", "\\#", "'#'", "a#b", "$'\\x6d'",
+        "\"$x\"", "~/x",     "*.nothing", "{a,b}", "a",       "b",   "-n",  "x=1", "--"};
     return kWords[below(std::size(kWords))];
   }
   std::string simple(int d) {

@@ -1,5 +1,7 @@
 // CMD-2..CMD-6: command classification. A table of command lines with the class and the rule
 // (and a piece of the reason) each must get, then the pieces one by one.
+#include "commands/classify.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "commands/classify.h"
 #include "commands/denied_rules.h"
 #include "commands/read_only_list.h"
 #include "commands/sensitive_paths.h"
@@ -234,7 +235,7 @@ std::vector<Case> NotOnTheListCases() {  // CMD-2
       {"bin/cat x", N, "not-read-only", ""},
       {"while read l; do echo \"$l\"; done < list.txt", N, "not-read-only", "`read`"},
       {"\xef\xbd\x92\xef\xbd\x8d -rf /", N, "", ""},  // fullwidth "rm"
-      {"ls\xc2\xa0-la", N, "not-read-only", ""},                    // no-break space
+      {"ls\xc2\xa0-la", N, "not-read-only", ""},      // no-break space
       {"ls\r", N, "not-read-only", ""},
   };
 }
@@ -629,7 +630,8 @@ std::vector<Case> DeniedPathsCases() {  // CMD-5: never reachable, symlinks foll
 }
 TEST(Classify, DeniedPaths) { check(DeniedPathsCases()); }
 
-std::vector<Case> UnparsedCases() {  // CMD-1: anything not parsed with confidence is never read-only
+std::vector<Case>
+UnparsedCases() {  // CMD-1: anything not parsed with confidence is never read-only
   return {
       {"echo 'oops", N, "unparsed", "single quote"},
       {"case x in *) ls;; esac", N, "unparsed", "case"},
@@ -649,8 +651,7 @@ TEST(Classify, TableSize) {  // the table above holds at least 200 command lines
   size_t n = 0;
   for (auto* f : {&ReadOnlyListCases, &GitCases, &NotOnTheListCases, &WriteOptionsCases,
                   &RedirectionsCases, &CompositionCases, &WrappersCases, &ExpansionsCases,
-                  &SensitivePathsCases, &DeniedCommandsCases, &DeniedPathsCases,
-                  &UnparsedCases})
+                  &SensitivePathsCases, &DeniedCommandsCases, &DeniedPathsCases, &UnparsedCases})
     n += f().size();
   EXPECT_GE(n, 200u);
   std::printf("classification table: %zu command lines\n", n);
@@ -736,11 +737,28 @@ TEST(Classify, ReasonNamesWordAndRule) {  // CMD-6: which word, which rule
 TEST(Classify, NeverReadOnlyWhenUnparsed) {  // CMD-1
   // Whatever the tokenizer cannot follow, the classifier must not call read-only, even when
   // every command it did see is on the list.
-  for (const char* line : {"ls 'x", "ls \"x", "ls $(pwd", "ls `pwd", "ls ${x", "(ls", "ls)",
-                           "{ ls", "ls |", "ls &&", "case a in a) ls;; esac", "[[ 1 ]]",
-                           "ls <<EOF", "ls <<EOF\nx", "f() { ls; }", "ls @(a)",
-                           "echo ${x:-'y'}", "for ((;;)); do ls; done", "ls;;",
-                           "bash -c 'ls \"'", "sh -c \"$X\"", "eval \"$X\""}) {
+  for (const char* line : {"ls 'x",
+                           "ls \"x",
+                           "ls $(pwd",
+                           "ls `pwd",
+                           "ls ${x",
+                           "(ls",
+                           "ls)",
+                           "{ ls",
+                           "ls |",
+                           "ls &&",
+                           "case a in a) ls;; esac",
+                           "[[ 1 ]]",
+                           "ls <<EOF",
+                           "ls <<EOF\nx",
+                           "f() { ls; }",
+                           "ls @(a)",
+                           "echo ${x:-'y'}",
+                           "for ((;;)); do ls; done",
+                           "ls;;",
+                           "bash -c 'ls \"'",
+                           "sh -c \"$X\"",
+                           "eval \"$X\""}) {
     Classification c = classifier().classify_line(line, context());
     EXPECT_NE(c.cls, R) << line;
   }
@@ -767,9 +785,10 @@ TEST(Classify, RandomInputNeverCrashes) {  // CMD-1: a cheap fuzz run inside the
     return (state >> 16) & 0x7fff;
   };
   const std::string alphabet = "ab $`'\"\\(){}<>|&;#=*?[]~!-\n\t\x01\xc3\xa9\xff/.0";
-  const std::vector<std::string> pieces = {"ls", "rm", "sh -c ", "$(", "`", "<<EOF\n", "EOF",
-                                           "${", "2>&1", "> out", "if ", "then ", "fi", "do ",
-                                           "done", "for x in ", "~/.ssh", "/srv/secret", "reboot"};
+  const std::vector<std::string> pieces = {"ls",        "rm",     "sh -c ",      "$(",    "`",
+                                           "<<EOF\n",   "EOF",    "${",          "2>&1",  "> out",
+                                           "if ",       "then ",  "fi",          "do ",   "done",
+                                           "for x in ", "~/.ssh", "/srv/secret", "reboot"};
   for (int round = 0; round < 3000; ++round) {
     std::string line;
     size_t len = next() % 60;
@@ -823,15 +842,22 @@ TEST(Classify, BuiltInList) {  // CMD-2: at least 400 entries, each well formed,
     EXPECT_FALSE(check_command_entry(e, false)) << e;
     EXPECT_TRUE(seen.insert(e).second) << "duplicate: " << e;
   }
-  for (const char* must : {"ls", "cat", "head", "wc", "grep", "rg", "find", "git status",
-                           "git log", "git diff", "git show", "git branch", "file", "stat",
-                           "du", "df", "which", "env", "echo", "printf", "pwd", "date", "uname",
-                           "ps", "tree", "jq", "sort", "uniq", "cut", "tr", "diff", "cmp",
-                           "md5sum", "sha256sum", "go version", "cargo --version", "npm ls",
-                           "pip list", "python --version"})
+  for (const char* must : {"ls",        "cat",        "head",
+                           "wc",        "grep",       "rg",
+                           "find",      "git status", "git log",
+                           "git diff",  "git show",   "git branch",
+                           "file",      "stat",       "du",
+                           "df",        "which",      "env",
+                           "echo",      "printf",     "pwd",
+                           "date",      "uname",      "ps",
+                           "tree",      "jq",         "sort",
+                           "uniq",      "cut",        "tr",
+                           "diff",      "cmp",        "md5sum",
+                           "sha256sum", "go version", "cargo --version",
+                           "npm ls",    "pip list",   "python --version"})
     EXPECT_TRUE(seen.count(must)) << must;
-  for (const char* never : {"tee", "make", "make -n", "less", "vim", "python", "node", "perl",
-                            "rm", "cp", "mv", "ldd", "npm test", "git push", "git commit"})
+  for (const char* never : {"tee", "make", "make -n", "less", "vim", "python", "node", "perl", "rm",
+                            "cp", "mv", "ldd", "npm test", "git push", "git commit"})
     EXPECT_FALSE(seen.count(never)) << never;
 }
 
@@ -911,14 +937,16 @@ TEST(DeniedRules, Rules) {  // CMD-4
 }
 
 TEST(WriteOptions, Sed) {  // CMD-2
-  for (const char* s : {"p", "1,20p", "s/a/b/g", "/x/d", "$!N;P;D", "y/abc/xyz/", "1~2p",
-                        "/start/,/end/p", "s|a|b|", "10q", "=", "s/a\\/b/c/", "{p;p}", "1!G;h;$!d",
-                        "/^#/d; s/[[:space:]]*$//", "s/x/y/2", "0,/re/s//X/", "$a\\\nend",
-                        "2i hello", ":a;N;$!ba;s/\\n/ /g", "s/a/b/I", "\\%x%p"})
+  for (const char* s :
+       {"p",          "1,20p",       "s/a/b/g",        "/x/d",      "$!N;P;D",
+        "y/abc/xyz/", "1~2p",        "/start/,/end/p", "s|a|b|",    "10q",
+        "=",          "s/a\\/b/c/",  "{p;p}",          "1!G;h;$!d", "/^#/d; s/[[:space:]]*$//",
+        "s/x/y/2",    "0,/re/s//X/", "$a\\\nend",      "2i hello",  ":a;N;$!ba;s/\\n/ /g",
+        "s/a/b/I",    "\\%x%p"})
     EXPECT_TRUE(sed_script_is_safe(s)) << s;
-  for (const char* s : {"w out", "s/a/b/w out", "e id", "s/a/b/e", "r /etc/passwd", "R f",
-                        "W out", "1e", "s/a/b/gw x", "z;w f", "1,2w x", "/x/{w y\n}", "s/a/b/x",
-                        "s/a/b", "/x", "s/[/]/x/w y", "k"})
+  for (const char* s : {"w out", "s/a/b/w out", "e id", "s/a/b/e", "r /etc/passwd", "R f", "W out",
+                        "1e", "s/a/b/gw x", "z;w f", "1,2w x", "/x/{w y\n}", "s/a/b/x", "s/a/b",
+                        "/x", "s/[/]/x/w y", "k"})
     EXPECT_FALSE(sed_script_is_safe(s)) << s;
   EXPECT_TRUE(write_option("sed", {"-n", "--", "1p"}) == std::nullopt);
   EXPECT_TRUE(write_option("sed", {"--sandbox", "w x"}) == std::nullopt);
@@ -929,9 +957,9 @@ TEST(WriteOptions, Sed) {  // CMD-2
 TEST(WriteOptions, Awk) {  // CMD-2
   for (const char* p : {"{print $1}", "NR==1", "{s+=$2} END {print s}", "/x/ {n++}", "$1 ~ /y/"})
     EXPECT_TRUE(awk_program_is_safe(p)) << p;
-  for (const char* p : {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}",
-                        "@load \"x\"", "$1 > 5", "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}",
-                        "{print | \"sh\"}", "{close(f)}"})
+  for (const char* p :
+       {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}", "@load \"x\"", "$1 > 5",
+        "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}", "{print | \"sh\"}", "{close(f)}"})
     EXPECT_FALSE(awk_program_is_safe(p)) << p;
   EXPECT_TRUE(write_option("awk", {"-f", "x.awk"}).has_value());
   EXPECT_TRUE(write_option("gawk", {"--sandbox", "{system(\"x\")}"}) == std::nullopt);

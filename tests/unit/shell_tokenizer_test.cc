@@ -1,10 +1,10 @@
 // CMD-1: the shell tokenizer splits a line the way POSIX sh does, and says when it cannot.
+#include "commands/shell_tokenizer.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
-
-#include "commands/shell_tokenizer.h"
 
 namespace cordon {
 namespace {
@@ -89,8 +89,7 @@ TEST(ShellTokenizer, SubshellsAndGroups) {  // CMD-1
 TEST(ShellTokenizer, ControlFlow) {  // CMD-1
   EXPECT_EQ(argvs("if test -f x; then cat x; elif true; then :; else echo no; fi"),
             (V{{"test", "-f", "x"}, {"cat", "x"}, {"true"}, {":"}, {"echo", "no"}}));
-  EXPECT_EQ(argvs("while read l; do echo \"$l\"; done < f"),
-            (V{{"read", "l"}, {"echo", "$l"}}));
+  EXPECT_EQ(argvs("while read l; do echo \"$l\"; done < f"), (V{{"read", "l"}, {"echo", "$l"}}));
   EXPECT_EQ(argvs("until false\ndo\n  ls\ndone"), (V{{"false"}, {"ls"}}));
   ShellScript s = ok("for f in *.go $(ls); do wc -l \"$f\"; done");
   ASSERT_EQ(s.commands.size(), 2u);
@@ -114,7 +113,8 @@ TEST(ShellTokenizer, CommandSubstitution) {  // CMD-1
   // A `)` inside quotes or a comment does not close it.
   EXPECT_EQ(argvs("echo $(echo ')' # )\n)"), (V{{"echo", ")"}, {"echo", "$(echo ')' # )\n)"}}));
   // Backquotes, nested with escapes, and inside double quotes.
-  EXPECT_EQ(argvs("echo `ls \\`pwd\\``"), (V{{"pwd"}, {"ls", "`pwd`"}, {"echo", "`ls \\`pwd\\``"}}));
+  EXPECT_EQ(argvs("echo `ls \\`pwd\\``"),
+            (V{{"pwd"}, {"ls", "`pwd`"}, {"echo", "`ls \\`pwd\\``"}}));
   EXPECT_EQ(argvs("echo \"`id -u`\""), (V{{"id", "-u"}, {"echo", "`id -u`"}}));
   // In assignments and redirection targets.
   EXPECT_EQ(argvs("X=$(rm a) cat < $(rm b)"), (V{{"rm", "a"}, {"rm", "b"}, {"cat"}}));
@@ -128,7 +128,8 @@ TEST(ShellTokenizer, CommandSubstitution) {  // CMD-1
 
 TEST(ShellTokenizer, ProcessSubstitution) {  // CMD-1
   ShellScript s = ok("diff <(ls a) <(ls b) > >(tee log)");
-  EXPECT_EQ(argvs("diff <(ls a) <(ls b)"), (V{{"ls", "a"}, {"ls", "b"}, {"diff", "<(ls a)", "<(ls b)"}}));
+  EXPECT_EQ(argvs("diff <(ls a) <(ls b)"),
+            (V{{"ls", "a"}, {"ls", "b"}, {"diff", "<(ls a)", "<(ls b)"}}));
   ASSERT_EQ(s.commands.size(), 1u);
   EXPECT_TRUE(s.commands[0].words[1].process_substitution);
   EXPECT_FALSE(s.commands[0].words[1].has_expansion);
@@ -148,8 +149,8 @@ TEST(ShellTokenizer, Expansions) {  // CMD-1
   EXPECT_EQ(w[12].text, "a$");
   for (size_t i = 1; i < w.size(); ++i) EXPECT_FALSE(w[i].risky_expansion) << w[i].text;
   // Expansions that can evaluate code held in a variable.
-  for (const char* risky : {"echo $((x+1))", "echo ${!ref}", "echo ${x@P}",
-                            "echo ${a[i+1]}", "echo ${x:1:2}", "echo ${x:$n}", "echo ${(e)x}"}) {
+  for (const char* risky : {"echo $((x+1))", "echo ${!ref}", "echo ${x@P}", "echo ${a[i+1]}",
+                            "echo ${x:1:2}", "echo ${x:$n}", "echo ${(e)x}"}) {
     ShellScript r = ok(risky);
     ASSERT_EQ(r.commands.size(), 1u) << risky;
     EXPECT_TRUE(r.commands[0].words[1].risky_expansion) << risky;
@@ -159,7 +160,8 @@ TEST(ShellTokenizer, Expansions) {  // CMD-1
     EXPECT_FALSE(fine.commands[0].words[i].risky_expansion) << fine.commands[0].words[i].text;
   expect_unparsed("echo ${a[$i]}", "subscript");
   // A substitution inside ${...} is parsed too.
-  EXPECT_EQ(argvs("echo ${x:-$(rm -rf /)}"), (V{{"rm", "-rf", "/"}, {"echo", "${x:-$(rm -rf /)}"}}));
+  EXPECT_EQ(argvs("echo ${x:-$(rm -rf /)}"),
+            (V{{"rm", "-rf", "/"}, {"echo", "${x:-$(rm -rf /)}"}}));
 }
 
 TEST(ShellTokenizer, GlobsBracesTilde) {  // CMD-1
@@ -278,7 +280,7 @@ TEST(ShellTokenizer, HereDocuments) {  // CMD-1
   // bash joins `EO\` and `F` into the delimiter, dash does not: never guess.
   expect_unparsed("cat <<EOF\nEO\\\nF\nreboot\nEOF\n", "backslash");
   expect_unparsed("cat <<EOF\nx\\\nEOF\nreboot\nEOF\n", "backslash");
-  ok("cat <<EOF\nx\\\\\nEOF\n");  // an escaped backslash does not join
+  ok("cat <<EOF\nx\\\\\nEOF\n");      // an escaped backslash does not join
   ok("cat <<'EOF'\nEO\\\nF\nEOF\n");  // quoted: no joining at all
   expect_unparsed("cat <<EOF\nno end", "not closed");
   expect_unparsed("cat <<EOF", "without a body");
@@ -343,7 +345,8 @@ TEST(ShellTokenizer, Limits) {  // CMD-1: bounded depth and input
   for (int i = 0; i < 40; ++i) quotes += "\"$(";
   expect_unparsed(quotes, "");
   std::string backquotes = "echo ";
-  for (int i = 0; i < 20; ++i) backquotes += std::string(static_cast<size_t>(1) << std::min(i, 10), '\\') + "`";
+  for (int i = 0; i < 20; ++i)
+    backquotes += std::string(static_cast<size_t>(1) << std::min(i, 10), '\\') + "`";
   parse_shell(backquotes);  // must return
   std::string parens(100000, '(');
   expect_unparsed(parens, "");
