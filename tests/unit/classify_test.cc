@@ -6,7 +6,9 @@
 
 #include <cstdio>
 #include <map>
+#include <atomic>
 #include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -163,6 +165,8 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git -C src status", R, "", ""},
       {"git -C src -c color.ui=never log", R, "", ""},
       {"git -C dir -c k.color=x status", N, "not-read-only", "k.color"},
+      // Any -c key but a display setting may name a program (core.fsmonitor runs on status).
+      {"git -C dir -c k=v status", N, "not-read-only", "-c k=v"},
       {"git --no-pager diff --stat", R, "", ""},
       {"git -P log", R, "", ""},
       {"git --git-dir=repo.git --work-tree=. status", R, "", ""},
@@ -805,6 +809,23 @@ TEST(Classify, RandomInputNeverCrashes) {  // CMD-1: a cheap fuzz run inside the
       EXPECT_NE(c.cls, R) << line;
     }
   }
+}
+
+TEST(Classify, ConcurrentCallers) {  // the server classifies from several threads
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &wrong] {
+      ClassifyContext ctx = context();
+      ctx.home = t % 2 ? "/home/u" : "/home/other";  // the matcher cache changes hands
+      for (int i = 0; i < 200; ++i) {
+        if (classifier().classify_line("git status | head", ctx).cls != R) ++wrong;
+        if (classifier().classify_line("cat ~/.ssh/id_rsa", ctx).cls != N) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 TEST(Classify, ConfigEntries) {  // CMD-2, CMD-4: entries are checked when the lists are built
