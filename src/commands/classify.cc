@@ -277,7 +277,7 @@ class Walk {
     const std::string program =
         name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
     ShellCall sh = parse_shell_call(program, texts);
-    if (!sh.is_shell || sh.has_command_string) return;
+    if (!sh.is_shell || !sh.stdin_script) return;
     for (const auto& r : c.redirections) {
       if (r.op == RedirectOp::kHereDoc) {
         if (!r.here_doc_quoted && r.target.has_expansion)

@@ -289,6 +289,7 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
     c.confident = false;
   };
   size_t i = 1;
+  bool reads_stdin = false;
   while (i < argv.size()) {
     const std::string& a = argv[i];
     if (a == "--" || a == "-") {
@@ -316,6 +317,8 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
         char ch = a[j];
         if (ch == 'c') {
           c.has_command_string = true;
+        } else if (ch == 's') {
+          reads_stdin = true;
         } else if (ch == 'o') {
           ++values;
         } else if (ch == 'O') {
@@ -335,6 +338,7 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
     break;
   }
   if (c.has_command_string) c.script = i;
+  c.stdin_script = !c.has_command_string && (i >= argv.size() || reads_stdin);
   return c;
 }
 

@@ -37,6 +37,7 @@ struct ShellCall {
   bool is_shell = false;            // sh, bash, zsh, dash, ksh, mksh, ash, posh, yash
   bool has_command_string = false;  // -c was given: the script is argv[script]
   size_t script = 0;
+  bool stdin_script = false;  // no -c and no script file (or -s): the script is standard input
   bool confident = true;  // false: an option that changes how the script reads (-O extglob)
   std::string problem;
 };

@@ -593,6 +593,9 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
       {"sh <<EOF\nreboot\nEOF", D, "", ""},
       {"bash <<< 'shutdown now'", D, "", ""},
       {"sh <<'EOF'\nls\nEOF", N, "not-read-only", "`sh`"},
+      {"bash -s x <<'EOF'\nreboot\nEOF", D, "", ""},
+      {"bash -e <<'EOF'\nreboot\nEOF", D, "", ""},
+      {"bash deploy.sh <<'EOF'\nreboot\nEOF", N, "not-read-only", ""},  // data for a script
       {"echo b > /proc/sysrq-trigger", D, "denied-command", "SysRq"},
       {"cp disk.img /dev/sda", D, "denied-command", "device"},
       {"tee /dev/sdb < x", D, "", ""},
