@@ -12,6 +12,8 @@
 #include "approval/exec_gate.h"
 #include "backend/linux/judge_process.h"
 #include "backend/linux/probe.h"
+#include "commands/classify.h"
+#include "host/path_resolver.h"
 #include "cordon/cordon.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -59,6 +61,13 @@ class SessionImpl : public Session {
       : opts_(opts), host_(std::move(host)), policy_(std::move(policy)) {}
 
   Status init() {
+    auto classifier = CommandClassifier::create(policy_.commands);
+    if (!classifier.ok())
+      return make_error("unavailable",
+                        fmt::format("{}: {} Commands are refused until the config is fixed "
+                                    "(CFG-2).",
+                                    policy_.source_file, classifier.error().message));
+    classifier_.emplace(std::move(*classifier));
     SessionOptions so;
     so.policy = policy_;
     so.folders = host_.folders;
@@ -305,7 +314,9 @@ class SessionImpl : public Session {
       return make_error("invalid", "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
       return make_error("invalid", "no command was given: set `command` or `argv`.");
-    return classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
+    cordon::Classification c =
+        classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
+    return Classification{to_string(c.cls), c.reason, c.word, c.rule};
   }
 
   Result<ReviewStarted> review_start() override {
@@ -401,32 +412,35 @@ class SessionImpl : public Session {
                                  "was done. Check it, then try again.");
   }
 
-  std::optional<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
-    auto c = classify_words(req.argv, req.command, cwd, req.network);
-    if (!c.ok()) return std::nullopt;
+  // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
+  // classify`.
+  CommandVerdict verdict_for(const ExecRequest& req, const std::string& cwd) {
+    cordon::Classification c = classify_words(req.argv, req.command, cwd, req.network);
     CommandVerdict v;
-    v.cls = c->cls == "denied"           ? CommandVerdict::kDenied
-            : c->cls == "read-only"      ? CommandVerdict::kReadOnly
-                                         : CommandVerdict::kNeedsApproval;
-    v.reason = c->reason;
+    v.cls = c.cls == CommandClass::kDenied     ? CommandVerdict::kDenied
+            : c.cls == CommandClass::kReadOnly ? CommandVerdict::kReadOnly
+                                               : CommandVerdict::kNeedsApproval;
+    v.reason = c.reason;
     return v;
   }
 
-  // CMD-6: the command policy's verdict.
-  Result<Classification> classify_words(const std::vector<std::string>& argv,
+  cordon::Classification classify_words(const std::vector<std::string>& argv,
                                         const std::optional<std::string>& command,
-                                        const std::string& cwd, bool network) {
-    (void)argv;
-    (void)command;
-    (void)cwd;
-    (void)network;
-    return make_error("unavailable", "the command policy (CMD) is not part of this build yet.");
+                                        const std::string& cwd, bool network) const {
+    ClassifyContext cc;
+    cc.cwd = cwd;
+    cc.home = host_.home;
+    cc.network = network;
+    cc.resolve = host_path_resolver();
+    return command ? classifier_->classify_line(*command, cc)
+                   : classifier_->classify_argv(argv, cc);
   }
 
   Options opts_;
   HostContext host_;
   Policy policy_;
   std::unique_ptr<cordon::Session> session_;
+  std::optional<CommandClassifier> classifier_;
   SessionInfo info_;
   SteadyClock clock_;
   std::unique_ptr<JudgeProcess> judge_;

@@ -32,11 +32,14 @@ ExecGate gate_exec(const ExecGateInput& in) {
   }
   if (network && !in.ways_out_approved)
     ask(AskKind::kNetwork, "the command asks for the machine's network");
-  if (g.unconfined && !outside && in.verdict &&
+  // MODE-3 keeps the command policy when the machine is the sandbox; MODE-2's "off" is the
+  // user switching cordon's guards off, so nothing is asked there.
+  if (in.mode == SandboxMode::kExternal && in.verdict &&
       in.verdict->cls == CommandVerdict::kNeedsApproval)
     ask(AskKind::kCommand,
-        fmt::format("there is no sandbox (mode \"{}\") and the command is not read-only: {}",
-                    to_string(in.mode), in.verdict->reason));
+        fmt::format("there is no sandbox (mode \"external\": the machine is the boundary) and "
+                    "the command is not read-only: {}",
+                    in.verdict->reason));
   return g;
 }
 

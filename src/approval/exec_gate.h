@@ -10,10 +10,11 @@
 //
 // The reading of APR-1 written down here: a sandboxed command runs without asking, whatever
 // the command policy says short of "denied" (the sandbox is the guard). A command the policy
-// marks as needing approval asks only when it would run unconfined: mode "off" or "external"
-// (MODE-2, MODE-3). An outside_sandbox request asks once, as outside_sandbox (APR-3): the
-// person sees the command in that question, so it is not asked again as a command. "denied"
-// is refused everywhere (CMD-4), before any question.
+// marks as needing approval asks when it would run with no sandbox in mode "external" (MODE-3
+// keeps the command policy and the approvals). Mode "off" (MODE-2) is the user switching
+// cordon's guards off: nothing is asked there. An outside_sandbox request asks once, as
+// outside_sandbox (APR-3): the person sees the command in that question, so it is not asked
+// again as a command. "denied" is refused in every mode (CMD-4), before any question.
 #pragma once
 
 #include <optional>
@@ -34,16 +35,16 @@ struct CommandVerdict {
 
 struct ExecGateInput {
   SandboxMode mode = SandboxMode::kOn;
-  std::string command;  // the command line as a person reads it, for the questions
+  std::string command{};  // the command line as a person reads it, for the questions
   bool network = false;
   bool outside_sandbox = false;
   // The person asked for the ways out directly (the CLI's --network and --outside-sandbox
   // typed on the command line): they are approved and not asked again.
   bool ways_out_approved = false;
   // The caller's reason, shown with the question; empty: the gate writes one.
-  std::string reason;
+  std::string reason{};
   // nullopt: the command was not classified; nothing is refused or asked for it.
-  std::optional<CommandVerdict> verdict;
+  std::optional<CommandVerdict> verdict{};
 };
 
 struct ExecGate {

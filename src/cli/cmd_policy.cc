@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backend/linux/cgroup.h"
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -79,14 +80,15 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   if (!p.limits.any()) std::printf("none beyond the machine's\n");
   else {
     std::printf("\n");
-    auto show = [](const char* k, const std::optional<unsigned long long>& v, const char* how) {
-      if (v) std::printf("  %-12s %llu  (%s)\n", k, *v, how);
+    auto how = limit_mechanisms(p.limits);
+    auto show = [&](const char* k, const std::optional<unsigned long long>& v) {
+      if (v) std::printf("  %-12s %llu  (%s)\n", k, *v, how[k].c_str());
     };
-    show("memory", p.limits.memory, "rlimit");
-    show("cpu_seconds", p.limits.cpu_seconds, "rlimit");
-    show("pids", p.limits.pids, "rlimit");
-    show("file_size", p.limits.file_size, "rlimit");
-    show("open_files", p.limits.open_files, "rlimit");
+    show("memory", p.limits.memory);
+    show("cpu_seconds", p.limits.cpu_seconds);
+    show("pids", p.limits.pids);
+    show("file_size", p.limits.file_size);
+    show("open_files", p.limits.open_files);
   }
   for (const auto& n : plan.notices) std::printf("notice: %s\n", n.c_str());
   for (const auto& w : plan.warnings) std::printf("warning: %s\n", w.c_str());

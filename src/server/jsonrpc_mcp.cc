@@ -303,8 +303,7 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
 }
 
 McpConnection::McpConnection(McpOptions options, Peer& peer)
-    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(opts_.max_in_flight,
-                                                                      opts_.threads) {}
+    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(SIZE_MAX, opts_.threads) {}
 
 McpConnection::~McpConnection() {
   close();
@@ -396,6 +395,14 @@ void McpConnection::on_request(const Message& m) {
                           fmt::format("the id {} is already used by a request in flight.", key)));
     return;
   }
+  if (running_.size() >= opts_.max_in_flight) {
+    lock.unlock();
+    peer_.send(make_error_reply(id, kInternalError,
+                                fmt::format("{} tool calls are running already; call again when "
+                                            "one has finished.",
+                                            opts_.max_in_flight)));
+    return;
+  }
   auto cancel = std::make_shared<api::Cancel>();
   running_[key] = Running{cancel, false};
   lock.unlock();
@@ -423,10 +430,8 @@ void McpConnection::on_request(const Message& m) {
       std::lock_guard<std::mutex> l(mu_);
       running_.erase(key);
     }
-    peer_.send(make_error_reply(id, kInternalError,
-                          fmt::format("{} tool calls are running already; call again when one "
-                                      "has finished.",
-                                      opts_.max_in_flight)));
+    peer_.send(make_error_reply(id, kInternalError, "no thread could be started for this request; send it "
+                                "again later."));
   }
 }
 

@@ -1,5 +1,7 @@
 #include "server/jsonrpc_peer.h"
 
+#include <system_error>
+
 namespace cordon::rpc {
 
 void Peer::send(const json& message) {
@@ -74,14 +76,19 @@ bool Workers::run(std::function<void()> job) {
   ++running_;
   // The job signals through `done` and the counter before its thread ends; the thread object
   // is joined by a later run() or by wait_all(), never detached.
-  std::thread t([this, done, job = std::move(job)] {
-    job();
-    std::lock_guard<std::mutex> l(mu_);
-    done->store(true);
-    --running_;
-    cv_.notify_all();
-  });
-  jobs_.push_back(Job{std::move(t), done});
+  try {
+    std::thread t([this, done, job = std::move(job)] {
+      job();
+      std::lock_guard<std::mutex> l(mu_);
+      done->store(true);
+      --running_;
+      cv_.notify_all();
+    });
+    jobs_.push_back(Job{std::move(t), done});
+  } catch (const std::system_error&) {
+    --running_;  // no thread could be made (a limit on threads): the caller refuses it
+    return false;
+  }
   return true;
 }
 

@@ -65,8 +65,7 @@ PersonAnswer RpcAsker::ask(const Question& q) {
 }
 
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
-    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(opts_.max_in_flight,
-                                                                      opts_.threads) {}
+    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(SIZE_MAX, opts_.threads) {}
 
 ServeConnection::~ServeConnection() {
   close();
@@ -189,6 +188,17 @@ void ServeConnection::on_request(const Message& m) {
                           "invalid"));
     return;
   }
+  // The limit counts requests by their entry here, which is removed before the response is
+  // sent: a client that sends its next request on receiving a response never finds it full.
+  if (running_.size() >= opts_.max_in_flight) {
+    lock.unlock();
+    peer_.send(make_error_reply(id, kUnavailableCode,
+                                fmt::format("{} requests are running already; send this one "
+                                            "again when one has finished.",
+                                            opts_.max_in_flight),
+                                "unavailable"));
+    return;
+  }
   auto cancel = std::make_shared<api::Cancel>();
   running_[key] = cancel;
   lock.unlock();
@@ -215,11 +225,8 @@ void ServeConnection::on_request(const Message& m) {
       std::lock_guard<std::mutex> l(mu_);
       running_.erase(key);
     }
-    peer_.send(make_error_reply(id, kUnavailableCode,
-                          fmt::format("{} requests are running already; send this one again "
-                                      "when one has finished.",
-                                      opts_.max_in_flight),
-                          "unavailable"));
+    peer_.send(make_error_reply(id, kUnavailableCode, "no thread could be started for this request; send it "
+                                "again later.", "unavailable"));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "session/policy_report.h"
 
+#include "backend/linux/cgroup.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -8,8 +9,9 @@ namespace {
 
 nlohmann::json limits_json(const Limits& l) {
   nlohmann::json j = nlohmann::json::object();
+  auto how = limit_mechanisms(l);
   auto put = [&](const char* k, const std::optional<unsigned long long>& v) {
-    if (v) j[k] = {{"value", *v}, {"mechanism", "rlimit"}};
+    if (v) j[k] = {{"value", *v}, {"mechanism", how[k]}};
   };
   put("memory", l.memory);
   put("cpu_seconds", l.cpu_seconds);

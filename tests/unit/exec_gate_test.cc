@@ -75,21 +75,30 @@ TEST(ExecGate, WaysOutTypedByThePersonAreNotAskedAgain) {  // APR-7 (CLI)
   EXPECT_TRUE(gate_exec(in).asks.empty());
 }
 
-TEST(ExecGate, WithoutASandboxNeedsApprovalAsks) {  // APR-1, MODE-2, MODE-3
-  for (auto mode : {SandboxMode::kOff, SandboxMode::kExternal}) {
-    ExecGateInput in{.mode = mode, .command = "rm -rf build"};
-    in.verdict = verdict(CommandVerdict::kNeedsApproval);
-    ExecGate g = gate_exec(in);
-    ASSERT_EQ(kinds(g), std::vector<AskKind>{AskKind::kCommand});
-    EXPECT_NE(g.asks[0].reason.find("no sandbox"), std::string::npos);
-    EXPECT_TRUE(g.unconfined);
-    in.verdict = verdict(CommandVerdict::kReadOnly);
-    EXPECT_TRUE(gate_exec(in).asks.empty());
-    // MODE-3: there are no ways out to ask for.
-    in.network = true;
-    in.outside_sandbox = true;
-    EXPECT_TRUE(gate_exec(in).asks.empty());
-  }
+TEST(ExecGate, ExternalModeAsksForNeedsApproval) {  // APR-1, MODE-3
+  ExecGateInput in{.mode = SandboxMode::kExternal, .command = "rm -rf build"};
+  in.verdict = verdict(CommandVerdict::kNeedsApproval);
+  ExecGate g = gate_exec(in);
+  ASSERT_EQ(kinds(g), std::vector<AskKind>{AskKind::kCommand});
+  EXPECT_NE(g.asks[0].reason.find("no sandbox"), std::string::npos);
+  EXPECT_NE(g.asks[0].reason.find("the rule"), std::string::npos);
+  EXPECT_TRUE(g.unconfined);
+  in.verdict = verdict(CommandVerdict::kReadOnly);
+  EXPECT_TRUE(gate_exec(in).asks.empty());
+  // MODE-3: there are no ways out to ask for; the command question stays.
+  in.verdict = verdict(CommandVerdict::kNeedsApproval);
+  in.network = true;
+  in.outside_sandbox = true;
+  EXPECT_EQ(kinds(gate_exec(in)), std::vector<AskKind>{AskKind::kCommand});
+}
+
+TEST(ExecGate, OffModeAsksNothing) {  // MODE-2
+  ExecGateInput in{.mode = SandboxMode::kOff, .command = "rm -rf build", .network = true,
+                   .outside_sandbox = true};
+  in.verdict = verdict(CommandVerdict::kNeedsApproval);
+  ExecGate g = gate_exec(in);
+  EXPECT_TRUE(g.asks.empty());
+  EXPECT_TRUE(g.unconfined);
 }
 
 class FixedClock : public Clock {
