@@ -664,10 +664,19 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     res.signal = 2;
   } else if (plan.runner == Runner::kSandbox) {
     auto ef = exec_failure(o.held_err, plan.argv[0]);
+    // A captured stderr (the servers) holds bwrap's line itself, first.
+    const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
+                            res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
+    if (!ef && in_capture) ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')),
+                                             plan.argv[0]);
     if (ef && o.exit_code == 1) {
       res.exit_code = ef->first;
       res.messages.push_back(ef->second);
       o.held_err.clear();
+      if (in_capture) {
+        size_t nl = res.stderr_text.find('\n');
+        res.stderr_text.erase(0, nl == std::string::npos ? std::string::npos : nl + 1);
+      }
     } else {
       // bwrap reports a signal death as 128+N (PROC-5).
       res.exit_code = o.bwrap_exit_code.value_or(o.exit_code);

@@ -1,0 +1,190 @@
+#include "rpc_client.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cordon::it {
+
+RpcClient::RpcClient(const std::vector<std::string>& args,
+                     const std::map<std::string, std::string>& env, const std::string& cwd) {
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) return;
+  std::vector<std::string> argv = {cordon_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> envs;
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  std::vector<char*> a, e;
+  for (auto& s : argv) a.push_back(s.data());
+  a.push_back(nullptr);
+  for (auto& s : envs) e.push_back(s.data());
+  e.push_back(nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    dup2(err[1], 2);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(121);
+    setpgid(0, 0);
+    execve(a[0], a.data(), e.data());
+    _exit(122);
+  }
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  in_ = in[1];
+  out_ = out[0];
+  err_ = err[0];
+  reader_ = std::thread([this] { read_loop(); });
+  err_reader_ = std::thread([this] { err_loop(); });
+}
+
+RpcClient::~RpcClient() {
+  close_stdin();
+  if (wait_exit(std::chrono::seconds(30)) == -1 && pid_ > 0) kill(-pid_, SIGKILL);
+  if (reader_.joinable()) reader_.join();
+  if (err_reader_.joinable()) err_reader_.join();
+  if (out_ >= 0) close(out_);
+  if (err_ >= 0) close(err_);
+}
+
+void RpcClient::on_request(std::function<Answer(const json&)> handler) {
+  std::lock_guard<std::mutex> lock(mu_);
+  handler_ = std::move(handler);
+}
+
+void RpcClient::send_line(const std::string& line) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  std::string l = line + "\n";
+  size_t off = 0;
+  while (off < l.size() && in_ >= 0) {
+    ssize_t w = write(in_, l.data() + off, l.size() - off);
+    if (w <= 0) break;
+    off += static_cast<size_t>(w);
+  }
+}
+
+json RpcClient::start(const std::string& method, const json& params) {
+  int64_t id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    id = next_id_++;
+  }
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+  return id;
+}
+
+json RpcClient::wait(const json& id, std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  const std::string key = id.dump();
+  cv_.wait_for(lock, timeout, [&] { return responses_.count(key) > 0; });
+  auto it = responses_.find(key);
+  if (it == responses_.end()) return json();
+  json r = it->second;
+  responses_.erase(it);
+  return r;
+}
+
+std::vector<json> RpcClient::server_requests() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return requests_;
+}
+
+std::vector<std::string> RpcClient::bad_lines() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bad_;
+}
+
+void RpcClient::read_loop() {
+  std::string buf;
+  char chunk[65536];
+  while (true) {
+    ssize_t n = read(out_, chunk, sizeof chunk);
+    if (n <= 0) break;
+    buf.append(chunk, static_cast<size_t>(n));
+    size_t nl;
+    while ((nl = buf.find('\n')) != std::string::npos) {
+      std::string line = buf.substr(0, nl);
+      buf.erase(0, nl + 1);
+      json m = json::parse(line, nullptr, false);
+      std::unique_lock<std::mutex> lock(mu_);
+      if (m.is_discarded() || !m.is_object()) {
+        bad_.push_back(line);
+        continue;
+      }
+      if (m.contains("method")) {
+        requests_.push_back(m);
+        auto handler = handler_;
+        lock.unlock();
+        if (handler && m.contains("id")) {
+          Answer a = handler(m);
+          if (!a.ignore) {
+            json reply{{"jsonrpc", "2.0"}, {"id", m["id"]}};
+            if (a.error)
+              reply["error"] = a.result;
+            else
+              reply["result"] = a.result;
+            send(reply);
+          }
+        }
+        lock.lock();
+        cv_.notify_all();
+        continue;
+      }
+      responses_[m.value("id", json()).dump()] = m;
+      cv_.notify_all();
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!buf.empty()) bad_.push_back(buf);
+  cv_.notify_all();
+}
+
+void RpcClient::err_loop() {
+  char chunk[4096];
+  while (true) {
+    ssize_t n = read(err_, chunk, sizeof chunk);
+    if (n <= 0) break;
+    std::lock_guard<std::mutex> lock(mu_);
+    err_text_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+void RpcClient::close_stdin() {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (in_ >= 0) close(in_);
+  in_ = -1;
+}
+
+void RpcClient::signal(int sig) {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
+int RpcClient::wait_exit(std::chrono::milliseconds timeout) {
+  if (exit_status_ != -2) return exit_status_;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    int st;
+    pid_t r = waitpid(pid_, &st, WNOHANG);
+    if (r == pid_) {
+      exit_status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      return exit_status_;
+    }
+    usleep(5000);
+  }
+  kill(-pid_, SIGKILL);
+  int st;
+  waitpid(pid_, &st, 0);
+  exit_status_ = -1;
+  return -1;
+}
+
+std::string RpcClient::stderr_text() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return err_text_;
+}
+
+}  // namespace cordon::it
