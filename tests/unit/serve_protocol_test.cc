@@ -351,6 +351,7 @@ TEST(Serve, SeveralExecsInFlightAnswerByTheirIds) {  // SRV-4
   rig.init();
   auto t0 = std::chrono::steady_clock::now();
   rig.request("slow", "exec", {{"command", "wait 300"}});
+  while (rig.session->in_wait.load() < 1) std::this_thread::sleep_for(milliseconds(1));
   rig.request("fast", "exec", {{"command", "echo fast"}});
   json fast = rig.wire.response("fast");
   EXPECT_EQ(fast["result"]["stdout"], "fast\n");
