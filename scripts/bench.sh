@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# `make bench`: whole-process comparisons side by side, then the pure layers.
+# `make bench`: whole-process comparisons side by side, `cordon serve` under load (PERF-4,
+# PERF-6), then the pure layers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-200}
 "$BUILD/bench/bench_compare" "$(realpath "$BUILD/cordon")" --runs "$RUNS" ${ONLY:+--only "$ONLY"}
+echo
+"$BUILD/bench/bench_serve" "$(realpath "$BUILD/cordon")" --rounds "${SERVE_ROUNDS:-5}" \
+  --execs "${SERVE_EXECS:-100}" --rss-execs "${RSS_EXECS:-10000}"
 echo
 "$BUILD/bench/bench_planner" --benchmark_min_time=0.2

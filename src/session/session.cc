@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -342,6 +344,10 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
     auto rec = read_leftover(path);
     bool ours = path_within(path, store_.leftovers_dir(record_.id));
     if (!rec.ok()) {
+      // Listed, then removed by its own command before it could be read: that command has
+      // finished with it (several commands in flight, SRV-4). Only a record still there is
+      // damaged.
+      if (access(path.c_str(), F_OK) != 0 && errno == ENOENT) continue;
       if (!ours) continue;  // another session's damaged record is that session's business
       // SES-3: an unreadable record: hold, list the protected paths now in the project.
       std::vector<std::string> present;

@@ -334,6 +334,28 @@ TEST(Serve, TwoExecsInFlightOverlap) {  // SRV-4
   EXPECT_GE(took, milliseconds(1000));
 }
 
+TEST(Serve, ManyExecsInFlightInOneSessionNeverHoldIt) {  // SRV-4, SES-2
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  // Each command's leftover record comes and goes while the others sweep the folder.
+  std::vector<json> ids;
+  int done = 0, failed = 0;
+  std::string first_failure;
+  for (int i = 0; i < 300; ++i) {
+    ids.push_back(s.client.start("exec", {{"argv", {"true"}}}));
+    if (ids.size() - done >= 3) {
+      json r = s.client.wait(ids[done++]);
+      if (!r.contains("result") && failed++ == 0) first_failure = r.dump();
+    }
+  }
+  while (done < static_cast<int>(ids.size())) {
+    json r = s.client.wait(ids[done++]);
+    if (!r.contains("result") && failed++ == 0) first_failure = r.dump();
+  }
+  EXPECT_EQ(failed, 0) << first_failure;
+}
+
 // The client goes away while a command runs: the command is ended, its aftercare is done (a
 // protected file it planted is moved aside, PROT-6), its leftover record removed, and the
 // server exits cleanly.
