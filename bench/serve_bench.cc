@@ -17,10 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -166,7 +165,9 @@ int main(int argc, char** argv) {
                                   "LANG=C.UTF-8"};
   {
     Server s(cordon, env, project);
-    s.send({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
+    s.send({{"jsonrpc", "2.0"},
+            {"id", 0},
+            {"method", "initialize"},
             {"params", {{"project", project}}}});
     json init = s.read();
     if (!init.contains("result") || init["result"]["sandbox"]["available"] != true)
@@ -182,9 +183,10 @@ int main(int argc, char** argv) {
                     r + 1, seq.back(), par.back(), par.back() / seq.back());
       }
       double ms = median(seq), mp = median(par);
-      std::printf("PERF-4 sequential exec of `true`: %.1f exec/s median of %d rounds of %d "
-                  "(target >= 40)\n",
-                  ms, rounds, execs);
+      std::printf(
+          "PERF-4 sequential exec of `true`: %.1f exec/s median of %d rounds of %d "
+          "(target >= 40)\n",
+          ms, rounds, execs);
       std::printf("PERF-4 two in flight: %.1f exec/s, %.2fx sequential (target >= 1.6x)\n", mp,
                   mp / ms);
     }
@@ -206,9 +208,10 @@ int main(int argc, char** argv) {
       }
       long last = rss_kib(s.pid());
       double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-      std::printf("PERF-6 peak %.1f MiB (target < 20 MiB); last %.1f MiB; second half growth "
-                  "%+ld KiB; %.1f exec/s\n",
-                  peak / 1024.0, last / 1024.0, last - at_half, rss_execs / secs);
+      std::printf(
+          "PERF-6 peak %.1f MiB (target < 20 MiB); last %.1f MiB; second half growth "
+          "%+ld KiB; %.1f exec/s\n",
+          peak / 1024.0, last / 1024.0, last - at_half, rss_execs / secs);
     }
     s.send({{"jsonrpc", "2.0"}, {"id", -1}, {"method", "shutdown"}});
     s.read();

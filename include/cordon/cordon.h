@@ -46,8 +46,8 @@
 namespace cordon::api {
 
 using cordon::ApprovalRequest;
-using cordon::AskKind;
 using cordon::Asker;
+using cordon::AskKind;
 using cordon::Error;
 using cordon::PersonAnswer;
 using cordon::Question;
@@ -117,8 +117,8 @@ struct Options {
 
 // The sandbox as `initialize` reports it (SRV-1).
 struct SandboxStatus {
-  std::string mode;     // "on", "off", "external"
-  std::string backend;  // "bubblewrap", or "none" when there is no sandbox (off, external)
+  std::string mode;        // "on", "off", "external"
+  std::string backend;     // "bubblewrap", or "none" when there is no sandbox (off, external)
   bool available = false;  // commands can run now (for mode "on": the probe held)
   std::string reason;      // when not available: why, and the fix
 };
@@ -191,10 +191,10 @@ struct ExecResult {
 // roots or to a protected path, asks first (APR-1) through the session's Asker; a refusal is an
 // Error with code "refused".
 struct ReadFileRequest {
-  std::string path;  // absolute, `~/...`, or relative to the cwd (in the project) or the root
-  size_t offset = 1;             // first line, 1-based
-  std::optional<size_t> limit;   // lines; nullopt: to the end
-  std::string reason;            // shown with any question
+  std::string path;   // absolute, `~/...`, or relative to the cwd (in the project) or the root
+  size_t offset = 1;  // first line, 1-based
+  std::optional<size_t> limit;  // lines; nullopt: to the end
+  std::string reason;           // shown with any question
 };
 struct ReadFileResult {
   std::string path;     // the absolute path read

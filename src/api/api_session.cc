@@ -1,24 +1,23 @@
 // The public API (cordon/cordon.h) as a thin layer over the library: Session, Approver, the
 // file tools, review and the command policy.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <mutex>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "approval/approver.h"
 #include "approval/exec_gate.h"
 #include "backend/linux/judge_process.h"
 #include "backend/linux/probe.h"
 #include "commands/classify.h"
-#include "host/path_resolver.h"
 #include "cordon/cordon.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "files/file_tools.h"
 #include "host/host_context.h"
+#include "host/path_resolver.h"
 #include "host/steady_clock.h"
 #include "review/review.h"
 #include "session/policy_report.h"
@@ -120,8 +119,8 @@ class SessionImpl : public Session {
     for (const auto& w : p.warnings) out.push_back("warning: " + w);
     for (const auto& w : policy_.warnings) out.push_back("warning: " + w);
     if (!p.stripped.empty() && p.mode != SandboxMode::kExternal)
-      out.push_back("these variables are not available to commands (ENV-4): " +
-                    join(p.stripped, ", ") + ".");
+      out.push_back(
+          "these variables are not available to commands (ENV-4): " + join(p.stripped, ", ") + ".");
     session_->mark_notices_shown();
     return out;
   }
@@ -408,8 +407,9 @@ class SessionImpl : public Session {
       if (!d.allowed) return make_error("refused", d.message, r->ask->path);
       req.approved = *r->ask;
     }
-    return make_error("refused", "the path kept changing while it was being approved; nothing "
-                                 "was done. Check it, then try again.");
+    return make_error("refused",
+                      "the path kept changing while it was being approved; nothing "
+                      "was done. Check it, then try again.");
   }
 
   // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
@@ -464,10 +464,10 @@ Result<std::unique_ptr<Session>> Session::open(const Options& options) {
   HostContext host = read_host_context(std::move(env), options.cwd);
   auto policy = load_user_policy(host.folders);
   if (!policy.ok())
-    return make_error("unavailable",
-                      policy.error().message +
-                          " Commands are refused until the config is fixed (CFG-2).",
-                      policy.error().path);
+    return make_error(
+        "unavailable",
+        policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
+        policy.error().path);
   auto s = std::make_unique<SessionImpl>(options, std::move(host), std::move(*policy));
   if (auto st = s->init(); !st.ok()) return st.error();
   return std::unique_ptr<Session>(std::move(s));

@@ -13,10 +13,11 @@ ExecGate gate_exec(const ExecGateInput& in) {
   const bool network = sandbox_mode && in.network && !outside;
   g.unconfined = !sandbox_mode || outside;
   if (in.verdict && in.verdict->cls == CommandVerdict::kDenied) {
-    g.refusal = fmt::format("`{}` was refused: the command policy denies it ({}). Do not retry "
-                            "it in another form; carry on without it, and name the skipped "
-                            "step in your final report.",
-                            in.command, in.verdict->reason);
+    g.refusal = fmt::format(
+        "`{}` was refused: the command policy denies it ({}). Do not retry "
+        "it in another form; carry on without it, and name the skipped "
+        "step in your final report.",
+        in.command, in.verdict->reason);
     return g;
   }
   auto ask = [&](AskKind kind, std::string why) {

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "cordon/approval.h"
 #include "config/policy.h"
+#include "cordon/approval.h"
 
 namespace cordon {
 

@@ -1,9 +1,8 @@
+#include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/tty_asker.h"
@@ -55,8 +54,8 @@ int cmd_run(const CliContext& ctx, const RunArgs& args) {
   if (!args.timeout.empty()) {
     auto d = parse_duration(args.timeout);
     if (!d || d->count() <= 0) {
-      print_error(fmt::format("--timeout {}: not a duration; use 30s, 5m, 1h or 500ms.",
-                              args.timeout));
+      print_error(
+          fmt::format("--timeout {}: not a duration; use 30s, 5m, 1h or 500ms.", args.timeout));
       return kExitRefused;
     }
     req.timeout = *d;

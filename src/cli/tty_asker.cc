@@ -1,14 +1,13 @@
 #include "cli/tty_asker.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <chrono>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "approval/request.h"
 

@@ -1,13 +1,12 @@
 #include "host/host_context.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "config/config_file.h"
 #include "core/fs_util.h"

@@ -1,8 +1,8 @@
 #include "server/jsonrpc.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace cordon::rpc {
 
@@ -117,10 +117,10 @@ std::optional<LineFramer::Line> LineFramer::finish() {
 
 Message too_long_message() {
   return invalid(make_error_reply(nullptr, kInvalidRequest,
-                            fmt::format("the message is longer than {} bytes (SRV-3); it was "
-                                        "dropped. Pass large data through a file.",
-                                        kMaxLineBytes),
-                            "invalid"));
+                                  fmt::format("the message is longer than {} bytes (SRV-3); it was "
+                                              "dropped. Pass large data through a file.",
+                                              kMaxLineBytes),
+                                  "invalid"));
 }
 
 Message parse_message(std::string_view line) {
@@ -131,34 +131,35 @@ Message parse_message(std::string_view line) {
   }
   if (line.size() > kMaxLineBytes) return too_long_message();
   if (nesting(line) > kMaxDepth)
-    return invalid(make_error_reply(nullptr, kParseError,
-                              fmt::format("the message nests arrays and objects deeper than {} "
-                                          "levels; it was not read.",
-                                          kMaxDepth),
-                              "invalid"));
+    return invalid(
+        make_error_reply(nullptr, kParseError,
+                         fmt::format("the message nests arrays and objects deeper than {} "
+                                     "levels; it was not read.",
+                                     kMaxDepth),
+                         "invalid"));
   json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
-    return invalid(make_error_reply(nullptr, kParseError,
-                              "the line is not valid JSON (or not UTF-8); send one JSON-RPC 2.0 "
-                              "object per line.",
-                              "invalid"));
+    return invalid(
+        make_error_reply(nullptr, kParseError,
+                         "the line is not valid JSON (or not UTF-8); send one JSON-RPC 2.0 "
+                         "object per line.",
+                         "invalid"));
   if (j.is_array())
     return invalid(make_error_reply(nullptr, kInvalidRequest,
-                              "batches are not supported: send one JSON-RPC object per line.",
-                              "invalid"));
+                                    "batches are not supported: send one JSON-RPC object per line.",
+                                    "invalid"));
   if (!j.is_object())
-    return invalid(make_error_reply(nullptr, kInvalidRequest,
-                              fmt::format("a message must be a JSON object, not {}.",
-                                          type_name(j)),
-                              "invalid"));
+    return invalid(make_error_reply(
+        nullptr, kInvalidRequest,
+        fmt::format("a message must be a JSON object, not {}.", type_name(j)), "invalid"));
   json id = nullptr;
   const bool has_id = j.contains("id");
   if (has_id) {
     if (!valid_id(j["id"]))
-      return invalid(make_error_reply(nullptr, kInvalidRequest,
-                                fmt::format("`id` must be a string or a number, not {}.",
-                                            type_name(j["id"])),
-                                "invalid"));
+      return invalid(make_error_reply(
+          nullptr, kInvalidRequest,
+          fmt::format("`id` must be a string or a number, not {}.", type_name(j["id"])),
+          "invalid"));
     id = j["id"];
   }
   auto version = j.find("jsonrpc");
@@ -169,18 +170,16 @@ Message parse_message(std::string_view line) {
   auto method = j.find("method");
   if (method != j.end()) {
     if (!method->is_string())
-      return invalid(make_error_reply(id, kInvalidRequest,
-                                fmt::format("`method` must be a string, not {}.",
-                                            type_name(*method)),
-                                "invalid"));
+      return invalid(make_error_reply(
+          id, kInvalidRequest,
+          fmt::format("`method` must be a string, not {}.", type_name(*method)), "invalid"));
     m.method = method->get<std::string>();
     auto params = j.find("params");
     if (params != j.end()) {
       if (!params->is_object() && !params->is_array())
-        return invalid(make_error_reply(id, kInvalidRequest,
-                                  fmt::format("`params` must be an object, not {}.",
-                                              type_name(*params)),
-                                  "invalid"));
+        return invalid(make_error_reply(
+            id, kInvalidRequest,
+            fmt::format("`params` must be an object, not {}.", type_name(*params)), "invalid"));
       m.params = std::move(*params);
     }
     m.kind = has_id ? Message::Kind::kRequest : Message::Kind::kNotification;
@@ -195,15 +194,16 @@ Message parse_message(std::string_view line) {
     } else {
       if (!error->is_object())
         return invalid(make_error_reply(nullptr, kInvalidRequest,
-                                  "a response's `error` must be an object.", "invalid"));
+                                        "a response's `error` must be an object.", "invalid"));
       m.error = std::move(*error);
     }
     return m;
   }
-  return invalid(make_error_reply(id, kInvalidRequest,
-                            "a message needs a `method` (a request or notification) or exactly "
-                            "one of `result` and `error` with an `id` (a response).",
-                            "invalid"));
+  return invalid(
+      make_error_reply(id, kInvalidRequest,
+                       "a message needs a `method` (a request or notification) or exactly "
+                       "one of `result` and `error` with an `id` (a response).",
+                       "invalid"));
 }
 
 json make_response(const json& id, json result) {
@@ -289,7 +289,8 @@ std::optional<uint64_t> Params::count(const char* key, uint64_t max, bool requir
     if (n <= max) return n;
   } else if (v->is_number_float()) {
     double d = v->get<double>();
-    if (d >= 0 && d <= static_cast<double>(max) && d == static_cast<double>(static_cast<uint64_t>(d)))
+    if (d >= 0 && d <= static_cast<double>(max) &&
+        d == static_cast<double>(static_cast<uint64_t>(d)))
       return static_cast<uint64_t>(d);
   }
   fail(fmt::format("`{}` must be an integer from 0 to {}.", key, max));

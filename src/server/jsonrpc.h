@@ -11,12 +11,11 @@
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cordon::rpc {
 
@@ -87,7 +86,8 @@ Message too_long_message();
 json make_response(const json& id, json result);
 // {"jsonrpc":"2.0","id":id,"error":{"code","message","data":{"reason"}}}; `reason` empty: no
 // data.
-json make_error_reply(const json& id, int code, std::string_view message, std::string_view reason = "");
+json make_error_reply(const json& id, int code, std::string_view message,
+                      std::string_view reason = "");
 json make_request(const json& id, std::string_view method, json params);
 json make_notification(std::string_view method, json params);
 

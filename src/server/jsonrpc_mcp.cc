@@ -36,8 +36,8 @@ json object_schema(json properties, std::vector<std::string> required) {
               {"additionalProperties", false}};
 }
 
-json tool(const std::string& version, const char* name, const char* title,
-          const char* description, json input, std::optional<json> output, bool read_only) {
+json tool(const std::string& version, const char* name, const char* title, const char* description,
+          json input, std::optional<json> output, bool read_only) {
   json t{{"name", name}, {"description", description}, {"inputSchema", std::move(input)}};
   if (mcp_version_at_least(version, "2025-03-26"))
     t["annotations"] = {{"title", title},
@@ -75,11 +75,10 @@ std::string exec_text(const json& r) {
 std::string read_text(const json& r) {
   std::string out = r.value("content", "");
   if (r.value("more", false))
-    out += fmt::format("\n[lines {}-{} of {}; more follow: call again with offset {}]",
-                       r.value("first_line", 1),
-                       r.value("first_line", 1) + r.value("line_count", 0) - 1,
-                       r.value("total_lines", 0),
-                       r.value("first_line", 1) + r.value("line_count", 0));
+    out += fmt::format(
+        "\n[lines {}-{} of {}; more follow: call again with offset {}]", r.value("first_line", 1),
+        r.value("first_line", 1) + r.value("line_count", 0) - 1, r.value("total_lines", 0),
+        r.value("first_line", 1) + r.value("line_count", 0));
   return out;
 }
 
@@ -129,23 +128,22 @@ std::string allow_option(AskKind kind) {
 
 json mcp_tools(const std::string& v) {
   auto typed = [](const char* type) { return json{{"type", type}}; };
-  json moved = object_schema({{"from", typed("string")}, {"to", typed("string")}},
-                             {"from", "to"});
-  json bash_out = object_schema(
-      {{"exit_code", typed("integer")},
-       {"signal", typed("integer")},
-       {"stdout", typed("string")},
-       {"stderr", typed("string")},
-       {"timed_out", typed("boolean")},
-       {"notes", json{{"type", "array"}, {"items", typed("string")}}},
-       {"quarantined", json{{"type", "array"}, {"items", moved}}},
-       {"withheld", typed("boolean")},
-       {"canceled", typed("boolean")},
-       {"stdout_truncated", typed("boolean")},
-       {"stderr_truncated", typed("boolean")},
-       {"processes_left", json{{"type", "array"}, {"items", typed("integer")}}},
-       {"duration_ms", typed("integer")}},
-      {"exit_code", "stdout", "stderr", "timed_out", "notes", "quarantined"});
+  json moved = object_schema({{"from", typed("string")}, {"to", typed("string")}}, {"from", "to"});
+  json bash_out =
+      object_schema({{"exit_code", typed("integer")},
+                     {"signal", typed("integer")},
+                     {"stdout", typed("string")},
+                     {"stderr", typed("string")},
+                     {"timed_out", typed("boolean")},
+                     {"notes", json{{"type", "array"}, {"items", typed("string")}}},
+                     {"quarantined", json{{"type", "array"}, {"items", moved}}},
+                     {"withheld", typed("boolean")},
+                     {"canceled", typed("boolean")},
+                     {"stdout_truncated", typed("boolean")},
+                     {"stderr_truncated", typed("boolean")},
+                     {"processes_left", json{{"type", "array"}, {"items", typed("integer")}}},
+                     {"duration_ms", typed("integer")}},
+                    {"exit_code", "stdout", "stderr", "timed_out", "notes", "quarantined"});
   json tools = json::array();
   tools.push_back(tool(
       v, "bash", "Run a shell command in the sandbox",
@@ -177,12 +175,11 @@ json mcp_tools(const std::string& v) {
       "Reads a text file, whole or a range of lines. Paths are absolute, `~/...`, or relative "
       "to the project. Hidden paths (~/.ssh, ...) read as refused; a credential file (.env, "
       "*.pem, *.key) asks the user first.",
-      object_schema(
-          {{"path", str_prop("The file to read.")},
-           {"offset", int_prop("The first line to return, from 1.", 0, UINT32_MAX)},
-           {"limit", int_prop("How many lines to return (default: all).", 0, UINT32_MAX)},
-           {"reason", str_prop("Why, shown to the user if the read needs approval.")}},
-          {"path"}),
+      object_schema({{"path", str_prop("The file to read.")},
+                     {"offset", int_prop("The first line to return, from 1.", 0, UINT32_MAX)},
+                     {"limit", int_prop("How many lines to return (default: all).", 0, UINT32_MAX)},
+                     {"reason", str_prop("Why, shown to the user if the read needs approval.")}},
+                    {"path"}),
       std::nullopt, true));
   tools.push_back(tool(
       v, "write_file", "Write a file",
@@ -198,13 +195,12 @@ json mcp_tools(const std::string& v) {
       v, "edit_file", "Edit a file",
       "Replaces exact text in a file: `old_text` must occur exactly once (or set `replace_all`). "
       "The same approvals as write_file apply.",
-      object_schema(
-          {{"path", str_prop("The file to edit.")},
-           {"old_text", str_prop("The text to replace, exactly as it is in the file.")},
-           {"new_text", str_prop("The text to put in its place.")},
-           {"replace_all", bool_prop("Replace every occurrence instead of exactly one.")},
-           {"reason", str_prop("Why, shown to the user if the edit needs approval.")}},
-          {"path", "old_text", "new_text"}),
+      object_schema({{"path", str_prop("The file to edit.")},
+                     {"old_text", str_prop("The text to replace, exactly as it is in the file.")},
+                     {"new_text", str_prop("The text to put in its place.")},
+                     {"replace_all", bool_prop("Replace every occurrence instead of exactly one.")},
+                     {"reason", str_prop("Why, shown to the user if the edit needs approval.")}},
+                    {"path", "old_text", "new_text"}),
       std::nullopt, false));
   tools.push_back(tool(
       v, "search", "Search file contents",
@@ -235,10 +231,10 @@ PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_of
     case Peer::CallResult::kClosed:
       return {Reply::kUnavailable, "the MCP client went away before the user answered"};
     case Peer::CallResult::kError: {
-      std::string msg = r.value.is_object() && r.value.contains("message") &&
-                                r.value["message"].is_string()
-                            ? r.value["message"].get<std::string>()
-                            : std::string("no message");
+      std::string msg =
+          r.value.is_object() && r.value.contains("message") && r.value["message"].is_string()
+              ? r.value["message"].get<std::string>()
+              : std::string("no message");
       return {Reply::kUnavailable,
               fmt::format("the MCP client could not ask the user ({}), which counts as no", msg)};
     }
@@ -378,21 +374,23 @@ void McpConnection::on_request(const Message& m) {
   }
   if (m.method != "tools/call") {
     peer_.send(make_error_reply(id, kMethodNotFound,
-                          fmt::format("cordon's MCP server has no method `{}`.", m.method)));
+                                fmt::format("cordon's MCP server has no method `{}`.", m.method)));
     return;
   }
   std::unique_lock<std::mutex> lock(mu_);
   if (!initialized_ || closing_) {
     lock.unlock();
-    peer_.send(make_error_reply(id, kInvalidRequest,
-                          closing_ ? "the server is shutting down." : "call `initialize` first."));
+    peer_.send(
+        make_error_reply(id, kInvalidRequest,
+                         closing_ ? "the server is shutting down." : "call `initialize` first."));
     return;
   }
   const std::string key = id.dump();
   if (running_.count(key)) {
     lock.unlock();
-    peer_.send(make_error_reply(id, kInvalidRequest,
-                          fmt::format("the id {} is already used by a request in flight.", key)));
+    peer_.send(
+        make_error_reply(id, kInvalidRequest,
+                         fmt::format("the id {} is already used by a request in flight.", key)));
     return;
   }
   if (running_.size() >= opts_.max_in_flight) {
@@ -430,7 +428,8 @@ void McpConnection::on_request(const Message& m) {
       std::lock_guard<std::mutex> l(mu_);
       running_.erase(key);
     }
-    peer_.send(make_error_reply(id, kInternalError, "no thread could be started for this request; send it "
+    peer_.send(make_error_reply(id, kInternalError,
+                                "no thread could be started for this request; send it "
                                 "again later."));
   }
 }
@@ -439,7 +438,8 @@ json McpConnection::initialize(const json& id, const json& params) {
   if (!params.is_object() || !params.contains("protocolVersion"))
     return make_error_reply(id, kInvalidParams, "`initialize` needs `protocolVersion`.");
   std::unique_lock<std::mutex> lock(mu_);
-  if (initialized_) return make_error_reply(id, kInvalidRequest, "the connection is initialized already.");
+  if (initialized_)
+    return make_error_reply(id, kInvalidRequest, "the connection is initialized already.");
   version_ = negotiate_mcp_version(params["protocolVersion"]);
   bool elicitation = false;
   if (params.contains("capabilities") && params["capabilities"].is_object() &&
@@ -474,8 +474,8 @@ json McpConnection::initialize(const json& id, const json& params) {
     if (!st.available) instructions += " The sandbox is unavailable now: " + st.reason;
     for (const auto& n : session_->start_notices()) instructions += " Note: " + n;
   } else {
-    instructions = "cordon could not open its session, so every tool call fails: " +
-                   open_error_->message;
+    instructions =
+        "cordon could not open its session, so every tool call fails: " + open_error_->message;
     log(instructions);
   }
   return make_response(id, {{"protocolVersion", version},
@@ -500,22 +500,20 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     return make_error_reply(id, kInvalidParams, fmt::format("there is no tool `{}`.", name));
   json args = params.contains("arguments") ? params["arguments"] : json::object();
   if (!args.is_object())
-    return make_response(id, tool_result(version, "`arguments` must be an object.", std::nullopt,
-                                         true));
+    return make_response(
+        id, tool_result(version, "`arguments` must be an object.", std::nullopt, true));
   if (!session)
-    return make_response(id, tool_result(version,
-                                         "cordon could not open its session: " +
-                                             open_error_->message,
-                                         std::nullopt, true));
+    return make_response(
+        id, tool_result(version, "cordon could not open its session: " + open_error_->message,
+                        std::nullopt, true));
   auto r = rpc::call_tool(*session, *t, args, cancel);
   if (!r.ok()) {
     // A refusal is the tool's answer, for the model to read and act on (isError), led by the
     // same stable reason word as the server's errors. No structured content: a client checks
     // it against the tool's output schema even in an error.
-    return make_response(id, tool_result(version,
-                                         fmt::format("[{}] {}", wire_reason(r.error()),
-                                                     r.error().message),
-                                         std::nullopt, true));
+    return make_response(
+        id, tool_result(version, fmt::format("[{}] {}", wire_reason(r.error()), r.error().message),
+                        std::nullopt, true));
   }
   std::string text;
   switch (*t) {

@@ -25,10 +25,10 @@ PersonAnswer read_approval_answer(const Peer::CallResult& r, bool session_grant_
     case Peer::CallResult::kClosed:
       return {Reply::kUnavailable, "the client went away before answering"};
     case Peer::CallResult::kError: {
-      std::string msg = r.value.is_object() && r.value.contains("message") &&
-                                r.value["message"].is_string()
-                            ? r.value["message"].get<std::string>()
-                            : std::string("no message");
+      std::string msg =
+          r.value.is_object() && r.value.contains("message") && r.value["message"].is_string()
+              ? r.value["message"].get<std::string>()
+              : std::string("no message");
       return {Reply::kUnavailable,
               fmt::format("the client answered `approval/ask` with an error ({}), which counts "
                           "as no",
@@ -122,27 +122,28 @@ void ServeConnection::on_request(const Message& m) {
     peer_.send(shutdown(id));
     return;
   }
-  static const char* kWorkerMethods[] = {"exec",     "read_file", "write_file", "edit_file",
-                                         "search",   "classify",  "review",     "policy"};
+  static const char* kWorkerMethods[] = {"exec",   "read_file", "write_file", "edit_file",
+                                         "search", "classify",  "review",     "policy"};
   bool worker = false;
   for (const char* w : kWorkerMethods) worker = worker || m.method == w;
   if (!worker && m.method != "away" && m.method != "cancel") {
-    peer_.send(make_error_reply(id, kMethodNotFound,
-                          fmt::format("there is no method `{}`; see docs/protocol.md.", m.method),
-                          "invalid"));
+    peer_.send(make_error_reply(
+        id, kMethodNotFound,
+        fmt::format("there is no method `{}`; see docs/protocol.md.", m.method), "invalid"));
     return;
   }
   std::unique_lock<std::mutex> lock(mu_);
   if (closing_) {
     lock.unlock();
-    peer_.send(make_error_reply(id, kUnavailableCode, "the server is shutting down.", "unavailable"));
+    peer_.send(
+        make_error_reply(id, kUnavailableCode, "the server is shutting down.", "unavailable"));
     return;
   }
   if (!session_) {
     lock.unlock();
     peer_.send(make_error_reply(id, kInvalidRequest,
-                          "call `initialize` first: it opens the session on the project.",
-                          "invalid"));
+                                "call `initialize` first: it opens the session on the project.",
+                                "invalid"));
     return;
   }
   api::Session* session = session_.get();  // lives until every worker has finished
@@ -167,8 +168,9 @@ void ServeConnection::on_request(const Message& m) {
     if (!params.is_object() || params.size() != 1 || !params.contains("id") ||
         !(params["id"].is_string() || params["id"].is_number())) {
       lock.unlock();
-      peer_.send(invalid_params(id, "`cancel` takes one parameter, `id`: the id of a request "
-                                    "in flight."));
+      peer_.send(invalid_params(id,
+                                "`cancel` takes one parameter, `id`: the id of a request "
+                                "in flight."));
       return;
     }
     auto it = running_.find(params["id"].dump());
@@ -181,11 +183,12 @@ void ServeConnection::on_request(const Message& m) {
   const std::string key = id.dump();
   if (running_.count(key)) {
     lock.unlock();
-    peer_.send(make_error_reply(id, kInvalidRequest,
-                          fmt::format("the id {} is already used by a request in flight; give "
-                                      "each request its own id.",
-                                      key),
-                          "invalid"));
+    peer_.send(
+        make_error_reply(id, kInvalidRequest,
+                         fmt::format("the id {} is already used by a request in flight; give "
+                                     "each request its own id.",
+                                     key),
+                         "invalid"));
     return;
   }
   // The limit counts requests by their entry here, which is removed before the response is
@@ -210,7 +213,7 @@ void ServeConnection::on_request(const Message& m) {
       response = handle(method, params, id, cancel.get());
     } catch (const std::exception& e) {
       response = make_error_reply(id, kInternalError, fmt::format("internal error: {}", e.what()),
-                            "unavailable");
+                                  "unavailable");
     } catch (...) {
       response = make_error_reply(id, kInternalError, "internal error", "unavailable");
     }
@@ -225,8 +228,10 @@ void ServeConnection::on_request(const Message& m) {
       std::lock_guard<std::mutex> l(mu_);
       running_.erase(key);
     }
-    peer_.send(make_error_reply(id, kUnavailableCode, "no thread could be started for this request; send it "
-                                "again later.", "unavailable"));
+    peer_.send(make_error_reply(id, kUnavailableCode,
+                                "no thread could be started for this request; send it "
+                                "again later.",
+                                "unavailable"));
   }
 }
 
@@ -249,12 +254,10 @@ json ServeConnection::handle(const std::string& method, const json& params, cons
     if (action == "start") {
       auto r = session->review_start();
       if (!r.ok()) return error_response(id, r.error());
-      return make_response(id, {{"started", true},
-                                {"commit", r->commit},
-                                {"ignored_files", r->ignored_files}});
+      return make_response(
+          id, {{"started", true}, {"commit", r->commit}, {"ignored_files", r->ignored_files}});
     }
-    if (action != "show")
-      return invalid_params(id, "`action` must be \"start\" or \"show\".");
+    if (action != "show") return invalid_params(id, "`action` must be \"start\" or \"show\".");
     auto r = session->review();
     if (!r.ok()) return error_response(id, r.error());
     return make_response(id, to_json(*r));
@@ -267,7 +270,8 @@ json ServeConnection::handle(const std::string& method, const json& params, cons
     if (!r.ok()) return error_response(id, r.error());
     json j = json::parse(*r, nullptr, false);
     if (j.is_discarded())
-      return make_error_reply(id, kInternalError, "the policy could not be read back", "unavailable");
+      return make_error_reply(id, kInternalError, "the policy could not be read back",
+                              "unavailable");
     return make_response(id, std::move(j));
   }
   return make_error_reply(id, kMethodNotFound, "no such method", "invalid");
@@ -289,9 +293,9 @@ json ServeConnection::initialize(const json& id, const json& params) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (session_ || closing_)
-      return make_error_reply(id, kInvalidRequest,
-                        "the connection is initialized already; it holds one session (SES-1).",
-                        "invalid");
+      return make_error_reply(
+          id, kInvalidRequest,
+          "the connection is initialized already; it holds one session (SES-1).", "invalid");
   }
   auto s = opts_.open(ip, &asker_);
   if (!s.ok()) return error_response(id, s.error());

@@ -47,8 +47,7 @@ PersonAnswer read_approval_answer(const Peer::CallResult& r, bool session_grant_
 struct ServeOptions {
   // Opens the connection's session (the real one: api::Session::open with the server's
   // environment; the fuzzer and tests: a fake). `asker` outlives the session.
-  std::function<Result<std::unique_ptr<api::Session>>(const InitializeParams&, Asker* asker)>
-      open;
+  std::function<Result<std::unique_ptr<api::Session>>(const InitializeParams&, Asker* asker)> open;
   size_t max_in_flight = 32;  // requests running at once; more are refused ("unavailable")
   bool threads = true;        // false: each request runs on the reader's thread (fuzzer)
   std::function<void(const std::string&)> log;  // stderr; may be empty

@@ -15,8 +15,8 @@ json moved_json(const std::vector<api::Moved>& moved) {
 }
 
 // `command` or `argv`: exactly one.
-Status read_command(Params& p, std::optional<std::string>& command,
-                    std::vector<std::string>& argv, bool shell_only) {
+Status read_command(Params& p, std::optional<std::string>& command, std::vector<std::string>& argv,
+                    bool shell_only) {
   command = p.str("command");
   if (!shell_only) {
     if (auto a = p.strings("argv")) argv = *a;
@@ -229,12 +229,8 @@ json to_json(const api::Classification& c) {
 }
 
 json to_json(const api::ReviewReport& r) {
-  return json{{"commit", r.commit},
-              {"replace_refs", r.replace_refs},
-              {"changed", r.changed},
-              {"added", r.added},
-              {"added_ignored", r.added_ignored},
-              {"limits", r.limits},
+  return json{{"commit", r.commit}, {"replace_refs", r.replace_refs},   {"changed", r.changed},
+              {"added", r.added},   {"added_ignored", r.added_ignored}, {"limits", r.limits},
               {"text", r.text}};
 }
 

@@ -1,6 +1,7 @@
 #include "server/server_main.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <cstdio>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cordon/cordon.h"
 #include "server/jsonrpc.h"

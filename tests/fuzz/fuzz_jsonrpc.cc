@@ -57,8 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (data[0] % 2 == 0) {
     cordon::rpc::ServeOptions o;
     o.threads = false;
-    o.open = [](const cordon::rpc::InitializeParams& ip, cordon::Asker* asker)
-        -> cordon::Result<std::unique_ptr<cordon::api::Session>> {
+    o.open = [](const cordon::rpc::InitializeParams& ip,
+                cordon::Asker* asker) -> cordon::Result<std::unique_ptr<cordon::api::Session>> {
       if (ip.project == "/broken") return cordon::make_error("unavailable", "broken");
       auto s = std::make_unique<cordon::testing::FakeApiSession>(asker, ip.project);
       s->deadline_s = 0;

@@ -53,8 +53,9 @@ TEST(Serve, InitializeAndEveryMethod) {  // SRV-1, REV-2
   EXPECT_FALSE(init["sandbox"].contains("reason"));
 
   // exec: the command runs in the sandbox (FS-2, FS-4).
-  json r = s.exec({{"command", "echo out; echo err >&2; cat ~/.ssh/id_rsa | wc -c; "
-                                "echo x > \"$HOME/outside.txt\" || echo refused; exit 3"}});
+  json r = s.exec({{"command",
+                    "echo out; echo err >&2; cat ~/.ssh/id_rsa | wc -c; "
+                    "echo x > \"$HOME/outside.txt\" || echo refused; exit 3"}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["exit_code"], 3);
   EXPECT_EQ(r["result"]["stdout"], "out\n0\nrefused\n");
@@ -135,11 +136,14 @@ TEST(Serve, MalformedInputGetsErrorsAndTheSessionLives) {  // SRV-3
   ASSERT_TRUE(s.init.contains("result"));
   std::string session = s.init["result"]["session"];
   s.client.send_line("this is not json");
-  s.client.send_line("{\"jsonrpc\":\"2.0\",\"id\":\"bin\",\"method\":\"exec\",\"params\":{\"command\":\"\xff\xfe\"}}");
+  s.client.send_line(
+      "{\"jsonrpc\":\"2.0\",\"id\":\"bin\",\"method\":\"exec\",\"params\":{\"command\":"
+      "\"\xff\xfe\"}}");
   s.client.send_line("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"policy\"}]");
   // A line over 16 MiB.
-  s.client.send_line("{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"exec\",\"params\":{\"command\":\"" +
-                     std::string((17u << 20), 'a') + "\"}}");
+  s.client.send_line(
+      "{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"exec\",\"params\":{\"command\":\"" +
+      std::string((17u << 20), 'a') + "\"}}");
   json r = s.client.call("no_such_method");
   EXPECT_EQ(r["error"]["code"], -32601);
   EXPECT_EQ(reason(r), "invalid");
@@ -363,7 +367,8 @@ void ends_cleanly(bool by_signal) {
   World w;
   Served s(w);
   json id = s.client.start("exec", {{"command", "echo 'export X=1' > .envrc; sleep 60"}});
-  for (int i = 0; i < 400 && !w.exists(".envrc"); ++i) std::this_thread::sleep_for(milliseconds(25));
+  for (int i = 0; i < 400 && !w.exists(".envrc"); ++i)
+    std::this_thread::sleep_for(milliseconds(25));
   ASSERT_TRUE(w.exists(".envrc")) << s.client.stderr_text();
   auto t0 = steady_clock::now();
   if (by_signal)
@@ -377,7 +382,9 @@ void ends_cleanly(bool by_signal) {
   EXPECT_EQ(found.out, "1\n");
   Proc sleeping = w.host({"/bin/sh", "-c", "pgrep -f 'sleep 6[0]' | wc -l"});
   EXPECT_EQ(sleeping.out, "0\n");
-  Proc leftovers = w.host({"/bin/sh", "-c", "find " + w.home() + "/.local/state/cordon/leftovers -type f 2>/dev/null | wc -l"});
+  Proc leftovers =
+      w.host({"/bin/sh", "-c",
+              "find " + w.home() + "/.local/state/cordon/leftovers -type f 2>/dev/null | wc -l"});
   EXPECT_EQ(leftovers.out, "0\n");
 }
 
@@ -417,9 +424,9 @@ TEST(Serve, LastingSessionResume) {  // SES-1, SES-3
   ASSERT_TRUE(again.init.contains("result")) << again.init.dump();
   json r = again.exec({{"command", "cat /tmp/t"}});
   EXPECT_EQ(r["result"]["stdout"], "kept\n");  // FS-3: the session's /tmp survived
-  json missing = RpcClient({"serve"}, w.env, w.project())
-                     .call("initialize",
-                           {{"project", w.project()}, {"session", "nope"}, {"resume", true}});
+  json missing =
+      RpcClient({"serve"}, w.env, w.project())
+          .call("initialize", {{"project", w.project()}, {"session", "nope"}, {"resume", true}});
   EXPECT_EQ(reason(missing), "invalid") << missing.dump();
 }
 

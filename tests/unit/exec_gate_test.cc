@@ -1,12 +1,13 @@
 // Which questions a command needs before it runs (APR-1, APR-3, CMD-4, CMD-6), and approvals
 // made in advance by the user when starting a face (`cordon mcp --allow-network`).
+#include "approval/exec_gate.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <mutex>
 
 #include "approval/approver.h"
-#include "approval/exec_gate.h"
 
 namespace cordon {
 namespace {
@@ -46,8 +47,8 @@ TEST(ExecGate, DeniedIsRefusedEverywhereBeforeAnyQuestion) {  // CMD-4
 }
 
 TEST(ExecGate, WaysOutAsk) {  // APR-1, NET-3, NET-4
-  ExecGateInput in{.mode = SandboxMode::kOn, .command = "npm install", .network = true,
-                   .reason = "deps"};
+  ExecGateInput in{
+      .mode = SandboxMode::kOn, .command = "npm install", .network = true, .reason = "deps"};
   ExecGate g = gate_exec(in);
   ASSERT_EQ(kinds(g), std::vector<AskKind>{AskKind::kNetwork});
   EXPECT_EQ(g.asks[0].command, "npm install");
@@ -66,11 +67,11 @@ TEST(ExecGate, WaysOutAsk) {  // APR-1, NET-3, NET-4
 }
 
 TEST(ExecGate, WaysOutTypedByThePersonAreNotAskedAgain) {  // APR-7 (CLI)
-  ExecGateInput in{.mode = SandboxMode::kOn, .command = "x", .network = true,
-                   .ways_out_approved = true};
+  ExecGateInput in{
+      .mode = SandboxMode::kOn, .command = "x", .network = true, .ways_out_approved = true};
   EXPECT_TRUE(gate_exec(in).asks.empty());
-  in = ExecGateInput{.mode = SandboxMode::kOn, .command = "x", .outside_sandbox = true,
-                     .ways_out_approved = true};
+  in = ExecGateInput{
+      .mode = SandboxMode::kOn, .command = "x", .outside_sandbox = true, .ways_out_approved = true};
   in.verdict = verdict(CommandVerdict::kNeedsApproval);
   EXPECT_TRUE(gate_exec(in).asks.empty());
 }
@@ -93,7 +94,9 @@ TEST(ExecGate, ExternalModeAsksForNeedsApproval) {  // APR-1, MODE-3
 }
 
 TEST(ExecGate, OffModeAsksNothing) {  // MODE-2
-  ExecGateInput in{.mode = SandboxMode::kOff, .command = "rm -rf build", .network = true,
+  ExecGateInput in{.mode = SandboxMode::kOff,
+                   .command = "rm -rf build",
+                   .network = true,
                    .outside_sandbox = true};
   in.verdict = verdict(CommandVerdict::kNeedsApproval);
   ExecGate g = gate_exec(in);

@@ -109,8 +109,8 @@ class FakeApiSession : public api::Session {
   }
   Result<api::Classification> classify(const api::ClassifyRequest& r) override {
     std::string cmd = r.command ? *r.command : (r.argv.empty() ? "" : r.argv[0]);
-    if (cmd.rfind("rm", 0) == 0) return api::Classification{"needs-approval", "rm writes", "rm",
-                                                           "not-read-only"};
+    if (cmd.rfind("rm", 0) == 0)
+      return api::Classification{"needs-approval", "rm writes", "rm", "not-read-only"};
     return api::Classification{"read-only", "on the list", cmd, "read-only-list"};
   }
   Result<api::ReviewStarted> review_start() override {

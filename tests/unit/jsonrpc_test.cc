@@ -1,11 +1,12 @@
 // JSON-RPC framing and messages (SRV-1, SRV-3): every malformed input gets an error reply,
 // never an exception.
+#include "server/jsonrpc.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "server/jsonrpc.h"
 #include "server/jsonrpc_peer.h"
 
 namespace cordon::rpc {
@@ -134,8 +135,8 @@ TEST(ParseMessage, DeepNestingIsRefusedWithoutParsing) {
   ASSERT_EQ(m.kind, Message::Kind::kInvalid);
   EXPECT_EQ(error_code(m), kParseError);
   // Brackets inside strings do not count.
-  std::string quoted = R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":")" +
-                       std::string(1000, '[') + R"("}})";
+  std::string quoted =
+      R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":")" + std::string(1000, '[') + R"("}})";
   EXPECT_EQ(parse_message(quoted).kind, Message::Kind::kRequest);
   // Exactly at the limit is fine.
   std::string ok = R"({"jsonrpc":"2.0","id":1,"method":"x","params":)" +
@@ -144,10 +145,13 @@ TEST(ParseMessage, DeepNestingIsRefusedWithoutParsing) {
 }
 
 TEST(ToLine, InvalidUtf8IsReplacedNotThrown) {
-  json j = make_response(1, {{"stdout", std::string("a\xff\xfe" "b")}});
+  json j = make_response(1, {{"stdout", std::string("a\xff\xfe"
+                                                    "b")}});
   std::string line = to_line(j);
   json back = json::parse(line);
-  EXPECT_EQ(back["result"]["stdout"], "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");
+  EXPECT_EQ(back["result"]["stdout"],
+            "a\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b");
 }
 
 TEST(ErrorReply, CarriesTheStableReason) {  // SRV-1
@@ -160,7 +164,12 @@ TEST(ErrorReply, CarriesTheStableReason) {  // SRV-1
 }
 
 TEST(Params, TypesAreChecked) {
-  json p = {{"path", "a"}, {"n", 3}, {"neg", -1}, {"f", 2.5}, {"b", true}, {"list", {"x", 1}},
+  json p = {{"path", "a"},
+            {"n", 3},
+            {"neg", -1},
+            {"f", 2.5},
+            {"b", true},
+            {"list", {"x", 1}},
             {"nul", std::string("a\0b", 3)}};
   {
     Params r(p);
@@ -176,17 +185,13 @@ TEST(Params, TypesAreChecked) {
     read(r);
     return r.problem();
   };
-  EXPECT_NE(problem([](Params& r) { r.str("n"); }).find("`n` must be a string"),
-            std::string::npos);
+  EXPECT_NE(problem([](Params& r) { r.str("n"); }).find("`n` must be a string"), std::string::npos);
   EXPECT_NE(problem([](Params& r) { r.count("neg", 10); }).find("integer"), std::string::npos);
   EXPECT_NE(problem([](Params& r) { r.count("f", 10); }).find("integer"), std::string::npos);
   EXPECT_NE(problem([](Params& r) { r.count("n", 2); }).find("from 0 to 2"), std::string::npos);
-  EXPECT_NE(problem([](Params& r) { r.boolean("path"); }).find("true or false"),
-            std::string::npos);
-  EXPECT_NE(problem([](Params& r) { r.strings("list"); }).find("only strings"),
-            std::string::npos);
-  EXPECT_NE(problem([](Params& r) { r.str("absent", true); }).find("required"),
-            std::string::npos);
+  EXPECT_NE(problem([](Params& r) { r.boolean("path"); }).find("true or false"), std::string::npos);
+  EXPECT_NE(problem([](Params& r) { r.strings("list"); }).find("only strings"), std::string::npos);
+  EXPECT_NE(problem([](Params& r) { r.str("absent", true); }).find("required"), std::string::npos);
   EXPECT_NE(problem([](Params& r) { r.str("nul"); }).find("NUL"), std::string::npos);
   EXPECT_EQ(problem([](Params& r) { r.str("nul", false, /*data=*/true); }), "");
   EXPECT_NE(problem([](Params& r) {

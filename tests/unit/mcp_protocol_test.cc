@@ -27,7 +27,8 @@ class Wire {
     cv_.notify_all();
     return true;
   }};
-  json take(const std::function<bool(const json&)>& pred, milliseconds timeout = milliseconds(5000)) {
+  json take(const std::function<bool(const json&)>& pred,
+            milliseconds timeout = milliseconds(5000)) {
     std::unique_lock<std::mutex> lock(mu_);
     json found;
     cv_.wait_for(lock, timeout, [&] {
@@ -42,8 +43,9 @@ class Wire {
     return found;
   }
   json response(const json& id, milliseconds timeout = milliseconds(5000)) {
-    return take([&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
-                timeout);
+    return take(
+        [&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
+        timeout);
   }
   size_t pending() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -74,9 +76,10 @@ struct Rig {
     return wire.response(id);
   }
   json init(const std::string& version = "2025-11-25", json caps = json::object()) {
-    json r = call(0, "initialize", {{"protocolVersion", version},
-                                    {"capabilities", caps},
-                                    {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+    json r = call(0, "initialize",
+                  {{"protocolVersion", version},
+                   {"capabilities", caps},
+                   {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
     line({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
     return r;
   }
@@ -123,8 +126,8 @@ TEST(Mcp, ToolListHasSchemas) {  // SRV-2
     for (const auto& req : t["inputSchema"]["required"])
       EXPECT_TRUE(t["inputSchema"]["properties"].contains(req.get<std::string>()));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"bash", "read_file", "write_file", "edit_file",
-                                             "search"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"bash", "read_file", "write_file", "edit_file", "search"}));
   const json& bash = r["result"]["tools"][0];
   EXPECT_EQ(bash["inputSchema"]["required"], json::array({"command"}));
   for (const char* p : {"command", "network", "outside_sandbox", "timeout_ms"})
@@ -190,32 +193,39 @@ TEST(Mcp, PingAndUnknownMethods) {
 TEST(Mcp, ElicitationAsksTheUser) {  // APR-7
   Rig rig;
   rig.init("2025-11-25", {{"elicitation", {{"form", json::object()}}}});
-  rig.line({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
-            {"params", {{"name", "bash"}, {"arguments", {{"command", "echo x"}, {"network", true}}}}}});
-  json q = rig.wire.take([](const json& m) { return m.value("method", "") == "elicitation/create"; });
+  rig.line(
+      {{"jsonrpc", "2.0"},
+       {"id", 1},
+       {"method", "tools/call"},
+       {"params", {{"name", "bash"}, {"arguments", {{"command", "echo x"}, {"network", true}}}}}});
+  json q =
+      rig.wire.take([](const json& m) { return m.value("method", "") == "elicitation/create"; });
   ASSERT_FALSE(q.is_null());
   EXPECT_NE(q["params"]["message"].get<std::string>().find("network access for `echo x`"),
             std::string::npos);
   json options = q["params"]["requestedSchema"]["properties"]["decision"]["enum"];
   EXPECT_EQ(options, json::array({"allow once", "allow for this session", "deny"}));
-  rig.line({{"jsonrpc", "2.0"}, {"id", q["id"]},
+  rig.line({{"jsonrpc", "2.0"},
+            {"id", q["id"]},
             {"result", {{"action", "accept"}, {"content", {{"decision", "allow once"}}}}}});
   json r = rig.wire.response(1);
   EXPECT_EQ(r["result"]["isError"], false);
   EXPECT_EQ(r["result"]["structuredContent"]["stdout"], "x\n");
 
   // decline is a no.
-  rig.line({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
-            {"params", {{"name", "bash"}, {"arguments", {{"command", "echo x"},
-                                                         {"outside_sandbox", true}}}}}});
+  rig.line(
+      {{"jsonrpc", "2.0"},
+       {"id", 2},
+       {"method", "tools/call"},
+       {"params",
+        {{"name", "bash"}, {"arguments", {{"command", "echo x"}, {"outside_sandbox", true}}}}}});
   q = rig.wire.take([](const json& m) { return m.value("method", "") == "elicitation/create"; });
   EXPECT_EQ(q["params"]["requestedSchema"]["properties"]["decision"]["enum"],
             json::array({"allow once", "deny"}));  // APR-3: no grant for outside_sandbox
   rig.line({{"jsonrpc", "2.0"}, {"id", q["id"]}, {"result", {{"action", "decline"}}}});
   r = rig.wire.response(2);
   EXPECT_EQ(r["result"]["isError"], true);
-  EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("denied"),
-            std::string::npos);
+  EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("denied"), std::string::npos);
 }
 
 TEST(Mcp, WithoutElicitationTheRefusalNamesTheOption) {  // APR-7
@@ -236,7 +246,8 @@ TEST(Mcp, WithoutElicitationTheRefusalNamesTheOption) {  // APR-7
   // Elicitation declared by a client of an older version that has none: not used.
   Rig old;
   old.init("2025-03-26", {{"elicitation", json::object()}});
-  text = old.tool(1, "bash", {{"command", "echo x"}, {"network", true}})["result"]["content"][0]["text"];
+  text = old.tool(1, "bash",
+                  {{"command", "echo x"}, {"network", true}})["result"]["content"][0]["text"];
   EXPECT_NE(text.find("--allow-network"), std::string::npos) << text;
 }
 
@@ -262,10 +273,13 @@ TEST(Mcp, ElicitAnswerReadings) {
 TEST(Mcp, CancelledCallGetsNoResponse) {
   Rig rig;
   rig.init();
-  rig.line({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "tools/call"},
+  rig.line({{"jsonrpc", "2.0"},
+            {"id", 9},
+            {"method", "tools/call"},
             {"params", {{"name", "bash"}, {"arguments", {{"command", "wait 10000"}}}}}});
   while (rig.session->in_wait.load() < 1) std::this_thread::sleep_for(milliseconds(1));
-  rig.line({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
+  rig.line({{"jsonrpc", "2.0"},
+            {"method", "notifications/cancelled"},
             {"params", {{"requestId", 9}, {"reason", "timeout"}}}});
   while (rig.session->in_wait.load() > 0) std::this_thread::sleep_for(milliseconds(1));
   EXPECT_TRUE(rig.wire.response(9, milliseconds(200)).is_null());

@@ -33,7 +33,8 @@ class Wire {
   }};
 
   // The first message that `pred` accepts (removed), waiting up to `timeout`.
-  json take(const std::function<bool(const json&)>& pred, milliseconds timeout = milliseconds(5000)) {
+  json take(const std::function<bool(const json&)>& pred,
+            milliseconds timeout = milliseconds(5000)) {
     std::unique_lock<std::mutex> lock(mu_);
     json found;
     cv_.wait_for(lock, timeout, [&] {
@@ -48,7 +49,8 @@ class Wire {
     return found;
   }
   json response(const json& id) {
-    return take([&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
+    return take(
+        [&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
   }
   json question() {
     return take([](const json& m) { return m.value("method", "") == "approval/ask"; });
@@ -69,8 +71,8 @@ struct Rig {
     ServeOptions o;
     o.threads = threads;
     o.max_in_flight = 4;
-    o.open = [this](const InitializeParams& ip, Asker* asker)
-        -> Result<std::unique_ptr<api::Session>> {
+    o.open = [this](const InitializeParams& ip,
+                    Asker* asker) -> Result<std::unique_ptr<api::Session>> {
       opened = ip;
       if (ip.project == "/broken") return make_error("unavailable", "the config is broken");
       auto s = std::make_unique<FakeApiSession>(asker, ip.project);
@@ -114,8 +116,8 @@ TEST(Serve, InitializeReturnsSessionNoticesAndSandbox) {  // SRV-1
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["session"], "0123456789abcdef");
   EXPECT_EQ(r["result"]["notice"], json::array({"fake notice"}));
-  EXPECT_EQ(r["result"]["sandbox"], json({{"mode", "on"}, {"backend", "bubblewrap"},
-                                          {"available", true}}));
+  EXPECT_EQ(r["result"]["sandbox"],
+            json({{"mode", "on"}, {"backend", "bubblewrap"}, {"available", true}}));
   EXPECT_EQ(rig.opened.project, "/work/p");
   EXPECT_EQ(rig.opened.session, "s1");
   EXPECT_TRUE(rig.opened.resume);
@@ -161,8 +163,13 @@ TEST(Serve, ExecResultShape) {  // SRV-1
   EXPECT_FALSE(res.contains("withheld"));
   EXPECT_FALSE(res.contains("signal"));
 
-  r = rig.call(2, "exec", {{"argv", {"fail", "3"}}, {"stdin", "in"}, {"timeout_ms", 1000},
-                           {"cwd", "sub"}, {"network", false}, {"outside_sandbox", false}});
+  r = rig.call(2, "exec",
+               {{"argv", {"fail", "3"}},
+                {"stdin", "in"},
+                {"timeout_ms", 1000},
+                {"cwd", "sub"},
+                {"network", false},
+                {"outside_sandbox", false}});
   EXPECT_EQ(r["result"]["exit_code"], 3);
   EXPECT_EQ(r["result"]["notes"], json::array({"a note"}));
   EXPECT_EQ(r["result"]["stdout"], "in");
@@ -172,19 +179,19 @@ TEST(Serve, ExecParamsAreChecked) {  // SRV-3
   Rig rig;
   rig.init();
   const json bad[] = {
-      json::object(),                                          // neither command nor argv
-      {{"command", "x"}, {"argv", {"x"}}},                     // both
-      {{"command", 5}},                                        // wrong type
-      {{"argv", "ls"}},                                        // not an array
-      {{"argv", {"ls", 5}}},                                   // not strings
-      {{"command", "x"}, {"timeout_ms", -1}},                  // negative
-      {{"command", "x"}, {"timeout_ms", 0}},                   // zero
-      {{"command", "x"}, {"timeout_ms", "5"}},                 // a string
-      {{"command", "x"}, {"timeout_ms", 1e300}},               // past a day
-      {{"command", "x"}, {"network", "yes"}},                  // not a boolean
-      {{"command", "x"}, {"stdin", 3}},                        // not a string
-      {{"command", "x"}, {"timeot_ms", 5}},                    // misspelled
-      {{"command", std::string("a\0b", 3)}},                   // NUL in a command
+      json::object(),                             // neither command nor argv
+      {{"command", "x"}, {"argv", {"x"}}},        // both
+      {{"command", 5}},                           // wrong type
+      {{"argv", "ls"}},                           // not an array
+      {{"argv", {"ls", 5}}},                      // not strings
+      {{"command", "x"}, {"timeout_ms", -1}},     // negative
+      {{"command", "x"}, {"timeout_ms", 0}},      // zero
+      {{"command", "x"}, {"timeout_ms", "5"}},    // a string
+      {{"command", "x"}, {"timeout_ms", 1e300}},  // past a day
+      {{"command", "x"}, {"network", "yes"}},     // not a boolean
+      {{"command", "x"}, {"stdin", 3}},           // not a string
+      {{"command", "x"}, {"timeot_ms", 5}},       // misspelled
+      {{"command", std::string("a\0b", 3)}},      // NUL in a command
   };
   int id = 100;
   for (const auto& p : bad) {
@@ -221,9 +228,9 @@ TEST(Serve, FileToolsClassifyReviewPolicy) {
   EXPECT_EQ(reason(rig.call(5, "write_file", {{"path", "b.txt"}})), "invalid");
   r = rig.call(6, "edit_file", {{"path", "b.txt"}, {"old_text", "x"}, {"new_text", "z"}});
   EXPECT_EQ(r["result"]["replacements"], 1);
-  EXPECT_EQ(reason(rig.call(7, "edit_file", {{"path", "b.txt"}, {"old_text", ""},
-                                             {"new_text", "z"}})),
-            "invalid");
+  EXPECT_EQ(
+      reason(rig.call(7, "edit_file", {{"path", "b.txt"}, {"old_text", ""}, {"new_text", "z"}})),
+      "invalid");
   r = rig.call(8, "search", {{"pattern", "needle"}, {"glob", "*.txt"}, {"max_results", 5}});
   EXPECT_EQ(r["result"]["matches"][0]["line"], 3);
   EXPECT_EQ(r["result"]["credential_files_skipped"], 0);
@@ -305,7 +312,8 @@ TEST(Serve, ApprovalAllowDenyAndErrors) {  // SRV-1, APR-7
   // An error answer, or an answer that is not one, counts as no.
   rig.request(3, "exec", {{"command", "echo x"}, {"network", true}});
   q = rig.wire.question();
-  rig.line(json{{"jsonrpc", "2.0"}, {"id", q["id"]},
+  rig.line(json{{"jsonrpc", "2.0"},
+                {"id", q["id"]},
                 {"error", {{"code", -32601}, {"message", "no such method"}}}}
                .dump());
   r = rig.wire.response(3);
@@ -325,8 +333,7 @@ TEST(Serve, ApprovalTimeoutIsRefused) {  // APR-5
   json q = rig.wire.question();
   json r = rig.wire.response(1);
   EXPECT_EQ(reason(r), "refused");
-  EXPECT_NE(r["error"]["message"].get<std::string>().find("no answer in time"),
-            std::string::npos);
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("no answer in time"), std::string::npos);
   rig.answer(q, {{"decision", "allow"}});  // too late: ignored
   EXPECT_EQ(rig.call(2, "exec", {{"command", "echo after"}})["result"]["stdout"], "after\n");
 }
@@ -421,10 +428,10 @@ TEST(ApprovalAnswer, Readings) {
                 .reply,
             Reply::kAllowForSession);
   // APR-3: no grant where none was offered.
-  EXPECT_EQ(read_approval_answer(R{R::kResult, {{"decision", "allow"}, {"scope", "session"}}},
-                                 false)
-                .reply,
-            Reply::kAllowOnce);
+  EXPECT_EQ(
+      read_approval_answer(R{R::kResult, {{"decision", "allow"}, {"scope", "session"}}}, false)
+          .reply,
+      Reply::kAllowOnce);
   EXPECT_EQ(read_approval_answer(R{R::kResult, {{"decision", "deny"}}}, true).reply, Reply::kDeny);
   EXPECT_EQ(read_approval_answer(R{R::kResult, {{"decision", true}}}, true).reply,
             Reply::kUnavailable);
