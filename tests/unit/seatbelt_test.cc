@@ -321,6 +321,22 @@ TEST(Seatbelt, DefaultProfileMeansWhatMac1Says) {  // MAC-1, FS-1..4, NET-1, PRO
       (std::vector<std::string>{"/usr/bin/sandbox-exec", "-p", sp.profile, "--", "make", "test"}));
 }
 
+TEST(Seatbelt, OnlyCordonsOwnTerminalIsWrittenAndNoTerminalRead) {  // PROC-2, MAC-1
+  FakeWorld w;
+  SeatbeltOptions o;
+  o.terminals = {"/dev/ttys003"};
+  SeatbeltPlan sp = seatbelt(w, cmd(), o);
+  auto f = forms_of(sp);
+  EXPECT_EQ(evaluate(f, "file-write-data", "/dev/ttys003"), kAllow);
+  EXPECT_EQ(evaluate(f, "file-ioctl", "/dev/ttys003"), kAllow);
+  EXPECT_EQ(evaluate(f, "file-read-data", "/dev/ttys003"), kDeny);
+  EXPECT_EQ(evaluate(f, "file-write-data", "/dev/ttys004"), kDeny);  // another window's
+  EXPECT_EQ(evaluate(f, "file-write-data", "/dev/tty"), kDeny);
+  // Without a terminal (output captured), none is written.
+  auto g = forms_of(seatbelt(w));
+  EXPECT_EQ(evaluate(g, "file-write-data", "/dev/ttys003"), kDeny);
+}
+
 TEST(Seatbelt, NetworkTrueOpensTheNetworkButNotUnixSockets) {  // MAC-1, NET-2, NET-3
   FakeWorld w;
   w.facts.credential_files = {file_info(w.project + "/.env"),

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -46,6 +47,18 @@ void close_fd(int& fd) {
 }
 
 }  // namespace
+
+std::vector<std::string> output_terminals() {
+  std::vector<std::string> out;
+  for (int fd : {1, 2}) {
+    if (!::isatty(fd)) continue;
+    if (const char* name = ::ttyname(fd)) {
+      std::string t = name;
+      if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
 
 Result<SeatbeltRun> launch_seatbelt(const SeatbeltPlan& sp, const SeatbeltOptions& options,
                                     const std::function<void(pid_t)>& on_started) {

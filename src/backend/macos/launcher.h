@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backend/macos/seatbelt_plan.h"
 #include "core/result.h"
@@ -25,6 +26,10 @@ struct SeatbeltRun {
   bool sandbox_failed = false;
   std::string err_tail;  // the last bytes of standard error, for that check
 };
+
+// The terminals cordon's standard output and error are, for SeatbeltOptions::terminals (the
+// command inherits standard output and may write to it, never read it).
+std::vector<std::string> output_terminals();
 
 // Runs the plan's command under sandbox-exec with the plan's environment only (ENV-5), in its
 // own session (no controlling terminal, PROC-2) and process group, standard input from

@@ -37,7 +37,7 @@ SeatbeltPlan make_seatbelt_plan(const Policy& policy, const Facts& facts, const 
   if (sp.plan.refused() || sp.plan.runner != Runner::kSandbox) return sp;
   sp.plan.seccomp.clear();  // Seatbelt has no seccomp; its profile says what may be done
 
-  SeatbeltProfile prof = render_seatbelt_profile(sp.plan, f);
+  SeatbeltProfile prof = render_seatbelt_profile(sp.plan, f, opt.terminals);
   if (prof.filters.total() > opt.max_path_filters) {
     // MAC-2: the safe, coarser choice first, as BUD-2 does past the mount budget.
     po.coarse = true;
@@ -47,7 +47,7 @@ SeatbeltPlan make_seatbelt_plan(const Policy& policy, const Facts& facts, const 
       return sp;
     }
     coarse.seccomp.clear();
-    SeatbeltProfile cp = render_seatbelt_profile(coarse, f);
+    SeatbeltProfile cp = render_seatbelt_profile(coarse, f, opt.terminals);
     if (cp.filters.total() < prof.filters.total()) {
       coarse.notices.push_back(fmt::format(
           "the Seatbelt profile needed more than {} path filters, so protected folders judged "

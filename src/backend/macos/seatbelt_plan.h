@@ -25,6 +25,9 @@ struct SeatbeltOptions {
   uint64_t arg_max = kMacArgMax;   // BUD-1: kern.argmax
   std::string sandbox_exec = "/usr/bin/sandbox-exec";
   std::string shell = "/bin/sh";  // runs `-c SCRIPT`
+  // The terminals cordon's standard output and error are (ttyname(1), ttyname(2)): the
+  // command inherits them and may write there, never read (render_seatbelt_profile).
+  std::vector<std::string> terminals;
 };
 
 struct SeatbeltPlan {

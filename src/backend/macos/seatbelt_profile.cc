@@ -409,7 +409,8 @@ void write_network(ProfileWriter& w, bool share) {
 
 }  // namespace
 
-SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts) {
+SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
+                                        const std::vector<std::string>& terminals) {
   ProfileWriter w;
   w.comment("cordon's Seatbelt profile for one command (MAC-1); `cordon policy --seatbelt`");
   w.comment("prints it. For one operation and path the last matching rule decides.");
@@ -422,6 +423,13 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts) {
   w.comment("Terminals: none of the machine's (reading one reads what the user types); only a");
   w.comment("pseudo-terminal the command opens itself (PROC-2).");
   w.base("(deny file-read* file-write* file-ioctl (regex \"^/dev/tty\"))", 1);
+  // Seatbelt checks writes to a terminal opened before the sandbox too: the command's output
+  // to cordon's own terminal needs an allow, for that terminal only (and no reads).
+  for (const auto& t : terminals)
+    if (starts_with(t, "/dev/"))
+      w.base("(allow file-write-data file-ioctl (literal " + sbpl_string(t) +
+                 "))  ; cordon's own output",
+             1);
   w.base("(allow pseudo-tty)");
   w.base("(allow file-read* file-write* file-ioctl (literal \"/dev/ptmx\"))", 1);
   w.base("(allow file-read* file-write* file-ioctl");

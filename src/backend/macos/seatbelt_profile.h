@@ -52,6 +52,9 @@ struct SeatbeltProfile {
 //   own order so a later bind wins as it does under bwrap; hidden paths and a networked
 //   command's credential files can be neither read, written nor run; and no writable root, nor
 //   a folder on the way to a read-only or hidden path inside one, can be renamed or removed.
-SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts);
+// `terminals`: the terminals cordon's own output goes to (ttyname of its standard output and
+// error), which the command inherits: it may write there and ask their size, never read them.
+SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
+                                        const std::vector<std::string>& terminals = {});
 
 }  // namespace cordon
