@@ -295,6 +295,8 @@ TEST(Seatbelt, DefaultProfileMeansWhatMac1Says) {  // MAC-1, FS-1..4, NET-1, PRO
     EXPECT_EQ(evaluate(f, "file-read-metadata", p), kDeny) << p;
     EXPECT_EQ(evaluate(f, "file-write-data", p), kDeny) << p;
     EXPECT_EQ(evaluate(f, "process-exec", p), kDeny) << p;
+    EXPECT_EQ(evaluate(f, "file-link", p), kDeny) << p;
+    EXPECT_EQ(evaluate(f, "file-clone", p), kDeny) << p;
   }
   EXPECT_EQ(evaluate(f, "file-read-data", "/home/u/dotfiles/vimrc"), kAllow);
   // No network, not even loopback; no Unix sockets.
@@ -366,10 +368,12 @@ TEST(Seatbelt, ProtectedPathsAndGitFilesAreReadOnlyInsideWritableRoots) {  // PR
   ASSERT_FALSE(sp.plan.refused());
   auto f = forms_of(sp);
   const std::string p = w.project;
-  EXPECT_EQ(evaluate(f, "file-write-data", p + "/.envrc"), kDeny);      // PROT-2
-  EXPECT_EQ(evaluate(f, "file-write-unlink", p + "/.envrc"), kDeny);    // rename over, rm
-  EXPECT_EQ(evaluate(f, "file-write-mode", p + "/.envrc"), kDeny);      // chmod
-  EXPECT_EQ(evaluate(f, "file-write-data", p + "/CLAUDE.md"), kAllow);  // PROT-4
+  EXPECT_EQ(evaluate(f, "file-write-data", p + "/.envrc"), kDeny);    // PROT-2
+  EXPECT_EQ(evaluate(f, "file-write-unlink", p + "/.envrc"), kDeny);  // rename over, rm
+  EXPECT_EQ(evaluate(f, "file-write-mode", p + "/.envrc"), kDeny);    // chmod
+  EXPECT_EQ(evaluate(f, "file-link", p + "/.envrc"), kDeny);  // no second name to write through
+  EXPECT_EQ(evaluate(f, "file-link", p + "/src/main.c"), kAllow);
+  EXPECT_EQ(evaluate(f, "file-write-data", p + "/CLAUDE.md"), kAllow);              // PROT-4
   EXPECT_EQ(evaluate(f, "file-write-data", p + "/.vscode/settings.json"), kAllow);  // PROT-5
   EXPECT_EQ(evaluate(f, "file-write-data", p + "/.vscode/extra.json"), kDeny);
   EXPECT_EQ(evaluate(f, "file-write-unlink", p + "/.vscode"), kDeny);  // a folder on the way
@@ -389,6 +393,22 @@ TEST(Seatbelt, ProtectedPathsAndGitFilesAreReadOnlyInsideWritableRoots) {  // PR
   EXPECT_EQ(evaluate(f, "file-write-create", "/home/u/.npm/_cacache/x"), kAllow);
   EXPECT_EQ(evaluate(f, "file-write-unlink", "/home/u/.cache"), kDeny);
   EXPECT_EQ(evaluate(f, "file-write-unlink", "/home/u/.cache/cordon"), kDeny);
+}
+
+TEST(Seatbelt, AnUntrackedProtectedFileWithASecondNameRefuses) {  // MAC-1, PROT-2
+  FakeWorld w;
+  ProtectedFact envrc = prot(w, ".envrc", Kind::kFile);
+  envrc.info.nlink = 2;
+  w.facts.protected_paths.push_back(envrc);
+  SeatbeltPlan sp = seatbelt(w);
+  ASSERT_TRUE(sp.plan.refused());
+  EXPECT_NE(sp.plan.refusal->message.find(".envrc has another hard link"), std::string::npos);
+  EXPECT_NE(sp.plan.refusal->message.find("cp -p .envrc .envrc.copy && mv .envrc.copy .envrc"),
+            std::string::npos)
+      << sp.plan.refusal->message;
+  // Tracked, it is writable anyway (PROT-4): nothing to get around.
+  w.facts.protected_paths.back().tracked = {".envrc"};
+  EXPECT_FALSE(seatbelt(w).plan.refused());
 }
 
 TEST(Seatbelt, HiddenPathInsideTheProjectCannotBeMovedOutOfItsRule) {  // FS-7, MAC-1

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "backend/macos/seatbelt_profile.h"
 #include "core/paths.h"
+#include "core/strings.h"
 #include "plan/planner.h"
 
 namespace cordon {
@@ -13,6 +17,24 @@ namespace {
 std::string config_name(const Policy& policy, const Facts& facts) {
   std::string f = policy.source_file.empty() ? facts.folders.config_file : policy.source_file;
   return tilde_path(f, facts.home);
+}
+
+// Seatbelt's rules are about paths: an untracked protected file with a second name (a hard
+// link made outside the sandbox) could be changed through that name, which no rule covers.
+// (Under bwrap the same gap exists and is not refused; SPEC leaves it open.)
+std::optional<Refusal> hard_link_refusal(const Facts& f) {
+  for (const auto& p : f.protected_paths) {
+    if (p.info.kind != Kind::kFile || p.info.nlink < 2) continue;
+    if (std::find(p.tracked.begin(), p.tracked.end(), p.rel) != p.tracked.end()) continue;
+    std::string q = shell_quote(p.rel);
+    return Refusal{"refused",
+                   fmt::format("{} has another hard link, so a command could change it through "
+                               "that name. Fix on the host: remove the other link, or copy the "
+                               "file over itself (`cp -p {} {}.copy && mv {}.copy {}`), then run "
+                               "the command again.",
+                               p.rel, q, q, q, q)};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -36,6 +58,10 @@ SeatbeltPlan make_seatbelt_plan(const Policy& policy, const Facts& facts, const 
   sp.plan = make_plan(policy, f, req, po);
   if (sp.plan.refused() || sp.plan.runner != Runner::kSandbox) return sp;
   sp.plan.seccomp.clear();  // Seatbelt has no seccomp; its profile says what may be done
+  if (auto r = hard_link_refusal(f)) {
+    sp.plan.refusal = r;
+    return sp;
+  }
 
   SeatbeltProfile prof = render_seatbelt_profile(sp.plan, f, opt.terminals);
   if (prof.filters.total() > opt.max_path_filters) {

@@ -130,6 +130,14 @@ const std::vector<std::string>& macos_hidden_home_entries() {
 
 namespace {
 
+// Rule heads. A hard link is an operation of its own (file-link), checked on the file linked:
+// a new name for a read-only or hidden file would escape the rules on its old name, so links
+// are allowed where writes are and denied where they are. A clone (file-clone) copies what it
+// clones, so a hidden file is not cloned; nothing allows clones elsewhere.
+constexpr std::string_view kWriteAllow = "allow file-write* file-link";
+constexpr std::string_view kWriteDeny = "deny file-write* file-link";
+constexpr std::string_view kHide = "deny file-read* file-write* file-link file-clone process-exec";
+
 struct Filter {
   const char* kind;  // "literal", "subpath", "regex"
   std::string value;
@@ -448,11 +456,11 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
     if (m.kind == MountKind::kBind) {
       std::string note = m.src == facts.session_tmp ? "the private temp folder, $TMPDIR (MAC-1)"
                                                     : without_prefix(m.why);
-      w.rule("allow file-write*", Filter{"subpath", m.src, note}, BudgetList::kWritable);
+      w.rule(kWriteAllow, Filter{"subpath", m.src, note}, BudgetList::kWritable);
       roots.push_back(m.src);
     } else if (m.kind == MountKind::kRoBind && !empty_src && m.src == m.dest && m.dest != "/") {
       BudgetList list = mount_budget_list(m);
-      w.rule("deny file-write*", Filter{"subpath", m.dest, without_prefix(m.why)}, list);
+      w.rule(kWriteDeny, Filter{"subpath", m.dest, without_prefix(m.why)}, list);
       read_only.emplace_back(m.dest, list);
     } else if (m.kind == MountKind::kRoBind && empty_src && starts_with(m.why, "credential:")) {
       credentials.push_back(Filter{"subpath", m.dest, "NET-3"});
@@ -464,7 +472,7 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
   // a writable path holding it makes read-only above (FS-8): open it again.
   for (const auto& [d, list] : read_only)
     if (path_within(facts.session_tmp, d)) {
-      w.rule("allow file-write*",
+      w.rule(kWriteAllow,
              Filter{"subpath", facts.session_tmp, "the private temp folder again (FS-3)"},
              BudgetList::kWritable);
       break;
@@ -473,13 +481,11 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
   const std::vector<Hidden> hidden = hidden_filters(facts);
   w.blank();
   w.comment("Hidden paths: not read, written or run; \"Operation not permitted\" (FS-4, FS-5).");
-  for (const auto& h : hidden)
-    w.rule("deny file-read* file-write* process-exec", h.filter, BudgetList::kHidden);
+  for (const auto& h : hidden) w.rule(kHide, h.filter, BudgetList::kHidden);
   if (!credentials.empty()) {
     w.blank();
     w.comment("Credential files, hidden from this networked command (NET-3).");
-    for (auto& c : credentials)
-      w.rule("deny file-read* file-write* process-exec", std::move(c), BudgetList::kCredential);
+    for (auto& c : credentials) w.rule(kHide, std::move(c), BudgetList::kCredential);
   }
 
   // Rules are about paths: a folder renamed away takes the paths inside it out of their
