@@ -22,5 +22,8 @@ demo: build
 bench: build
 	@./scripts/bench.sh
 
+fuzz:
+	@./scripts/fuzz.sh
+
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -160,6 +160,9 @@ Cmd bare_bwrap(const Fixture& f, const std::string& seccomp,
   for (const char* k : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"})
     c.argv.insert(c.argv.end(), {"--ro-bind-try", k, k});
   c.argv.insert(c.argv.end(), {"--bind", f.tmp, "/tmp", "--bind", f.project, f.project});
+  // git's auto-run files in the project, read-only (GIT-1), as cordon's plan has them.
+  for (const char* g : {"/.git/hooks", "/.git/config"})
+    c.argv.insert(c.argv.end(), {"--ro-bind", f.project + g, f.project + g});
   auto hidden = f.hidden;
   hidden.insert(hidden.end(), extra_hidden.begin(), extra_hidden.end());
   for (const auto& [p, dir] : hidden)

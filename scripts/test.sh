@@ -36,11 +36,13 @@ if [ "$(id -u)" -eq 0 ]; then
     "$shared/integration_tests" --gtest_brief=1
 fi
 
-step "unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+step "AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, and the integration tests against a sanitized cordon"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
   -DCORDON_BENCH=OFF >/dev/null
-cmake --build build-asan -j "$JOBS" --target unit_tests
+cmake --build build-asan -j "$JOBS" --target unit_tests cordon
 run_step "unit tests (asan+ubsan)" build-asan/tests/unit_tests --gtest_brief=1
+run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/build-asan/cordon" \
+  "$BUILD/tests/integration_tests" --gtest_brief=1
 
 if [ -x scripts/fuzz.sh ]; then
   step "fuzz targets (bounded time)"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backend/linux/cgroup.h"
 #include "backend/macos/seatbelt_plan.h"
 #include "cli/commands.h"
 #include "core/paths.h"
@@ -13,18 +14,17 @@ namespace cordon {
 
 namespace {
 
-const char* limit_mechanism(bool cgroup) { return cgroup ? "rlimit and cgroup" : "rlimit"; }
-
 nlohmann::json limits_json(const Limits& l) {
   nlohmann::json j = nlohmann::json::object();
-  auto put = [&](const char* k, const std::optional<unsigned long long>& v, const char* how) {
-    if (v) j[k] = {{"value", *v}, {"mechanism", how}};
+  auto how = limit_mechanisms(l);
+  auto put = [&](const char* k, const std::optional<unsigned long long>& v) {
+    if (v) j[k] = {{"value", *v}, {"mechanism", how[k]}};
   };
-  put("memory", l.memory, limit_mechanism(false));
-  put("cpu_seconds", l.cpu_seconds, "rlimit");
-  put("pids", l.pids, limit_mechanism(false));
-  put("file_size", l.file_size, "rlimit");
-  put("open_files", l.open_files, "rlimit");
+  put("memory", l.memory);
+  put("cpu_seconds", l.cpu_seconds);
+  put("pids", l.pids);
+  put("file_size", l.file_size);
+  put("open_files", l.open_files);
   return j;
 }
 
@@ -157,14 +157,15 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   if (!p.limits.any()) std::printf("none beyond the machine's\n");
   else {
     std::printf("\n");
-    auto show = [](const char* k, const std::optional<unsigned long long>& v, const char* how) {
-      if (v) std::printf("  %-12s %llu  (%s)\n", k, *v, how);
+    auto how = limit_mechanisms(p.limits);
+    auto show = [&](const char* k, const std::optional<unsigned long long>& v) {
+      if (v) std::printf("  %-12s %llu  (%s)\n", k, *v, how[k].c_str());
     };
-    show("memory", p.limits.memory, "rlimit");
-    show("cpu_seconds", p.limits.cpu_seconds, "rlimit");
-    show("pids", p.limits.pids, "rlimit");
-    show("file_size", p.limits.file_size, "rlimit");
-    show("open_files", p.limits.open_files, "rlimit");
+    show("memory", p.limits.memory);
+    show("cpu_seconds", p.limits.cpu_seconds);
+    show("pids", p.limits.pids);
+    show("file_size", p.limits.file_size);
+    show("open_files", p.limits.open_files);
   }
   for (const auto& n : plan.notices) std::printf("notice: %s\n", n.c_str());
   for (const auto& w : plan.warnings) std::printf("warning: %s\n", w.c_str());

@@ -44,6 +44,15 @@ struct SessionArgs {
 };
 int cmd_session(const CliContext& ctx, const SessionArgs& args);
 
+struct ClassifyArgs {
+  bool json = false;
+  bool network = false;
+  std::optional<std::string> script;  // -c 'LINE'
+  std::vector<std::string> command;   // -- CMD...
+};
+// CMD-6: prints read-only, needs-approval or denied, then the reason; exit 0 whatever the class.
+int cmd_classify(const CliContext& ctx, const ClassifyArgs& args);
+
 // Prints "cordon: <message>" to stderr.
 void print_error(const std::string& message);
 

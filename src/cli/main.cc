@@ -101,6 +101,21 @@ int main(int argc, char** argv) {
                 "tracked set (SES-4).");
   s_resume->add_option("id", session_args.id, "session id")->required();
 
+  ClassifyArgs classify_args;
+  std::string classify_line;
+  auto* classify = app.add_subcommand(
+      "classify",
+      "Say whether a command only reads, needs approval or is denied (CMD-6).\n"
+      "  cordon classify -- git status\n"
+      "  cordon classify -c 'grep -rn TODO src | head'\n"
+      "  cordon classify --json -- rm -rf /");
+  classify->add_flag("--json", classify_args.json,
+                     "print {\"class\", \"reason\", \"word\", \"rule\"} as JSON");
+  classify->add_flag("--network", classify_args.network,
+                     "the command would get the network (never read-only)");
+  classify->add_option("-c", classify_line, "a shell command line to classify");
+  classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
+
   auto* version = app.add_subcommand("version", "Print cordon's version.");
 
   // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
@@ -108,7 +123,8 @@ int main(int argc, char** argv) {
   bool had_dashes = false;
   int parse_argc = argc;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "run") != 0) continue;
+    // `run` and `classify` take a command after `--` (the first such word in argv).
+    if (std::strcmp(argv[i], "run") != 0 && std::strcmp(argv[i], "classify") != 0) continue;
     for (int j = i + 1; j < argc; ++j) {
       if (std::strcmp(argv[j], "--") == 0) {
         had_dashes = true;
@@ -139,6 +155,19 @@ int main(int argc, char** argv) {
       run_args.command = command_after_dashes;
     }
     return cmd_run(ctx, run_args);
+  }
+  if (classify->parsed()) {
+    if (classify->count("-c")) classify_args.script = classify_line;
+    classify_args.command = classify->remaining();
+    if (had_dashes) {
+      if (!classify_args.command.empty()) {
+        print_error("unexpected words before `--`: " + classify_args.command[0] +
+                    ". Usage: cordon classify [--json] (-- CMD ARGS... | -c 'LINE')");
+        return kExitRefused;
+      }
+      classify_args.command = command_after_dashes;
+    }
+    return cmd_classify(ctx, classify_args);
   }
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (policy->parsed()) return cmd_policy(ctx, policy_args);

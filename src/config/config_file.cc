@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <toml++/toml.h>
 
+#include "commands/classify.h"
 #include "core/duration.h"
 #include "core/paths.h"
 
@@ -381,12 +382,14 @@ Status parse_commands(const Reader& r, const toml::table& t, Policy& p) {
   for (auto&& [k, v] : t) {
     std::string key(k.str());
     std::string name = "[commands] " + key;
-    if (key == "read_only") {
+    if (key == "read_only" || key == "denied") {
+      // CMD-2, CMD-4: `program`, `program arg` or `program arg arg`.
       CORDON_TRY(list, r.strings(v, name));
-      p.commands.read_only = std::move(list);
-    } else if (key == "denied") {
-      CORDON_TRY(list, r.strings(v, name));
-      p.commands.denied = std::move(list);
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i)
+        if (auto bad = check_command_entry(list[i], key == "denied"))
+          return r.err(*arr.get(i), fmt::format("{}[{}]", name, i), *bad);
+      (key == "read_only" ? p.commands.read_only : p.commands.denied) = std::move(list);
     } else if (key == "denied_paths") {
       CORDON_TRY(list, r.strings(v, name));
       const toml::array& arr = *v.as_array();

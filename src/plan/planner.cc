@@ -350,16 +350,35 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                               budget_list_fix(most, config_name(policy, facts))));
   }
 
-  p.cwd = choose_cwd(req, facts, p.writable_roots);
-  if (path_within(p.cwd, facts.session_tmp)) p.cwd = facts.project;
+  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, opt);
+  p.argv = std::move(part.argv);
+  p.env = std::move(part.env);
+  p.cwd = std::move(part.cwd);
   p.share_network = req.network;
   p.seccomp = default_seccomp_rules();
-  p.env.set("CORDON_SANDBOX", "1");
-  // FS-3, ENV-5; MAC-1: Seatbelt cannot move a folder to /tmp, so TMPDIR names it.
-  p.env.set("TMPDIR", opt.backend == Backend::kSeatbelt ? facts.session_tmp : "/tmp");
-  p.env.set("PWD", p.cwd);
+  // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
+  if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
   if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
   return p;
+}
+
+ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
+                                 const std::string& project, const PlanOptions& opt) {
+  ProcessPart part;
+  if (req.script)
+    part.argv = {opt.shell, "-c", *req.script};
+  else
+    part.argv = req.argv;
+  EnvFilterResult f = filter_env(env, policy, false);
+  part.env = std::move(f.kept);
+  part.stripped = std::move(f.stripped);
+  // The caller's folder when it is inside the project, else the project root.
+  std::string c = req.cwd.empty() ? "" : normalize_path(req.cwd);
+  part.cwd = !c.empty() && path_within(c, project) ? c : project;
+  part.env.set("CORDON_SANDBOX", "1");  // ENV-5
+  part.env.set("TMPDIR", "/tmp");
+  part.env.set("PWD", part.cwd);
+  return part;
 }
 
 }  // namespace cordon

@@ -25,6 +25,18 @@ struct PlanOptions {
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,
                const PlanOptions& options = {});
 
+// What a sandboxed command's process is, known before any fact is read: its argv, its whole
+// environment (ENV-1, ENV-5) and its working folder. make_plan uses the same, so a launcher may
+// start bwrap with it early and hand it the mounts once they are planned.
+struct ProcessPart {
+  std::vector<std::string> argv;
+  EnvMap env;
+  std::vector<std::string> stripped;
+  std::string cwd;
+};
+ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
+                                 const std::string& project, const PlanOptions& options = {});
+
 // The sandbox-side (bwrap) arguments of a plan, without the command: exposed for tests.
 size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env);
 

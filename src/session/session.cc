@@ -213,7 +213,9 @@ std::vector<std::string> Session::pending_quarantine() const {
   auto text = read_file(blocked_file(opts_.folders, record_.project), 1 << 20);
   if (!text.ok()) return out;
   try {
-    for (const auto& p : nlohmann::json::parse(*text).at("paths")) {
+    // Kept in a variable: a range-for over a member of a temporary would dangle (until C++23).
+    const nlohmann::json j = nlohmann::json::parse(*text);
+    for (const auto& p : j.at("paths")) {
       std::string path = p.get<std::string>();
       if (read_path_info(path).exists()) out.push_back(path);  // lifts once it is gone
     }
@@ -283,6 +285,20 @@ const ProbeReport& Session::probe() {
     probe_ = run_probe(in);
   }
   return *probe_;
+}
+
+bool Session::stripped_names_changed(const std::vector<std::string>& names) const {
+  // ENV-4 "on first use": said once per project until the set of names changes, so a run of
+  // one-command sessions does not repeat it on every command.
+  if (!ephemeral_) return true;
+  std::string file = path_join(opts_.folders.cache,
+                               fmt::format("env-notice/{:016x}", std::hash<std::string>{}(record_.project)));
+  std::string now = join(names, "\n");
+  auto before = read_file(file, 1 << 20);
+  if (before.ok() && *before == now) return false;
+  (void)make_dirs(path_parent(file), 0700);
+  (void)write_file_atomic(file, now, false);
+  return true;
 }
 
 ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
@@ -406,6 +422,99 @@ ResumeReport Session::resume() {
   return rep;
 }
 
+bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res) {
+  // SES-3: records left by a killed cordon are handled before anything else runs.
+  ResumeReport swept = sweep_leftovers(ephemeral_);
+  res.quarantined = swept.quarantined;
+  for (const auto& n : swept.notes) res.notes.push_back(n);
+  pc.facts = this->facts(r);
+  trace("run: facts gathered");
+  pc.plan = this->plan(r, pc.facts);
+  trace("run: planned");
+  const Plan& plan = pc.plan;
+  if (first_command_) {
+    res.notices = plan.notices;
+    for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
+    if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal &&
+        stripped_names_changed(plan.stripped))
+      res.notices.push_back("these variables are not available to commands (ENV-4): " +
+                            join(plan.stripped, ", ") + ".");
+    if (opts_.on_notice)
+      for (const auto& n : res.notices) opts_.on_notice(n);
+  }
+  if (plan.refused()) {
+    res.refusal = plan.refusal;
+    return false;
+  }
+  if (plan.runner == Runner::kSandbox && swept.hold) {
+    res.refusal = swept.hold;
+    return false;
+  }
+  first_command_ = false;
+  if (plan.runner == Runner::kSandbox) {
+    const ProbeReport& pr = probe();
+    trace("run: probe checked");
+    if (!pr.ok) {
+      res.refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
+      return false;
+    }
+  }
+
+  // SES-2: the leftover record, before the command starts (bwrap, started early, waits for its
+  // options until this is written).
+  LeftoverRecord& lr = pc.record;
+  lr.cordon_version = kCordonVersion;
+  lr.session = record_.id;
+  lr.project = record_.project;
+  lr.sandboxed = plan.runner == Runner::kSandbox;
+  lr.owner_pid = getpid();
+  lr.owner_start = process_start_time(lr.owner_pid);
+  lr.command = plan.argv;
+  lr.started = static_cast<long long>(std::time(nullptr));
+  lr.boot_id = current_boot_id();
+  if (pid > 0) {
+    lr.pid = pid;
+    lr.pid_start = process_start_time(pid);
+    lr.pgid = pid;
+  }
+  if (lr.sandboxed) lr.snapshot = snapshot_of(pc.facts, &plan);
+  Status written = make_error("io", "not written");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto st = make_dirs(store_.leftovers_dir(record_.id), 0700); !st.ok()) {
+      written = st;
+    } else {
+      for (int attempt = 0; attempt < 1000; ++attempt) {
+        lr.effect = ++record_.effects;
+        pc.record_path = store_.leftover_path(record_.id, lr.effect);
+        if (access(pc.record_path.c_str(), F_OK) == 0) continue;
+        written = store_.write_leftover(lr);
+        break;
+      }
+    }
+  }
+  trace("run: leftover record written");
+  if (!written.ok()) {
+    std::string dir = store_.leftovers_dir(record_.id);
+    std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
+                                                : written.error().message;
+    if (lr.sandboxed) {
+      res.refusal = Refusal{"refused",
+                            fmt::format("sandboxed commands are refused: cordon cannot write in "
+                                        "{} ({}). Make that folder writable by you, or free "
+                                        "disk space, then run the command again (SES-2).",
+                                        dir, why)};
+      return false;
+    }
+    res.notes.push_back(fmt::format("leftover record not written: {}; if cordon is killed while "
+                                    "this command runs, its processes are not reported at "
+                                    "resume (SES-2).",
+                                    why));
+    pc.record_path.clear();
+  }
+  return true;
+}
+
 CommandResult Session::run(const Request& req, const LaunchIo& io) {
   auto t0 = std::chrono::steady_clock::now();
   CommandResult res;
@@ -423,105 +532,47 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     res.exit_code = 125;
     return finish(res);
   }
-  // SES-3: records left by a killed cordon are handled before anything else runs.
-  ResumeReport swept = sweep_leftovers(ephemeral_);
-  res.quarantined = swept.quarantined;
-  for (const auto& n : swept.notes) res.notes.push_back(n);
-  Facts facts = this->facts(r);
-  trace("run: facts gathered");
-  Plan plan = this->plan(r, facts);
-  trace("run: planned");
-  if (first_command_) {
-    res.notices = plan.notices;
-    for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
-    if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal)
-      res.notices.push_back("these variables are not available to commands (ENV-4): " +
-                            join(plan.stripped, ", ") + ".");
-    if (opts_.on_notice)
-      for (const auto& n : res.notices) opts_.on_notice(n);
-  }
-  if (plan.refused()) {
-    res.refusal = plan.refusal;
-    res.exit_code = 125;
-    return finish(res);
-  }
-  if (plan.runner == Runner::kSandbox && swept.hold) {
-    res.refusal = swept.hold;
-    res.exit_code = 125;
-    return finish(res);
-  }
-  first_command_ = false;
-  if (plan.runner == Runner::kSandbox) {
-    const ProbeReport& pr = probe();
-    trace("run: probe checked");
-    if (!pr.ok) {
-      res.refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
-      res.exit_code = 125;
-      return finish(res);
-    }
-  }
-
-  // SES-2: the leftover record, before the command starts.
-  LeftoverRecord lr;
-  lr.cordon_version = kCordonVersion;
-  lr.session = record_.id;
-  lr.project = record_.project;
-  lr.sandboxed = plan.runner == Runner::kSandbox;
-  lr.owner_pid = getpid();
-  lr.owner_start = process_start_time(lr.owner_pid);
-  lr.command = plan.argv;
-  lr.started = static_cast<long long>(std::time(nullptr));
-  lr.boot_id = current_boot_id();
-  if (lr.sandboxed) lr.snapshot = snapshot_of(facts, &plan);
-  std::string record_path;
-  Status written = make_error("io", "not written");
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (auto s = make_dirs(store_.leftovers_dir(record_.id), 0700); !s.ok()) {
-      written = s;
-    } else {
-      for (int attempt = 0; attempt < 1000; ++attempt) {
-        lr.effect = ++record_.effects;
-        record_path = store_.leftover_path(record_.id, lr.effect);
-        if (access(record_path.c_str(), F_OK) == 0) continue;
-        written = store_.write_leftover(lr);
-        break;
-      }
-    }
-  }
-  trace("run: leftover record written");
-  if (!written.ok()) {
-    std::string dir = store_.leftovers_dir(record_.id);
-    std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
-                                                : written.error().message;
-    if (lr.sandboxed) {
-      res.refusal = Refusal{"refused",
-                            fmt::format("sandboxed commands are refused: cordon cannot write in "
-                                        "{} ({}). Make that folder writable by you, or free "
-                                        "disk space, then run the command again (SES-2).",
-                                        dir, why)};
-      res.exit_code = 125;
-      return finish(res);
-    }
-    res.notes.push_back(fmt::format("leftover record not written: {}; if cordon is killed while "
-                                    "this command runs, its processes are not reported at "
-                                    "resume (SES-2).",
-                                    why));
-    record_path.clear();
-  }
-  auto started = [&](pid_t pid) {
-    if (record_path.empty()) return;
-    lr.pid = pid;
-    lr.pid_start = process_start_time(pid);
-    lr.pgid = pid;  // every command gets its own process group
-    (void)store_.write_leftover(lr);
-  };
-
+  Prepared pc;
   Result<ProcessOutcome> outcome = make_error("internal", "not started");
-  if (plan.runner == Runner::kSandbox)
-    outcome = launch_sandbox(plan, facts.machine.bwrap, opts_.folders.cache, io, started);
-  else
-    outcome = launch_unconfined(plan, io, started);
+  std::string bwrap = find_bwrap(opts_.env);
+  if (opts_.policy.mode == SandboxMode::kOn && !r.outside_sandbox && !bwrap.empty()) {
+    // A sandboxed command: bwrap starts now and waits for its mounts while they are planned.
+    PlanOptions po;
+    po.shell = shell_for_scripts();
+    ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
+    bool prepared = false;
+    outcome = launch_sandbox_early(part, opts_.policy.limits, r.timeout, bwrap,
+                                   opts_.folders.cache, io, [&](pid_t pid) -> std::optional<Plan> {
+                                     prepared = prepare_command(r, pid, pc, res);
+                                     if (!prepared) return std::nullopt;
+                                     return pc.plan;
+                                   });
+    if (!prepared) {
+      if (!pc.record_path.empty()) unlink(pc.record_path.c_str());
+      if (!res.refusal) res.refusal = Refusal{"unavailable", "the sandbox could not start"};
+      res.exit_code = 125;
+      return finish(res);
+    }
+  } else {
+    if (!prepare_command(r, 0, pc, res)) {
+      res.exit_code = 125;
+      return finish(res);
+    }
+    auto started = [&](pid_t pid) {
+      if (pc.record_path.empty()) return;
+      pc.record.pid = pid;
+      pc.record.pid_start = process_start_time(pid);
+      pc.record.pgid = pid;  // every command gets its own process group
+      (void)store_.write_leftover(pc.record);
+    };
+    if (pc.plan.runner == Runner::kSandbox)
+      outcome = launch_sandbox(pc.plan, pc.facts.machine.bwrap, opts_.folders.cache, io, started);
+    else
+      outcome = launch_unconfined(pc.plan, io, started);
+  }
+  const Plan& plan = pc.plan;
+  LeftoverRecord& lr = pc.record;
+  const std::string& record_path = pc.record_path;
   auto drop_record = [&] {
     if (!record_path.empty()) unlink(record_path.c_str());
   };

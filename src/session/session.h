@@ -83,7 +83,18 @@ class Session {
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
   Status save_record();
+  // What one command needs before it starts: its facts, plan and leftover record.
+  struct Prepared {
+    Facts facts;
+    Plan plan;
+    LeftoverRecord record;
+    std::string record_path;
+  };
+  // Sweeps leftovers, gathers facts, plans, probes and writes the leftover record (with `pid`
+  // when the process exists already). False when the command must not run (res.refusal).
+  bool prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res);
   std::vector<std::string> pending_quarantine() const;
+  bool stripped_names_changed(const std::vector<std::string>& names) const;
   void remember_failed_moves(const std::vector<std::string>& failed);
   // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
   // of this project), adding notes; returns the holds they leave.

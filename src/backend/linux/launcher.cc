@@ -12,11 +12,13 @@
 #include <fmt/format.h>
 
 #include "backend/linux/bwrap_args.h"
+#include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "plan/seccomp_rules.h"
 
 namespace cordon {
 
@@ -77,6 +79,18 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   return last_bpf;
 }
 
+// PROC-6: the command's cgroups, made before it starts and removed after it ended. Without
+// one (an unprivileged user here), the rlimits alone hold the limits.
+struct CgroupScope {
+  CgroupJoin join;
+  explicit CgroupScope(const Limits& limits) {
+    if (!limits.memory && !limits.pids) return;
+    auto r = make_cgroups(limits, random_hex16());
+    if (r.ok()) join = std::move(*r);
+  }
+  ~CgroupScope() { remove_cgroups(join); }
+};
+
 struct CloseFd {
   int fd;
   ~CloseFd() {
@@ -122,6 +136,8 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.timeout = plan.timeout;
   spec.bwrap_status_fd = sr.fd;
   spec.cancel_fd = io.cancel_fd;
+  CgroupScope cg(plan.limits);
+  spec.cgroup_procs_fds = cg.join.procs_fds;
   // Our copy of the write end must close once bwrap has it, or the status never ends.
   auto started = [&](pid_t pid) {
     trace("launch: bwrap started");
@@ -130,6 +146,76 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
     if (on_started) on_started(pid);
   };
   return run_process(spec, started);
+}
+
+Result<ProcessOutcome> launch_sandbox_early(
+    const ProcessPart& part, const Limits& limits,
+    std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
+    const std::string& cache_dir, const LaunchIo& io,
+    const std::function<std::optional<Plan>(pid_t)>& prepare) {
+  const std::vector<SeccompRule> rules = default_seccomp_rules();
+  auto bpf = cached_filter(rules, cache_dir);
+  if (!bpf.ok()) return bpf.error();
+  auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
+  if (!seccomp_fd.ok()) return seccomp_fd.error();
+  CloseFd s{*seccomp_fd};
+  int st[2], ap[2];
+  if (pipe2(st, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  int st_r = fcntl(st[0], F_DUPFD_CLOEXEC, 10), st_w = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
+  ::close(st[0]);
+  ::close(st[1]);
+  CloseFd sr{st_r}, sw{st_w};
+  if (pipe2(ap, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  int ap_r = fcntl(ap[0], F_DUPFD_CLOEXEC, 10), ap_w = fcntl(ap[1], F_DUPFD_CLOEXEC, 10);
+  ::close(ap[0]);
+  ::close(ap[1]);
+  CloseFd ar{ap_r}, aw{ap_w};
+
+  Plan shape;  // what is known now: the command line bwrap starts with
+  shape.argv = part.argv;
+  ProcessSpec spec;
+  spec.path = bwrap;
+  spec.argv = bwrap_command_line(shape, 3);
+  spec.env = part.env;
+  spec.pass_fds = {{ar.fd, 3}, {s.fd, 4}, {sw.fd, 5}};
+  spec.new_process_group = true;
+  spec.limits = limits;
+  spec.in = io.in;
+  spec.in_data = io.in_data;
+  spec.out = io.out;
+  spec.err = io.err;
+  spec.capture_limit = io.capture_limit;
+  spec.timeout = timeout;
+  spec.bwrap_status_fd = sr.fd;
+  spec.cancel_fd = io.cancel_fd;
+  CgroupScope cg(limits);
+  spec.cgroup_procs_fds = cg.join.procs_fds;
+  spec.feed = [&](pid_t pid) {
+    // bwrap holds its own copies now.
+    ::close(ar.fd);
+    ar.fd = -1;
+    ::close(sw.fd);
+    sw.fd = -1;
+    trace("launch: bwrap started early");
+    std::optional<Plan> plan = prepare(pid);
+    if (!plan) return false;
+    // The process part was fixed at start: the plan must agree with it.
+    if (plan->argv != part.argv || plan->env.vars != part.env.vars || plan->seccomp.size() != rules.size())
+      return false;
+    std::string options = nul_join(render_bwrap_args(*plan, BwrapFds{4, 5}));
+    size_t off = 0;
+    while (off < options.size()) {
+      ssize_t w = ::write(aw.fd, options.data() + off, options.size() - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return false;
+      off += static_cast<size_t>(w);
+    }
+    ::close(aw.fd);
+    aw.fd = -1;
+    trace("launch: options handed over");
+    return true;
+  };
+  return run_process(spec);
 }
 
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
@@ -153,6 +239,8 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.capture_limit = io.capture_limit;
   spec.timeout = plan.timeout;
   spec.cancel_fd = io.cancel_fd;
+  CgroupScope cg(plan.limits);
+  spec.cgroup_procs_fds = cg.join.procs_fds;
   return run_process(spec, on_started);
 }
 

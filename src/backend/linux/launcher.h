@@ -6,6 +6,7 @@
 
 #include "backend/linux/process.h"
 #include "plan/plan.h"
+#include "plan/planner.h"
 
 namespace cordon {
 
@@ -24,6 +25,17 @@ struct LaunchIo {
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started = {});
+
+// The same, started early: bwrap is created at once with the process part (argv, environment,
+// limits), blocked reading its options from a pipe, while `prepare` plans the mounts; the plan
+// it returns is handed over and the command runs. When `prepare` returns nothing, bwrap is
+// killed before it did anything and the error's code is "aborted". This hides bwrap's own
+// start-up behind cordon's planning (PERF-1).
+Result<ProcessOutcome> launch_sandbox_early(
+    const ProcessPart& part, const Limits& limits,
+    std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
+    const std::string& cache_dir, const LaunchIo& io,
+    const std::function<std::optional<Plan>(pid_t)>& prepare);
 
 // An unconfined plan (mode off/external, or an approved outside-sandbox command): its own
 // process group, ended when the command ends (NET-4).

@@ -185,6 +185,9 @@ ProbeReport run_probe(const ProbeInput& in) {
       {MountKind::kProc, "", "/proc", "base"},
       {MountKind::kRoBindTry, "/proc/sys", "/proc/sys", "base"},
       {MountKind::kBind, tmp, "/tmp", "tmp"},
+      // Bound at its own path, read-only, so the checks see it even when the cache folder
+      // lives under the machine's /tmp (which the private /tmp replaces).
+      {MountKind::kRoBind, dir, dir, "probe files"},
       {MountKind::kBind, work, work, "writable"},
   };
   // The checker is this program; under the machine's /tmp it would vanish behind the private

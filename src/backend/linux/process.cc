@@ -178,6 +178,8 @@ struct ChildArgs {
   size_t npass = 0;
   const Lim* lims = nullptr;
   size_t nlims = 0;
+  const int* cgroup_fds = nullptr;
+  size_t ncgroup = 0;
   char** argv = nullptr;
   char** envp = nullptr;
   volatile int child_errno = 0;
@@ -192,6 +194,9 @@ int child_main(void* arg) {
   for (int s = 1; s < NSIG; ++s)
     if (s != SIGKILL && s != SIGSTOP) sigaction(s, &dfl, nullptr);
   if (a->new_group) setpgid(0, 0);
+  // PROC-6: join the command's cgroups first, so everything it starts is counted there.
+  for (size_t i = 0; i < a->ncgroup; ++i)
+    if (::write(a->cgroup_fds[i], "0", 1) != 1) goto fail;
   a->child_step = 1;
   if (a->in_fd >= 0 && dup2(a->in_fd, 0) < 0) goto fail;
   if (a->out_fd >= 0 && dup2(a->out_fd, 1) < 0) goto fail;
@@ -345,6 +350,8 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   ca.npass = spec.pass_fds.size();
   ca.lims = lims.data();
   ca.nlims = lims.size();
+  ca.cgroup_fds = spec.cgroup_procs_fds.data();
+  ca.ncgroup = spec.cgroup_procs_fds.size();
   ca.argv = argv.data();
   ca.envp = envp.data();
 
@@ -366,14 +373,13 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   munmap(stack, kStack);
   if (pid < 0) return make_error("spawn", "clone failed", "", fork_errno);
   o.pid = pid;
-  o.started = Clock::now();
   in_child.reset();
   out_w.reset();
   err_w.reset();
   if (ca.child_errno != 0) {
     int st;
     waitpid(pid, &st, 0);
-    static const char* steps[] = {"setting up", "redirecting input and output",
+    static const char* steps[] = {"joining its cgroup", "redirecting input and output",
                                   "passing descriptors", "setting limits", "changing folder",
                                   "starting"};
     int step = ca.child_step;
@@ -383,6 +389,13 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                       spec.path, ca.child_errno);
   }
   Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+  if (spec.feed && !spec.feed(pid)) {
+    ::kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    return make_error("aborted", "the command was not started");
+  }
+  o.started = Clock::now();
   if (on_started) on_started(pid);
 
   Stream streams[2];
@@ -541,7 +554,16 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     int st;
     waitpid(o.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
   }
-  if (!spec.marker.empty()) o.escaped = find_marked_processes(spec.marker, {pid});
+  if (!spec.marker.empty()) {
+    // The group was sent SIGKILL: give its members a moment to be gone before looking for the
+    // ones that left it, so that a dying member is not named as a survivor.
+    for (int i = 0; i < 100 && ::kill(-pid, 0) == 0; ++i) {
+      while (waitpid(-pid, nullptr, WNOHANG) > 0) {
+      }
+      usleep(5000);
+    }
+    o.escaped = find_marked_processes(spec.marker, {pid});
+  }
   if (WIFEXITED(wstatus)) o.exit_code = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) o.signal = WTERMSIG(wstatus);
   // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.

@@ -33,6 +33,7 @@ struct ProcessSpec {
   bool new_process_group = true;  // our terminal's Ctrl-C reaches cordon, not the child
   bool end_group_on_exit = false;  // SIGKILL the process group once the first process exits
   Limits limits;                  // applied as rlimits before exec (PROC-6)
+  std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child joins ("0") before exec
   InputMode in = InputMode::kNull;
   std::string in_data;
   OutputMode out = OutputMode::kInherit, err = OutputMode::kInherit;
@@ -43,6 +44,10 @@ struct ProcessSpec {
   std::chrono::milliseconds output_grace{2000};
   int bwrap_status_fd = -1;  // our read end of bwrap's --json-status-fd pipe
   int cancel_fd = -1;        // readable when the caller wants the command ended (Ctrl-C)
+  // An early start: after the process is created (and before anything else), `feed` runs; the
+  // caller may plan meanwhile and hand the process what it waits for. Returning false gives
+  // the process up: it is killed and collected before it did anything of its own.
+  std::function<bool(pid_t)> feed;
   // NET-4: an environment marker (NAME=VALUE, set in `env` too) that finds the processes of an
   // unconfined command that left its process group, after it ends.
   std::string marker;

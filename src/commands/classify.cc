@@ -1,0 +1,1058 @@
+#include "commands/classify.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "commands/denied_rules.h"
+#include "commands/read_only_list.h"
+#include "commands/sensitive_paths.h"
+#include "commands/shell_tokenizer.h"
+#include "commands/wrappers.h"
+#include "commands/write_options.h"
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+const char* to_string(CommandClass c) {
+  switch (c) {
+    case CommandClass::kReadOnly:
+      return "read-only";
+    case CommandClass::kNeedsApproval:
+      return "needs-approval";
+    case CommandClass::kDenied:
+      return "denied";
+  }
+  return "needs-approval";
+}
+
+namespace {
+
+// Nesting of `sh -c` strings, wrappers and substitutions the walk follows before it gives up.
+constexpr int kMaxDepth = 16;
+// Folders a line may `cd` into before we stop following.
+constexpr size_t kMaxCwds = 32;
+// Distinct words checked as paths before we stop (each may cost a realpath on the host).
+constexpr size_t kMaxPathChecks = 10000;
+
+std::vector<std::string> entry_words(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// An entry ending in one of these matches only on its own: `node --version` does not make
+// `node --version -e 'code'` read-only.
+bool version_word(std::string_view w) {
+  return w == "--version" || w == "-version" || w == "-v" || w == "-V" || w == "version" ||
+         w == "-VV";
+}
+
+// A word for a message, in backquotes: quoted only when it holds blanks or quotes, control
+// characters made visible, long words cut.
+std::string display(std::string_view w, bool quote_blanks = true) {
+  constexpr size_t kMax = 120;
+  std::string_view v = w.size() > kMax ? w.substr(0, kMax) : w;
+  bool control = false, quote = v.empty() && quote_blanks;
+  for (unsigned char c : v) {
+    if (c < 0x20 || c == 0x7f) control = true;
+    if (quote_blanks && (c == ' ' || c == '\'' || c == '"' || c == '\\' || c == '`')) quote = true;
+  }
+  std::string out;
+  if (control) {
+    out = "$'";
+    for (unsigned char c : v) {
+      if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c == '\'' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20 || c == 0x7f) {
+        out += fmt::format("\\x{:02x}", static_cast<unsigned>(c));
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    out += "'";
+  } else if (quote) {
+    out = shell_quote(v);
+  } else {
+    out = std::string(v);
+  }
+  if (w.size() > kMax) out += "...";
+  return "`" + out + "`";
+}
+
+bool is_fd_word(std::string_view t) {
+  if (t == "-") return true;
+  if (t.empty()) return false;
+  for (char c : t)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// Commands whose arguments are not paths they open: an expansion there cannot reach a file.
+bool takes_no_paths(std::string_view p) {
+  static const char* const kList[] = {
+      "echo",     "printf",  "true", "false", ":",   "test", "[",     "sleep",    "seq",   "expr",
+      "basename", "dirname", "exit", "wait",  "set", "type", "which", "printenv", "factor"};
+  for (const char* k : kList)
+    if (p == k) return true;
+  return false;
+}
+
+bool is_grep(std::string_view p) {
+  return p == "grep" || p == "egrep" || p == "fgrep" || p == "zgrep" || p == "zegrep" ||
+         p == "zfgrep" || p == "bzgrep" || p == "xzgrep" || p == "zstdgrep";
+}
+
+// Environment a command may be given without changing what it runs or reads.
+bool harmless_environment(std::string_view name, std::string_view value) {
+  if (starts_with(name, "LC_")) return true;
+  static const char* const kNames[] = {"LANG",
+                                       "LANGUAGE",
+                                       "TZ",
+                                       "NO_COLOR",
+                                       "FORCE_COLOR",
+                                       "CLICOLOR",
+                                       "CLICOLOR_FORCE",
+                                       "COLUMNS",
+                                       "LINES",
+                                       "TERM",
+                                       "COLORTERM",
+                                       "GREP_COLOR",
+                                       "GREP_COLORS",
+                                       "LS_COLORS",
+                                       "TIME_STYLE",
+                                       "QUOTING_STYLE",
+                                       "POSIXLY_CORRECT",
+                                       "GIT_OPTIONAL_LOCKS",
+                                       "GIT_TERMINAL_PROMPT"};
+  for (const char* k : kNames)
+    if (name == k) return true;
+  return (name == "PAGER" || name == "GIT_PAGER" || name == "SYSTEMD_PAGER") &&
+         (value.empty() || value == "cat");
+}
+
+// A shell variable set on its own (`x=1; echo $x`): lowercase names are the script's own, except
+// the few zsh ties to the search paths.
+bool harmless_variable(std::string_view name, std::string_view value) {
+  if (harmless_environment(name, value)) return true;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  static const char* const kTied[] = {"path",     "cdpath", "fpath",     "manpath", "module_path",
+                                      "mailpath", "psvar",  "histchars", "fignore", "prompt"};
+  for (const char* k : kTied)
+    if (name == k) return false;
+  return true;
+}
+
+bool system_folder(std::string_view dir) {
+  static const char* const kDirs[] = {"/bin",      "/usr/bin",        "/usr/local/bin",   "/sbin",
+                                      "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"};
+  for (const char* d : kDirs)
+    if (dir == d) return true;
+  return false;
+}
+
+struct Entry {
+  std::vector<std::string> words;
+  std::string text;    // the words joined by one space
+  std::string source;  // "built-in list", "[commands] read_only", ...
+  bool exact = false;
+};
+
+}  // namespace
+
+struct CommandClassifier::Lists {
+  std::unordered_map<std::string, std::vector<Entry>> read_only;  // by program
+  std::vector<Entry> denied;
+  SensitivePaths sensitive;
+  std::vector<std::string> denied_paths;
+
+  // The path matchers depend on the home folder; a caller nearly always passes the same one,
+  // so the last pair is kept (building them costs more than classifying a short line).
+  struct PathMatchers {
+    std::string home;
+    SensitiveMatcher sensitive;
+    DeniedPaths denied;
+  };
+  std::shared_ptr<const PathMatchers> matchers(const std::string& home) const {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!last || last->home != home)
+      last = std::make_shared<const PathMatchers>(
+          PathMatchers{home, SensitiveMatcher(sensitive, home), DeniedPaths(denied_paths, home)});
+    return last;
+  }
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const PathMatchers> last;
+};
+
+namespace {
+
+class Walk {
+ public:
+  Walk(const CommandClassifier::Lists& lists, const ClassifyContext& ctx)
+      : L_(lists),
+        ctx_(ctx),
+        home_(ctx.home.empty() || ctx.home[0] != '/' ? "/nonexistent-home"
+                                                     : normalize_path(ctx.home)),
+        matchers_(lists.matchers(home_)),
+        sensitive_(matchers_->sensitive),
+        denied_(matchers_->denied) {
+    std::string cwd = ctx.cwd.empty() || ctx.cwd[0] != '/' ? "/" : normalize_path(ctx.cwd);
+    cwds_.push_back(cwd);
+  }
+
+  void start() {
+    if (ctx_.network)
+      add(CommandClass::kNeedsApproval, "network", "network",
+          "the command asks for the network, and a networked command is never read-only "
+          "(CMD-3).");
+    const std::string cwd = cwds_[0];
+    check_folder(cwd, "");
+    if (ctx_.resolve) {
+      std::string real = ctx_.resolve(cwd);
+      if (!real.empty() && real[0] == '/' && normalize_path(real) != cwd)
+        check_folder(normalize_path(real), real);
+    }
+  }
+
+  void line(std::string_view text, int depth) {
+    if (depth > kMaxDepth) {
+      too_deep(text);
+      return;
+    }
+    std::string bomb = find_fork_bomb(text);
+    if (!bomb.empty())
+      add(CommandClass::kDenied, bomb, "denied-command",
+          fmt::format("{} is a fork bomb: it starts copies of itself without end (CMD-4).",
+                      display(bomb)));
+    ShellScript script = parse_shell(text, depth);
+    for (const auto& c : script.commands) simple(c, depth);
+    if (!script.complete) {
+      size_t at = std::min(script.problem_offset, text.size());
+      std::string excerpt(text.substr(at, 32));
+      add(CommandClass::kNeedsApproval, excerpt, "unparsed",
+          fmt::format("the line cannot be parsed with confidence: {}{} (CMD-1).", script.problem,
+                      excerpt.empty() ? "" : ", at " + display(excerpt)));
+    }
+  }
+
+  void simple(const SimpleCommand& c, int depth) {
+    for (const auto& sub : c.substitutions)
+      for (const auto& sc : sub.commands) simple(sc, depth + 1);
+    for (const auto& r : c.redirections) redirection(r);
+    if (c.kind == CommandKind::kForList) {
+      if (!c.assignments.empty()) variable(c.assignments[0].text, "", "");
+      for (const auto& w : c.words) check_word(w, true, true);
+      return;
+    }
+    for (const auto& a : c.assignments)
+      assignment(a, c.words.empty() ? "" : c.words[0].text, !c.words.empty());
+    if (c.words.empty()) return;
+    argv(std::span<const ShellWord>(c.words), depth, "");
+    shell_fed_a_script(c, depth);
+  }
+
+  // `sh <<EOF ... EOF` and `bash <<< 'cmd'`: the shell reads its script from the redirection.
+  void shell_fed_a_script(const SimpleCommand& c, int depth) {
+    std::vector<std::string> texts;
+    for (const auto& w : c.words) texts.push_back(w.text);
+    const std::string& name = texts[0];
+    const std::string program =
+        name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
+    ShellCall sh = parse_shell_call(program, texts);
+    if (!sh.is_shell || !sh.stdin_script) return;
+    for (const auto& r : c.redirections) {
+      if (r.op == RedirectOp::kHereDoc) {
+        if (!r.here_doc_quoted && r.target.has_expansion)
+          add(CommandClass::kNeedsApproval, program, "unparsed",
+              fmt::format("the script {} reads from a here-document expands at run time "
+                          "(CMD-1).",
+                          display(program)));
+        line(r.here_doc, depth + 1);
+      } else if (r.op == RedirectOp::kHereString) {
+        if (dynamic(r.target))
+          add(CommandClass::kNeedsApproval, program, "unparsed",
+              fmt::format("the script {} reads from a here-string expands at run time "
+                          "(CMD-1).",
+                          display(program)));
+        line(r.target.text, depth + 1);
+      }
+    }
+  }
+
+  // `fed_by`: "xargs" or "find -exec" when that program adds arguments of its own.
+  void argv(std::span<const ShellWord> words, int depth, const std::string& fed_by) {
+    if (words.empty()) return;
+    if (depth > kMaxDepth) {
+      too_deep(words[0].text);
+      return;
+    }
+    const ShellWord& w0 = words[0];
+    if (dynamic(w0) || w0.has_glob || w0.process_substitution) {
+      add(CommandClass::kNeedsApproval, w0.text, "expansion",
+          fmt::format("the command name {} is only known at run time (CMD-1).", display(w0.text)));
+      for (size_t i = 1; i < words.size(); ++i) check_word(words[i], true, false);
+      return;
+    }
+    std::vector<std::string> texts;
+    texts.reserve(words.size());
+    for (const auto& w : words) texts.push_back(w.text);
+    const std::string& name = texts[0];
+    const size_t slash = name.rfind('/');
+    const std::string program = slash == std::string::npos ? name : name.substr(slash + 1);
+    if (program.empty()) {
+      add(CommandClass::kNeedsApproval, name, "not-read-only",
+          fmt::format("{} is not a program on the read-only list (CMD-2).", display(name)));
+      return;
+    }
+
+    denied(program, texts);
+
+    GitGlobals git;
+    if (program == "git") {
+      git = parse_git_globals(texts);
+      for (const auto& dir : git.chdirs) add_cwd(dir);
+    }
+
+    ShellCall sh = parse_shell_call(program, texts);
+    if (sh.is_shell && sh.has_command_string) {
+      shell(words, sh, program, depth);
+      return;
+    }
+    if (program == "eval") {
+      eval(words, depth);
+      return;
+    }
+    Unwrapped u = unwrap_command(program, texts);
+    if (u.is_wrapper) {
+      wrapper(words, texts, u, program, depth, fed_by);
+      return;
+    }
+
+    const bool no_paths = takes_no_paths(program);
+    for (size_t i = 1; i < words.size(); ++i) check_word(words[i], no_paths, !no_paths);
+    if (!fed_by.empty() && !no_paths)
+      add(CommandClass::kNeedsApproval, program, "expansion",
+          fmt::format("{} gives {} arguments only known at run time, which cannot be checked "
+                      "(CMD-3).",
+                      fed_by, display(program)));
+    implicit_folder(program, texts);
+    if (program == "cd") change_dir(words);
+    read_only(program, texts, git);
+    if (program == "find") find_exec(words, depth);
+  }
+
+  Classification result() const {
+    if (have_) return best_;
+    Classification c;
+    c.cls = CommandClass::kReadOnly;
+    if (matched_.empty()) {
+      c.rule = "nothing-to-run";
+      c.reason = "the line runs no command (CMD-2).";
+      return c;
+    }
+    std::vector<std::string> shown;
+    for (const auto& m : matched_) {
+      std::string d = "`" + m + "`";
+      if (std::find(shown.begin(), shown.end(), d) == shown.end()) shown.push_back(d);
+    }
+    c.rule = "read-only-list";
+    c.word = matched_[0];
+    c.reason =
+        fmt::format("every command is on the read-only list (CMD-2): {}.", join(shown, ", "));
+    return c;
+  }
+
+ private:
+  void add(CommandClass cls, std::string word, std::string rule, std::string reason) {
+    if (approval_at_most_ && cls == CommandClass::kDenied) cls = CommandClass::kNeedsApproval;
+    if (have_ && static_cast<int>(cls) <= static_cast<int>(best_.cls)) return;
+    best_ = Classification{cls, std::move(reason), std::move(word), std::move(rule)};
+    have_ = true;
+  }
+
+  void too_deep(std::string_view where) {
+    add(CommandClass::kNeedsApproval, std::string(where.substr(0, 32)), "unparsed",
+        "the command nests shells, wrappers and substitutions too deeply to follow (CMD-1).");
+  }
+
+  // `~user`, `~+` and `~-` name folders only known at run time.
+  static bool tilde_unknown(const ShellWord& w) {
+    return w.tilde && w.text != "~" && !starts_with(w.text, "~/");
+  }
+  static bool dynamic(const ShellWord& w) {
+    return w.has_expansion || w.has_brace || w.risky_expansion || tilde_unknown(w);
+  }
+
+  // --- paths (CMD-3, CMD-5) --------------------------------------------------------------
+
+  void check_folder(const std::string& cwd, const std::string& via) {
+    std::string how = via.empty() ? "" : fmt::format(" (through a symlink to {})", via);
+    std::string d = denied_.within(cwd);
+    if (!d.empty())
+      add(CommandClass::kDenied, cwd, "denied-path",
+          fmt::format("the working folder {}{} is within the denied path {} "
+                      "([commands] denied_paths) (CMD-5).",
+                      display(cwd), how, d));
+    std::string m = sensitive_.match(cwd);
+    if (!m.empty())
+      add(CommandClass::kNeedsApproval, cwd, "sensitive-path",
+          fmt::format("the working folder {}{} is a sensitive path ({}) (CMD-3, CMD-5).",
+                      display(cwd), how, m));
+  }
+
+  // `allow_expansion`: the program takes no paths, so an expansion cannot name a file.
+  // `glob`: follow pathname expansion (off for programs that take no paths).
+  void check_word(const ShellWord& w, bool allow_expansion, bool glob) {
+    if (w.process_substitution) return;  // a /dev/fd path; its command is classified itself
+    if (w.risky_expansion)
+      add(CommandClass::kNeedsApproval, w.text, "expansion",
+          fmt::format("{} uses an expansion that can run code kept in a variable (arithmetic, "
+                      "${{!name}}, ${{name@P}}, subscripts) (CMD-1).",
+                      display(w.text)));
+    if (dynamic(w)) {
+      std::string d = denied_.mentioned_in(w.text);
+      if (!d.empty())
+        add(CommandClass::kDenied, w.text, "denied-path",
+            fmt::format("{} names the denied path {} ([commands] denied_paths) (CMD-5).",
+                        display(w.text), d));
+      std::string m = sensitive_.match_names(w.text);
+      if (!m.empty())
+        add(CommandClass::kNeedsApproval, w.text, "sensitive-path",
+            fmt::format("{} names a sensitive path ({}) (CMD-3, CMD-5).", display(w.text), m));
+      if (!allow_expansion)
+        add(CommandClass::kNeedsApproval, w.text, "expansion",
+            fmt::format("{} is only known at run time, so the path it names cannot be checked "
+                        "(CMD-3).",
+                        display(w.text)));
+      return;
+    }
+    const std::string& t = w.text;
+    // The same word in the same folders needs checking once (`ls a a a ...`).
+    std::string key = t;
+    key += glob && w.has_glob ? '\1' : '\0';
+    key += std::to_string(cwds_.size());
+    if (!checked_.insert(std::move(key)).second) return;
+    if (checked_.size() > kMaxPathChecks) {
+      add(CommandClass::kNeedsApproval, t, "unparsed",
+          fmt::format("the line names more than {} paths, too many to check (CMD-3).",
+                      kMaxPathChecks));
+      return;
+    }
+    check_text(t, t, glob && w.has_glob);
+    // `--file=PATH`, `if=PATH`: the value is a path too.
+    size_t eq = t.find('=');
+    if (eq != std::string::npos && eq + 1 < t.size() &&
+        (t[0] == '-' || t.substr(0, eq).find('/') == std::string::npos))
+      check_text(t, t.substr(eq + 1), glob && w.has_glob);
+    // `HEAD:.env`, `host:path`, `a:b:c` search lists: each part may be a path (not URLs).
+    if (t.find(':') != std::string::npos && t.find("://") == std::string::npos) {
+      size_t start = 0;
+      for (int parts = 0; parts < 16 && start <= t.size(); ++parts) {
+        size_t colon = t.find(':', start);
+        std::string part = t.substr(start, colon == std::string::npos ? colon : colon - start);
+        // `HEAD:secret/x` may name a file in git rather than on disk: at most an approval.
+        if (!part.empty() && part != t) {
+          approval_at_most_ = true;
+          check_text(t, part, false);
+          approval_at_most_ = false;
+        }
+        if (colon == std::string::npos) break;
+        start = colon + 1;
+      }
+    }
+  }
+
+  void check_text(const std::string& word, const std::string& t, bool glob) {
+    if (t.empty()) return;
+    // Names as written: `../.ssh/x` loses `.ssh` once normalized.
+    std::string m = sensitive_.match_names(t);
+    if (!m.empty())
+      add(CommandClass::kNeedsApproval, word, "sensitive-path",
+          fmt::format("{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), m));
+    std::string expanded = (t == "~" || starts_with(t, "~/")) ? expand_home(t, home_) : t;
+    if (!expanded.empty() && expanded[0] == '/') {
+      check_abs(word, normalize_path(expanded), glob);
+      if (!glob) check_passed_through(word, expanded);
+    } else {
+      const std::vector<std::string> cwds = cwds_;
+      for (const auto& cwd : cwds) {
+        check_abs(word, path_join(cwd, expanded), glob);
+        if (!glob) check_passed_through(word, cwd + "/" + expanded);
+      }
+    }
+  }
+
+  // `/srv/secret/../x` goes through /srv/secret (and, were it a symlink, `..` would lead
+  // elsewhere): the folders before each `..` count as named.
+  void check_passed_through(const std::string& word, const std::string& raw) {
+    if (raw.find("..") == std::string::npos) return;
+    std::string so_far = "/";
+    int ups = 0;
+    for (auto c : path_components(raw)) {
+      if (c == "..") {
+        if (++ups > 64) return;  // bounded work; the normalized path is checked anyway
+        check_resolved(word, so_far, "", false);
+        so_far = path_parent(so_far);
+      } else {
+        so_far = path_join(so_far, c);
+      }
+    }
+  }
+
+  void check_abs(const std::string& word, const std::string& abs, bool glob) {
+    if (glob) {
+      check_glob(word, abs);
+      return;
+    }
+    check_resolved(word, abs, "", true);
+    if (ctx_.resolve) {
+      std::string real = ctx_.resolve(abs);
+      if (!real.empty() && real[0] == '/' && normalize_path(real) != abs)
+        check_resolved(word, normalize_path(real), real, true);
+    }
+  }
+
+  void check_resolved(const std::string& word, const std::string& abs, const std::string& via,
+                      bool reach) {
+    std::string how = via.empty() ? "" : fmt::format(" (through a symlink to {})", via);
+    std::string d = denied_.within(abs);
+    if (!d.empty()) {
+      add(CommandClass::kDenied, word, "denied-path",
+          fmt::format("{}{} is within the denied path {} ([commands] denied_paths); no approval "
+                      "can allow it (CMD-5).",
+                      display(word), how, d));
+    } else if (reach && !(d = denied_.reaches(abs)).empty()) {
+      add(CommandClass::kNeedsApproval, word, "denied-path",
+          fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word), how,
+                      d));
+    }
+    std::string m = sensitive_.match(abs);
+    if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
+    if (!m.empty()) {
+      add(CommandClass::kNeedsApproval, word, "sensitive-path",
+          fmt::format("{}{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), how, m));
+    } else if (reach && !(m = sensitive_.reaches(abs)).empty()) {
+      add(CommandClass::kNeedsApproval, word, "sensitive-path",
+          fmt::format("{}{} is a folder that holds the sensitive path {} (CMD-3, CMD-5).",
+                      display(word), how, m));
+    }
+  }
+
+  void check_glob(const std::string& word, const std::string& pattern) {
+    // The literal folder before the first glob: checked like any path, except that naming a
+    // folder above a sensitive path is fine here (the glob below it is checked instead).
+    auto comps = path_components(pattern);
+    std::string prefix = "/";
+    for (auto c : comps) {
+      if (has_glob_chars(c)) break;
+      prefix = path_join(prefix, c);
+    }
+    check_resolved(word, prefix, "", false);
+    if (ctx_.resolve) {
+      std::string real = ctx_.resolve(prefix);
+      if (!real.empty() && real[0] == '/' && normalize_path(real) != prefix) {
+        check_resolved(word, normalize_path(real), real, false);
+        std::string rest = pattern.size() > prefix.size() ? pattern.substr(prefix.size()) : "";
+        check_glob_pattern(word, normalize_path(real + "/" + rest));
+      }
+    }
+    check_glob_pattern(word, pattern);
+  }
+
+  void check_glob_pattern(const std::string& word, const std::string& pattern) {
+    std::string d = denied_.could_name(pattern);
+    if (!d.empty()) {
+      add(CommandClass::kDenied, word, "denied-path",
+          fmt::format("{} could expand to the denied path {} ([commands] denied_paths) (CMD-5).",
+                      display(word), d));
+    } else if (!(d = denied_.could_reach(pattern)).empty()) {
+      add(CommandClass::kNeedsApproval, word, "denied-path",
+          fmt::format("{} could expand to a folder that holds the denied path {} (CMD-5).",
+                      display(word), d));
+    }
+    std::string m = sensitive_.could_match(pattern);
+    if (!m.empty())
+      add(CommandClass::kNeedsApproval, word, "sensitive-path",
+          fmt::format("{} could expand to a sensitive path ({}) (CMD-3, CMD-5).", display(word),
+                      m));
+  }
+
+  void add_cwd(const std::string& dir) {
+    if (dir.empty()) return;
+    std::string expanded = (dir == "~" || starts_with(dir, "~/")) ? expand_home(dir, home_) : dir;
+    const std::vector<std::string> cwds = cwds_;
+    for (const auto& cwd : cwds) {
+      std::string next = path_join(cwd, expanded);
+      if (std::find(cwds_.begin(), cwds_.end(), next) == cwds_.end()) cwds_.push_back(next);
+      if (expanded[0] == '/') break;
+    }
+    if (cwds_.size() > kMaxCwds) {
+      add(CommandClass::kNeedsApproval, dir, "unparsed",
+          "the line changes folders too often to follow (CMD-1).");
+      cwds_.resize(kMaxCwds);
+    }
+  }
+
+  // Recursive searchers read the working folder when given no path.
+  void implicit_folder(const std::string& program, const std::vector<std::string>& texts) {
+    bool recursive = program == "rg" || program == "ag";
+    if (is_grep(program)) {
+      for (size_t i = 1; i < texts.size(); ++i) {
+        const std::string& a = texts[i];
+        if (a == "--") break;
+        if (a == "--recursive" || a == "--dereference-recursive" || a == "--directories=recurse" ||
+            (a.size() > 1 && a[0] == '-' && a[1] != '-' &&
+             a.find_first_of("rR") != std::string::npos))
+          recursive = true;
+      }
+    }
+    if (!recursive) return;
+    const std::vector<std::string> cwds = cwds_;
+    for (const auto& cwd : cwds) {
+      std::string d = denied_.reaches(cwd);
+      if (!d.empty())
+        add(CommandClass::kNeedsApproval, program, "denied-path",
+            fmt::format("{} searches the working folder {}, which holds the denied path {} "
+                        "(CMD-5).",
+                        display(program), display(cwd), d));
+      std::string m = sensitive_.reaches(cwd);
+      if (!m.empty())
+        add(CommandClass::kNeedsApproval, program, "sensitive-path",
+            fmt::format("{} searches the working folder {}, which holds the sensitive path {} "
+                        "(CMD-3, CMD-5).",
+                        display(program), display(cwd), m));
+    }
+  }
+
+  // --- shell syntax around commands ------------------------------------------------------
+
+  void redirection(const Redirection& r) {
+    const ShellWord& t = r.target;
+    auto risky = [&]() {
+      if (t.risky_expansion)
+        add(CommandClass::kNeedsApproval, t.text, "expansion",
+            fmt::format("the here-document or here-string after {} uses an expansion that can "
+                        "run code kept in a variable (CMD-1).",
+                        display(t.text)));
+    };
+    switch (r.op) {
+      case RedirectOp::kHereDoc:
+      case RedirectOp::kHereString:
+        risky();
+        return;
+      case RedirectOp::kDupIn:
+        if (!is_fd_word(t.text)) check_word(t, false, true);
+        return;
+      case RedirectOp::kDupOut:
+        if (is_fd_word(t.text)) return;
+        output(t, ">&");
+        return;
+      case RedirectOp::kIn:
+        network_device(t);
+        check_word(t, false, true);
+        return;
+      case RedirectOp::kOut:
+        output(t, ">");
+        return;
+      case RedirectOp::kAppend:
+        output(t, ">>");
+        return;
+      case RedirectOp::kClobber:
+        output(t, ">|");
+        return;
+      case RedirectOp::kReadWrite:
+        output(t, "<>");
+        return;
+      case RedirectOp::kOutErr:
+        output(t, "&>");
+        return;
+      case RedirectOp::kAppendOutErr:
+        output(t, "&>>");
+        return;
+    }
+  }
+
+  // bash opens a connection for /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.
+  void network_device(const ShellWord& t) {
+    if (starts_with(t.text, "/dev/tcp/") || starts_with(t.text, "/dev/udp/"))
+      add(CommandClass::kNeedsApproval, t.text, "network",
+          fmt::format("{} opens a network connection (CMD-3).", display(t.text)));
+  }
+
+  void output(const ShellWord& t, const char* op) {
+    if (t.process_substitution) return;  // >(cmd): cmd is classified itself
+    network_device(t);
+    if (!dynamic(t) && !t.has_glob) {
+      std::string p =
+          (t.text == "~" || starts_with(t.text, "~/")) ? expand_home(t.text, home_) : t.text;
+      if (!p.empty() && p[0] == '/') {
+        std::string abs = normalize_path(p);
+        if (is_harmless_device(abs)) return;
+        if (is_disk_device(abs)) {
+          add(CommandClass::kDenied, t.text, "denied-command",
+              fmt::format("{} {} writes straight to a disk or memory device (or the kernel's "
+                          "SysRq trigger) (CMD-4).",
+                          op, display(t.text)));
+          return;
+        }
+      }
+    }
+    check_word(t, false, true);
+    add(CommandClass::kNeedsApproval, std::string(op) + " " + t.text, "output-redirection",
+        fmt::format("the output redirection {} {} writes a file (CMD-2).", op, display(t.text)));
+  }
+
+  void assignment(const ShellWord& a, const std::string& command, bool prefix) {
+    size_t eq = a.text.find('=');
+    if (eq == std::string::npos) return;
+    std::string name = a.text.substr(0, eq);
+    if (!name.empty() && name.back() == '+') name.pop_back();
+    ShellWord value = a;
+    value.text = a.text.substr(eq + 1);
+    value.has_glob = false;  // no pathname expansion in assignments
+    value.tilde = starts_with(value.text, "~");
+    check_word(value, true, false);
+    if (prefix) {
+      if (!harmless_environment(name, value.text))
+        add(CommandClass::kNeedsApproval, a.text, "environment",
+            fmt::format("{} sets {} for {}, which can change what it runs or reads (CMD-2).",
+                        display(a.text), name, display(command)));
+    } else {
+      variable(name, value.text, a.text);
+    }
+  }
+
+  void variable(const std::string& name, const std::string& value, const std::string& word) {
+    if (harmless_variable(name, value)) return;
+    add(CommandClass::kNeedsApproval, word.empty() ? name : word, "environment",
+        fmt::format("setting the shell variable {} can change what later commands run or read "
+                    "(CMD-2).",
+                    name));
+  }
+
+  // --- what runs ---------------------------------------------------------------------------
+
+  void denied(const std::string& program, const std::vector<std::string>& texts) {
+    std::vector<std::string> args(texts.begin() + 1, texts.end());
+    std::vector<std::string> match_args = args;
+    if (program == "git") {
+      GitGlobals g = parse_git_globals(texts);
+      match_args.assign(texts.begin() + static_cast<std::ptrdiff_t>(g.subcommand), texts.end());
+    }
+    for (const auto& e : L_.denied) {
+      if (!glob_match(e.words[0], program)) continue;
+      if (match_args.size() + 1 < e.words.size()) continue;
+      bool ok = true;
+      for (size_t i = 1; i < e.words.size() && ok; ++i) ok = e.words[i] == match_args[i - 1];
+      if (!ok) continue;
+      std::string shown = program;
+      for (size_t i = 1; i < e.words.size(); ++i) shown += " " + match_args[i - 1];
+      add(CommandClass::kDenied, shown, "denied-command",
+          fmt::format("{} is a denied command (`{}`, {}) (CMD-4).", display(shown), e.text,
+                      e.source));
+      return;
+    }
+    if (auto r = denied_by_rule(program, args, cwds_, home_))
+      add(CommandClass::kDenied, program + " " + r->word, "denied-command",
+          fmt::format("{} with {} {}: a denied command (CMD-4).", display(program),
+                      display(r->word), r->why));
+  }
+
+  void shell(std::span<const ShellWord> words, const ShellCall& sh, const std::string& program,
+             int depth) {
+    if (!sh.confident)
+      add(CommandClass::kNeedsApproval, program, "unparsed",
+          fmt::format("{} is given {}: cannot tell how its script reads (CMD-1).", display(program),
+                      sh.problem));
+    if (sh.script >= words.size()) {
+      add(CommandClass::kNeedsApproval, program, "unparsed",
+          fmt::format("{} -c has no script (CMD-1).", display(program)));
+      return;
+    }
+    const ShellWord& script = words[sh.script];
+    for (size_t i = sh.script + 1; i < words.size(); ++i) check_word(words[i], false, true);
+    if (dynamic(script) || script.has_glob)
+      add(CommandClass::kNeedsApproval, script.text, "unparsed",
+          fmt::format("the script given to {} -c is only known at run time (CMD-1).",
+                      display(program)));
+    line(script.text, depth + 1);
+  }
+
+  void eval(std::span<const ShellWord> words, int depth) {
+    std::string joined;
+    bool unknown = false;
+    for (size_t i = 1; i < words.size(); ++i) {
+      if (i > 1) joined += ' ';
+      joined += words[i].text;
+      if (dynamic(words[i]) || words[i].has_glob) unknown = true;
+    }
+    if (unknown)
+      add(CommandClass::kNeedsApproval, joined, "unparsed",
+          "the words given to `eval` are only known at run time (CMD-1).");
+    line(joined, depth + 1);
+  }
+
+  void wrapper(std::span<const ShellWord> words, const std::vector<std::string>& texts,
+               const Unwrapped& u, const std::string& program, int depth,
+               const std::string& fed_by) {
+    const std::string inner = u.command < texts.size() ? texts[u.command] : "";
+    if (!u.confident)
+      add(CommandClass::kNeedsApproval, program + " " + u.problem, "unparsed",
+          fmt::format("{} is given {}, an option not understood, so the command it runs is a "
+                      "guess (CMD-1).",
+                      display(program), u.problem));
+    if (!u.privileged.empty())
+      add(CommandClass::kNeedsApproval, program, "privileged",
+          fmt::format("{} {} (CMD-2).", display(program), u.privileged));
+    if (!u.writes.empty())
+      add(CommandClass::kNeedsApproval, program, "write-option",
+          fmt::format("{} {} (CMD-2).", display(program), u.writes));
+    for (size_t i = 1; i < u.command && i < words.size(); ++i) {
+      if (std::find(u.assignments.begin(), u.assignments.end(), i) != u.assignments.end())
+        assignment(words[i], inner, true);
+      else
+        check_word(words[i], true, false);
+    }
+    for (const auto& f : u.files) check_text(f, f, false);
+    for (const auto& dir : u.chdirs) add_cwd(dir);
+    for (const auto& s : u.scripts) line(s, depth + 1);
+    if (u.command >= words.size()) {
+      if (!u.scripts.empty() || !u.privileged.empty()) return;
+      if (!u.implied.empty()) {
+        matched_.push_back(program);  // xargs alone runs echo
+        return;
+      }
+      read_only(program, texts, GitGlobals{});
+      return;
+    }
+    argv(words.subspan(u.command), depth + 1, u.stdin_arguments ? program : fed_by);
+  }
+
+  void change_dir(std::span<const ShellWord> words) {
+    size_t i = 1;
+    while (i < words.size() && words[i].text.size() > 1 && words[i].text[0] == '-') {
+      if (words[i].text == "--") {
+        ++i;
+        break;
+      }
+      ++i;
+    }
+    if (i >= words.size()) {
+      add_cwd(home_);
+      return;
+    }
+    const ShellWord& t = words[i];
+    if (t.text == "-") {
+      add(CommandClass::kNeedsApproval, "cd -", "unparsed",
+          "`cd -` returns to a folder only known at run time (CMD-1).");
+      return;
+    }
+    if (dynamic(t) || t.has_glob) return;  // already needs approval
+    add_cwd(t.text);
+  }
+
+  void find_exec(std::span<const ShellWord> words, int depth) {
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string& a = words[i].text;
+      if (a != "-exec" && a != "-execdir" && a != "-ok" && a != "-okdir") continue;
+      size_t j = i + 1;
+      while (j < words.size() && words[j].text != ";" && words[j].text != "+") ++j;
+      if (j > i + 1) argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
+      i = j;
+    }
+  }
+
+  void read_only(const std::string& program, const std::vector<std::string>& texts,
+                 const GitGlobals& git) {
+    const std::string& name = texts[0];
+    size_t slash = name.rfind('/');
+    if (slash != std::string::npos) {
+      std::string dir = slash == 0 ? "/" : normalize_path(name.substr(0, slash));
+      if (!system_folder(dir)) {
+        add(CommandClass::kNeedsApproval, name, "not-read-only",
+            fmt::format("{} is not a program from a system folder, so the read-only list does "
+                        "not apply to it (CMD-2).",
+                        display(name)));
+        return;
+      }
+    }
+    std::vector<std::string> args(texts.begin() + 1, texts.end());
+    if (program == "git") {
+      if (!git.problem.empty()) {
+        add(CommandClass::kNeedsApproval, "git " + git.problem_word, "not-read-only",
+            fmt::format("{} {} (CMD-2).", display("git " + git.problem_word), git.problem));
+        return;
+      }
+      args.assign(texts.begin() + static_cast<std::ptrdiff_t>(git.subcommand), texts.end());
+    }
+    const Entry* best = nullptr;
+    bool longer_entries = false;
+    auto it = L_.read_only.find(program);
+    if (it != L_.read_only.end()) {
+      for (const auto& e : it->second) {
+        const size_t n = e.words.size() - 1;
+        if (n > 0) longer_entries = true;
+        if (args.size() < n) continue;
+        bool ok = true;
+        for (size_t i = 0; i < n && ok; ++i) ok = e.words[i + 1] == args[i];
+        if (ok && (!best || n + 1 > best->words.size())) best = &e;
+      }
+    }
+    if (!best) {
+      std::string shown = program;
+      if (longer_entries && !args.empty()) shown += " " + args[0];
+      add(CommandClass::kNeedsApproval, shown, "not-read-only",
+          fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
+      return;
+    }
+    if (best->exact && args.size() + 1 > best->words.size()) {
+      add(CommandClass::kNeedsApproval, program, "not-read-only",
+          fmt::format("only `{}` on its own is on the read-only list, not with more arguments "
+                      "(CMD-2).",
+                      best->text));
+      return;
+    }
+    if (auto wo = write_option(program, args)) {
+      std::string shown = program;
+      if (program == "git" && !args.empty() && args[0] != wo->word) shown += " " + args[0];
+      add(CommandClass::kNeedsApproval, wo->word, "write-option",
+          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(shown, false),
+                      display(wo->word), wo->why));
+      return;
+    }
+    matched_.push_back(best->text);
+  }
+
+  const CommandClassifier::Lists& L_;
+  const ClassifyContext& ctx_;
+  const std::string home_;
+  const std::shared_ptr<const CommandClassifier::Lists::PathMatchers> matchers_;
+  const SensitiveMatcher& sensitive_;
+  const DeniedPaths& denied_;
+  std::vector<std::string> cwds_;
+  std::vector<std::string> matched_;
+  std::unordered_set<std::string> checked_;
+  bool approval_at_most_ = false;
+  Classification best_;
+  bool have_ = false;
+};
+
+}  // namespace
+
+std::optional<std::string> check_command_entry(std::string_view entry, bool denied) {
+  auto words = entry_words(entry);
+  if (words.empty()) return std::string("an entry is empty");
+  for (const auto& w : words)
+    if (w.find_first_of("'\"`$;&|<>()\\\n") != std::string::npos)
+      return fmt::format(
+          "\"{}\" holds shell syntax; write the words as a command would see "
+          "them",
+          entry);
+  if (words.size() > 3)
+    return fmt::format(
+        "\"{}\" has more than three words: an entry is `program`, "
+        "`program arg` or `program arg arg`",
+        entry);
+  if (words[0].find('/') != std::string::npos)
+    return fmt::format("\"{}\" names a path; name the program (\"{}\")", entry,
+                       words[0].substr(words[0].rfind('/') + 1));
+  if (!denied && words[0].find_first_of("*?") != std::string::npos)
+    return fmt::format("\"{}\": a read-only entry cannot hold `*` or `?` in its program", entry);
+  return std::nullopt;
+}
+
+Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config) {
+  auto lists = std::make_shared<Lists>();
+  auto make = [](std::string_view text, const char* source) {
+    Entry e;
+    e.words = entry_words(text);
+    e.text = join(e.words, " ");
+    e.source = source;
+    e.exact = e.words.size() > 1 && version_word(e.words.back()) && e.words[0] != "command";
+    return e;
+  };
+  for (auto t : builtin_read_only_entries()) {
+    Entry e = make(t, "built-in list");
+    lists->read_only[e.words[0]].push_back(std::move(e));
+  }
+  for (const auto& t : config.read_only) {
+    if (auto err = check_command_entry(t, false))
+      return make_error("config", "[commands] read_only: " + *err + ".");
+    Entry e = make(t, "[commands] read_only");
+    lists->read_only[e.words[0]].push_back(std::move(e));
+  }
+  for (auto t : default_denied_entries()) lists->denied.push_back(make(t, "default list"));
+  for (const auto& t : config.denied) {
+    if (auto err = check_command_entry(t, true))
+      return make_error("config", "[commands] denied: " + *err + ".");
+    lists->denied.push_back(make(t, "[commands] denied"));
+  }
+  lists->sensitive = default_sensitive_paths();
+  auto append = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+  };
+  append(lists->sensitive.dirs, config.sensitive.dirs);
+  append(lists->sensitive.files, config.sensitive.files);
+  append(lists->sensitive.prefixes, config.sensitive.prefixes);
+  append(lists->sensitive.extensions, config.sensitive.extensions);
+  for (const auto& p : config.denied_paths) {
+    bool ok = !p.empty() && (p[0] == '/' || starts_with(p, "~/"));
+    std::string norm = ok ? normalize_path(p[0] == '/' ? p : p.substr(2)) : "";
+    if (!ok || norm.empty() || norm == "/" ||
+        (p[0] == '~' && (norm == "." || starts_with(norm, ".."))))
+      return make_error("config",
+                        fmt::format("[commands] denied_paths: \"{}\" must be absolute or start "
+                                    "with \"~/\", and not be the root or the home folder.",
+                                    p));
+    lists->denied_paths.push_back(p);
+  }
+  return CommandClassifier(std::move(lists));
+}
+
+Classification CommandClassifier::classify_line(std::string_view line,
+                                                const ClassifyContext& ctx) const {
+  Walk walk(*lists_, ctx);
+  walk.start();
+  walk.line(line, 0);
+  return walk.result();
+}
+
+Classification CommandClassifier::classify_argv(const std::vector<std::string>& argv,
+                                                const ClassifyContext& ctx) const {
+  Walk walk(*lists_, ctx);
+  walk.start();
+  // Without a shell, nothing expands: every word is literal.
+  SimpleCommand cmd;
+  for (const auto& a : argv) {
+    ShellWord w;
+    w.text = a;
+    w.quoted = true;
+    if (a.find('\0') != std::string::npos) {
+      walk.line(std::string_view("\0", 1), 0);  // reported as unparsed
+      return walk.result();
+    }
+    cmd.words.push_back(std::move(w));
+  }
+  walk.simple(cmd, 0);
+  return walk.result();
+}
+
+}  // namespace cordon

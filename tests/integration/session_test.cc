@@ -1,0 +1,257 @@
+// Sessions, leftover records, resume, holds and limits (SES, PROC-3, PROC-6, NET-4).
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "harness.h"
+
+namespace cordon::it {
+namespace {
+
+std::vector<std::string> list_dir(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") out.push_back(n);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+bool host_has_process(const std::string& pattern) {
+  return run_program({"/usr/bin/pgrep", "-f", pattern}, {{"PATH", "/usr/bin:/bin"}}, "/")
+             .status == 0;
+}
+
+// Starts cordon in the background; returns its pid.
+pid_t spawn_cordon(const World& w, const std::vector<std::string>& args) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<std::string> argv = {cordon_binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> a;
+    for (auto& s : argv) a.push_back(s.data());
+    a.push_back(nullptr);
+    std::vector<std::string> envs;
+    for (const auto& [k, v] : w.env) envs.push_back(k + "=" + v);
+    std::vector<char*> e;
+    for (auto& s : envs) e.push_back(s.data());
+    e.push_back(nullptr);
+    if (chdir(w.project().c_str()) != 0) _exit(121);
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(devnull, 0);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execve(a[0], a.data(), e.data());
+    _exit(122);
+  }
+  return pid;
+}
+
+bool wait_for(const std::function<bool()>& cond, int ms = 10000) {
+  for (int i = 0; i < ms / 20; ++i) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return cond();
+}
+
+std::string state_dir(const World& w) { return w.home() + "/.local/state/cordon"; }
+
+TEST(Session, StartListEndAndTmpLifetime) {  // SES-1, FS-3
+  REQUIRE_SANDBOX();
+  World w;
+  Proc r = w.cordon({"session", "start"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string id = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(id.size(), 16u);
+  EXPECT_NE(r.err.find("started"), std::string::npos);
+  r = w.cordon({"session", "list"});
+  EXPECT_NE(r.out.find(id), std::string::npos);
+  EXPECT_NE(r.out.find(w.project()), std::string::npos);
+  w.cordon({"run", "--session", id, "--", "/bin/sh", "-c", "echo kept > /tmp/k"});
+  std::string tmp = w.home() + "/.cache/cordon/sandbox-tmp/" + id;
+  EXPECT_TRUE(w.exists(tmp + "/k"));
+  r = w.cordon({"session", "end", id});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(tmp));
+  r = w.cordon({"session", "list"});
+  EXPECT_EQ(r.out.find(id), std::string::npos);
+  r = w.cordon({"session", "resume", id});
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(Session, StagingInsideTheSessionDoesNotUnlock) {  // PROT-3, SES-4
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(".envrc", "export A=1\n");
+  Proc r = w.cordon({"session", "start", "--id", "s3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The command stages the untracked .envrc (the index is writable) ...
+  r = w.cordon({"run", "--session", "s3", "--", "git", "add", "-f", ".envrc"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // ... which does not make it writable in this session.
+  w.cordon({"run", "--session", "s3", "--", "/bin/sh", "-c", "echo evil >> .envrc"});
+  EXPECT_EQ(w.read(".envrc"), "export A=1\n");
+  // Committed by the user and resumed: a fresh tracked set (SES-4), so it is writable.
+  w.host({"git", "commit", "-q", "-m", "envrc"});
+  r = w.cordon({"session", "resume", "s3"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  w.cordon({"run", "--session", "s3", "--", "/bin/sh", "-c", "echo more >> .envrc"});
+  EXPECT_EQ(w.read(".envrc"), "export A=1\nmore\n");
+}
+
+TEST(Session, KilledCordonIsCleanedUpByResume) {  // SES-2, SES-3, PROT-7
+  REQUIRE_SANDBOX();
+  World w;
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "crash"}).status, 0);
+  std::string tag = "4" + std::to_string(getpid() % 10000) + "7";
+  pid_t pid = spawn_cordon(w, {"run", "--session", "crash", "--", "/bin/sh", "-c",
+                               "echo 'export PLANTED=1' > .envrc; sleep " + tag});
+  ASSERT_TRUE(wait_for([&] { return w.exists(".envrc"); }));
+  std::string leftovers = state_dir(w) + "/leftovers/crash";
+  EXPECT_EQ(list_dir(leftovers).size(), 1u);
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  // bwrap's --die-with-parent takes the sandbox down with cordon.
+  EXPECT_TRUE(wait_for([&] { return !host_has_process("sleep " + tag.substr(0, tag.size() - 1) + "[" + tag.back() + "]"); }));
+  EXPECT_TRUE(w.exists(".envrc"));
+  Proc r = w.cordon({"session", "resume", "crash"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(".envrc"));
+  EXPECT_NE(r.err.find(".envrc.cordon-quarantined-"), std::string::npos) << r.err;
+  EXPECT_TRUE(list_dir(leftovers).empty());
+  EXPECT_EQ(w.cordon({"run", "--session", "crash", "--", "true"}).status, 0);
+}
+
+TEST(Session, KilledEphemeralRunIsSweptByTheNextCommand) {  // SES-3
+  REQUIRE_SANDBOX();
+  World w;
+  pid_t pid = spawn_cordon(w, {"run", "--", "/bin/sh", "-c", "echo x > AGENTS.md; sleep 60"});
+  ASSERT_TRUE(wait_for([&] { return w.exists("AGENTS.md"); }));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  Proc r = w.sh("true");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists("AGENTS.md"));
+  EXPECT_NE(r.err.find("AGENTS.md.cordon-quarantined-"), std::string::npos) << r.err;
+}
+
+TEST(Session, DamagedRecordHoldsUntilRemoved) {  // SES-3
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(".envrc", "x\n");
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "dmg"}).status, 0);
+  std::string rec = state_dir(w) + "/leftovers/dmg/7";
+  w.write(rec, "{not json");
+  Proc r = w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("held"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".envrc"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rm " + rec), std::string::npos) << r.err;
+  // Outside-sandbox commands are not held by it.
+  r = w.cordon({"run", "--session", "dmg", "--outside-sandbox", "--", "/bin/echo", "ran"});
+  EXPECT_EQ(r.out, "ran\n") << r.err;
+  // An empty record holds too.
+  w.write(rec, "");
+  EXPECT_EQ(w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"}).status, 125);
+  unlink(rec.c_str());
+  r = w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "ran\n");
+}
+
+TEST(Session, UnwritableStateRefusesSandboxedButNotApprovedOutside) {  // SES-2
+  REQUIRE_SANDBOX();
+  World w;
+  std::string leftovers = state_dir(w) + "/leftovers";
+  mkdir((w.home() + "/.local").c_str(), 0755);
+  mkdir((w.home() + "/.local/state").c_str(), 0755);
+  mkdir(state_dir(w).c_str(), 0755);
+  mkdir(leftovers.c_str(), 0755);
+  bool mounted = false;
+  if (geteuid() == 0) {
+    // Root writes through permissions: a read-only filesystem it is.
+    ASSERT_EQ(mount("tmpfs", leftovers.c_str(), "tmpfs", MS_RDONLY, "size=16k"), 0);
+    mounted = true;
+  } else {
+    chmod(leftovers.c_str(), 0555);
+  }
+  Proc r = w.sh("echo ran");
+  Proc out = w.sh("echo ran-outside", {"--outside-sandbox"});
+  if (mounted) umount(leftovers.c_str());
+  chmod(leftovers.c_str(), 0755);
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(leftovers), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("writable"), std::string::npos) << r.err;
+  EXPECT_EQ(out.status, 0) << out.err;
+  EXPECT_EQ(out.out, "ran-outside\n");
+  EXPECT_NE(out.err.find("leftover record not written"), std::string::npos) << out.err;
+}
+
+TEST(Limits, ForkBombAndMemoryBombEndTheCommandNotTheSession) {  // PROC-6
+  REQUIRE_SANDBOX();
+  World w;
+  w.config("[limits]\npids = 64\nmemory = \"256M\"\n");
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "lim"}).status, 0);
+  Proc r = w.cordon({"run", "--session", "lim", "--timeout", "20s", "--", "/bin/bash", "-c",
+                     "b() { b | b & }; b; sleep 2; echo survived"});
+  EXPECT_LT(r.ms, 20000);
+  EXPECT_NE(r.err.find("fork"), std::string::npos) << r.err.substr(0, 2000);
+  r = w.cordon({"run", "--session", "lim", "--", "/usr/bin/python3", "-c",
+                "x = []\nwhile True: x.append(bytearray(10**7))"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_LT(r.ms, 20000);
+  // cordon and the session carry on.
+  r = w.cordon({"run", "--session", "lim", "--", "/bin/echo", "carries on"});
+  EXPECT_EQ(r.out, "carries on\n") << r.err;
+  r = w.cordon({"policy"});
+  EXPECT_NE(r.out.find("pids"), std::string::npos);
+  EXPECT_NE(r.out.find(geteuid() == 0 ? "cgroup" : "rlimit"), std::string::npos) << r.out;
+}
+
+TEST(Limits, CpuFileSizeAndOpenFiles) {  // PROC-6
+  REQUIRE_SANDBOX();
+  World w;
+  w.config("[limits]\ncpu_seconds = 1\nfile_size = \"1M\"\nopen_files = 64\n");
+  Proc r = w.sh("ulimit -t; ulimit -n; dd if=/dev/zero of=big bs=1M count=4 2>&1 | tail -1");
+  EXPECT_NE(r.out.find("1\n64\n"), std::string::npos) << r.out << r.err;
+  struct stat st;
+  ASSERT_EQ(stat(w.abs("big").c_str(), &st), 0);
+  EXPECT_LE(st.st_size, 1 << 20);
+  r = w.sh("while :; do :; done");
+  EXPECT_EQ(r.status, 128 + SIGKILL == r.status ? r.status : 128 + SIGXCPU) << r.status;
+  EXPECT_LT(r.ms, 10000);
+}
+
+TEST(Session, OutsideSandboxSetsidSurvivorIsNamedAndLeftRunning) {  // NET-4
+  REQUIRE_SANDBOX();
+  World w;
+  std::string tag = "5" + std::to_string(getpid() % 10000) + "3";
+  Proc r = w.cordon({"run", "--outside-sandbox", "--", "/bin/sh", "-c",
+                     "setsid sleep " + tag + " >/dev/null 2>&1 < /dev/null & sleep " + tag +
+                         "1 & sleep 0.5; echo started"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("still running outside the sandbox"), std::string::npos) << r.err;
+  std::string pattern = "sleep " + tag.substr(0, tag.size() - 1) + "[" + tag.back() + "]$";
+  EXPECT_TRUE(host_has_process(pattern));
+  // Its own process group ended with it.
+  EXPECT_FALSE(host_has_process("sleep " + tag + "[1]"));
+  run_program({"/usr/bin/pkill", "-f", pattern}, {{"PATH", "/usr/bin:/bin"}}, "/");
+}
+
+}  // namespace
+}  // namespace cordon::it
