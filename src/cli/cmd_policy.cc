@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/linux/cgroup.h"
+#include "backend/macos/seatbelt_plan.h"
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -11,6 +12,43 @@
 #include "session/session.h"
 
 namespace cordon {
+
+namespace {
+
+// MAC-4: the profile macOS would use for this project and policy, on any system.
+int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool json) {
+  // On Linux there is no sandbox-exec to find; the profile is what a Mac would be given.
+  if (facts.machine.sandbox_exec.empty()) facts.machine.sandbox_exec = "/usr/bin/sandbox-exec";
+  SeatbeltPlan sp = make_seatbelt_plan(policy, facts, req);
+  if (json) {
+    nlohmann::json j;
+    j["profile"] = sp.profile;
+    j["path_filters"] = {{"total", sp.filters.total()},   {"hidden", sp.filters.hidden},
+                         {"protected", sp.filters.protect}, {"credential", sp.filters.credential},
+                         {"writable", sp.filters.writable}, {"base", sp.filters.base}};
+    j["max_path_filters"] = SeatbeltOptions{}.max_path_filters;
+    if (sp.plan.refusal)
+      j["refusal"] = {{"reason", sp.plan.refusal->reason}, {"message", sp.plan.refusal->message}};
+    j["notices"] = sp.plan.notices;
+    std::printf("%s\n", j.dump(2).c_str());
+    return sp.plan.refused() ? kExitRefused : 0;
+  }
+  if (!sp.profile.empty())
+    std::printf("%s; %zu path filters of at most %zu\n", sp.profile.c_str(), sp.filters.total(),
+                SeatbeltOptions{}.max_path_filters);
+  else if (!sp.plan.refused())
+    std::printf("; no Seatbelt profile: with [sandbox] mode = \"%s\" commands run without a "
+                "sandbox.\n",
+                to_string(policy.mode));
+  for (const auto& n : sp.plan.notices) std::fprintf(stderr, "notice: %s\n", n.c_str());
+  if (sp.plan.refused()) {
+    print_error(sp.plan.refusal->message);
+    return kExitRefused;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   auto policy = load_policy(ctx);
@@ -35,6 +73,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   req.argv = {"true"};
   req.cwd = ctx.cwd;
   Facts facts = (*session)->facts(req);
+  if (args.seatbelt) return print_seatbelt(*policy, std::move(facts), req, args.json);
   Plan plan = (*session)->plan(req, facts);
   const Policy& p = *policy;
   const char* backend = p.mode == SandboxMode::kOn ? "bubblewrap (Linux)" : "none";

@@ -9,6 +9,7 @@
 #include "host/git_facts.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
+#include "host/wsl_facts.h"
 #include "plan/hidden_list.h"
 #include "plan/protected_list.h"
 
@@ -82,6 +83,11 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   long am = sysconf(_SC_ARG_MAX);
   if (am > 0) f.machine.arg_max = static_cast<uint64_t>(am);
   f.machine.is_root = geteuid() == 0;
+#ifdef __APPLE__
+  if (access("/usr/bin/sandbox-exec", X_OK) == 0) f.machine.sandbox_exec = "/usr/bin/sandbox-exec";
+#else
+  read_wsl_facts(f.machine);  // WSL-1
+#endif
   for (const char* marker : {"/.dockerenv", "/run/.containerenv"}) {
     if (access(marker, F_OK) == 0) {
       f.machine.container_marker = true;

@@ -99,8 +99,14 @@ struct MachineFacts {
   bool container_marker = false;     // /.dockerenv or /run/.containerenv
   std::string container_marker_path;
   int apparmor_restrict_userns = -1;  // the sysctl, -1 when absent
-  bool wsl = false;                  // WSL2 detected (WSL-1)
-  std::vector<std::string> windows_users_dirs;  // existing Users folders on Windows drives
+  std::string sandbox_exec;  // /usr/bin/sandbox-exec on macOS when present (MAC-1)
+  // WSL-1: Windows through WSL2, from /proc/version and the mount table (src/host/wsl_facts).
+  bool wsl = false;
+  std::vector<std::string> windows_drives;      // mount points of Windows drives (/mnt/c)
+  // Every spelling of each drive's Users folder that names an existing folder (/mnt/c/Users,
+  // /mnt/c/users, ...: a drive folds case, and each spelling is a path of its own to Linux).
+  std::vector<std::string> windows_users_dirs;
+  std::string wsl_error;  // the mount table could not be read under WSL2 (then: unavailable)
 };
 
 struct Facts {

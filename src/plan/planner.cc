@@ -3,14 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "plan/budget.h"
 #include "plan/env_filter.h"
 #include "plan/protect_rules.h"
 #include "plan/seccomp_rules.h"
+#include "plan/wsl_rules.h"
 
 namespace cordon {
 
@@ -49,15 +50,10 @@ const char* to_string(Kind k) {
 }
 
 size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env) {
-  size_t n = 0;
-  for (const auto& a : argv) n += a.size() + 1 + sizeof(char*);
-  for (const auto& [k, v] : env.vars) n += k.size() + 1 + v.size() + 1 + sizeof(char*);
-  return n + 2 * sizeof(char*);
+  return command_line_bytes(argv, env);
 }
 
 namespace {
-
-constexpr size_t kMaxArgStrlen = 131072;  // MAX_ARG_STRLEN: one string of argv or envp
 
 Plan refuse(Plan p, std::string reason, std::string message) {
   p.refusal = Refusal{std::move(reason), std::move(message)};
@@ -69,45 +65,20 @@ std::string config_name(const Policy& policy, const Facts& facts) {
   return tilde_path(f, facts.home);
 }
 
-// BUD-1: the command line and environment must fit the system's argument limit.
-std::optional<Refusal> check_argument_budget(const Plan& p, const Facts& facts) {
-  size_t args = 0, env = 0;
-  for (const auto& a : p.argv) {
-    args += a.size() + 1 + sizeof(char*);
-    if (a.size() + 1 > kMaxArgStrlen)
-      return Refusal{"refused",
-                     fmt::format("one argument of the command is {} bytes, more than the "
-                                 "system's limit for a single argument ({} bytes). Fix: pass "
-                                 "the data to the command through a file in the project or "
-                                 "/tmp.",
-                                 a.size(), kMaxArgStrlen)};
-  }
-  for (const auto& [k, v] : p.env.vars) {
-    env += k.size() + v.size() + 2 + sizeof(char*);
-    if (k.size() + v.size() + 2 > kMaxArgStrlen)
-      return Refusal{"refused",
-                     fmt::format("the environment variable {} is {} bytes, more than the "
-                                 "system's limit for a single string ({} bytes). Fix: unset it "
-                                 "or pass its data through a file.",
-                                 k, k.size() + v.size() + 1, kMaxArgStrlen)};
-  }
-  size_t total = args + env + 2 * sizeof(char*);
-  if (total > facts.machine.arg_max) {
-    bool args_larger = args >= env;
-    return Refusal{
-        "refused",
-        fmt::format("the sandbox for this command needs {} bytes of arguments and "
-                    "environment, more than the system's argument limit ({} bytes): the "
-                    "largest part is {} ({} bytes). Fix: {}",
-                    total, facts.machine.arg_max,
-                    args_larger ? "the command's own arguments" : "the environment",
-                    args_larger ? args : env,
-                    args_larger ? "shorten them, or pass the data to the command through a "
-                                  "file in the project or /tmp."
-                                : "unset large variables before starting cordon, or pass "
-                                  "their data through a file.")};
-  }
-  return std::nullopt;
+// BUD-1: the command line and environment must fit the system's argument limit. A Seatbelt
+// sandbox is checked by make_seatbelt_plan, once its profile (an argument too) is written.
+std::optional<Refusal> check_arguments(const Plan& p, const Facts& facts, const PlanOptions& opt) {
+  ArgumentBudget b;
+  b.limit = facts.machine.arg_max;
+  const bool mac = opt.backend == Backend::kSeatbelt;
+  if (mac && p.runner == Runner::kSandbox) return std::nullopt;
+  b.max_string = mac ? 0 : kLinuxMaxArgString;
+  b.temp_folder = mac ? "$TMPDIR" : "/tmp";
+  if (p.runner == Runner::kSandbox)
+    b.prefix = {"bwrap", "--args", "3", "--"};  // bwrap_command_line(); the rest goes by fd
+  else
+    b.extra_env = {{"CORDON_RUN", 16}};  // launch_unconfined() marks the command (NET-4)
+  return check_argument_budget(p.argv, p.env, b);
 }
 
 std::string choose_cwd(const Request& req, const Facts& facts,
@@ -176,23 +147,12 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
   }
 }
 
-// Names the largest list of mounts for a BUD-2 refusal.
-std::string largest_mount_list(const Plan& p) {
-  std::map<std::string, size_t> counts;
-  for (const auto& m : p.mounts) {
-    std::string w = m.why.substr(0, m.why.find(':'));
-    counts[w]++;
-  }
-  std::string best;
-  size_t n = 0;
-  for (const auto& [w, c] : counts)
-    if (c > n) {
-      n = c;
-      best = w;
-    }
-  return fmt::format("{} ({} mounts)", best, n);
+// BUD-2: how many mounts each list takes.
+BudgetCounts mount_counts(const Plan& p) {
+  BudgetCounts c;
+  for (const auto& m : p.mounts) c.at(mount_budget_list(m))++;
+  return c;
 }
-
 
 void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Request& req,
                           const std::vector<std::string>& writable, Plan& p, bool coarse) {
@@ -221,6 +181,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   }
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
+  plan_wsl(facts, p);
   plan_credentials(facts, req, p);
 }
 
@@ -258,7 +219,7 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
     p.notices.push_back(fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
                                     "commands run unconfined, with the environment untouched.",
                                     config_name(policy, facts)));
-    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
     return p;
   }
 
@@ -279,7 +240,7 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
       notice += " These variables are not available to commands: " + join(p.stripped, ", ") +
                 ".";
     p.notices.push_back(notice);
-    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
     return p;
   }
 
@@ -299,17 +260,24 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
     p.runner = Runner::kUnconfined;
     p.cwd = choose_cwd(req, facts, {facts.project});
     p.env.set("PWD", p.cwd);
-    if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
     return p;
   }
 
   // From here on: a sandboxed command (MODE-1).
   p.runner = Runner::kSandbox;
-  if (facts.machine.bwrap.empty())
+  if (opt.backend == Backend::kBwrap && facts.machine.bwrap.empty())
     return refuse(std::move(p), "unavailable",
                   "the sandbox is unavailable: bwrap (bubblewrap) is not installed. Fix: "
                   "install the `bubblewrap` package (sudo apt-get install bubblewrap), or set "
                   "[sandbox] mode = \"external\" when this machine is itself the boundary.");
+  if (opt.backend == Backend::kSeatbelt && facts.machine.sandbox_exec.empty())
+    return refuse(std::move(p), "unavailable",
+                  fmt::format("the sandbox is unavailable: /usr/bin/sandbox-exec is missing. "
+                              "Fix: set [sandbox] mode = \"external\" in {} when this machine "
+                              "is itself the boundary, or mode = \"off\" to run commands "
+                              "unconfined.",
+                              config_name(policy, facts)));
   if (facts.project.size() > opt.max_project_path)
     return refuse(std::move(p), "refused",
                   fmt::format("the project path is {} bytes long, more than the {} bytes the "
@@ -334,6 +302,8 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                                 facts.project, sub, d));
   }
   if (auto r = protected_refusal(facts)) return refuse(std::move(p), r->reason, r->message);
+  if (auto r = wsl_refusal(facts, config_name(policy, facts)))
+    return refuse(std::move(p), r->reason, r->message);
 
   // Writable roots (FS-2): the project, the private /tmp and the writable entries.
   std::vector<std::string> writable;
@@ -354,10 +324,11 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
   }
 
   Plan base = p;
-  build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/false);
+  build_sandbox_mounts(policy, facts, req, writable, p, opt.coarse);
   if (p.refused()) return p;
+  p.coarsened = opt.coarse;
   // BUD-2: coarsen file-by-file folders first (the safe choice), then refuse.
-  if (p.mount_count() > opt.mount_budget) {
+  if (p.mount_count() > opt.mount_budget && !opt.coarse) {
     p = std::move(base);
     build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/true);
     if (p.refused()) return p;
@@ -367,14 +338,16 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
         "read-only whole for this session (BUD-2); edit their tracked files outside the "
         "sandbox.",
         opt.mount_budget));
-    if (p.mount_count() > opt.mount_budget)
-      return refuse(std::move(p), "refused",
-                    fmt::format("the sandbox for this command needs {} mounts, more than the "
-                                "mount budget ({}); the largest list is {}. Fix: shorten that "
-                                "list on the host (fewer [sandbox] hide, writable or protect "
-                                "entries, or fewer files in the protected folders), then run "
-                                "the command again.",
-                                p.mount_count(), opt.mount_budget, largest_mount_list(p)));
+  }
+  if (p.mount_count() > opt.mount_budget) {
+    BudgetCounts c = mount_counts(p);
+    BudgetList most = c.largest();
+    return refuse(std::move(p), "refused",
+                  fmt::format("the sandbox for this command needs {} mounts, more than the "
+                              "mount budget ({}): most are {} ({}). Fix on the host: {}, then "
+                              "run the command again.",
+                              c.total(), opt.mount_budget, budget_list_name(most), c.at(most),
+                              budget_list_fix(most, config_name(policy, facts))));
   }
 
   ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, opt);
@@ -383,7 +356,9 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
   p.cwd = std::move(part.cwd);
   p.share_network = req.network;
   p.seccomp = default_seccomp_rules();
-  if (auto r = check_argument_budget(p, facts)) p.refusal = r;
+  // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
+  if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
+  if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
   return p;
 }
 

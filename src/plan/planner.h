@@ -8,10 +8,18 @@
 
 namespace cordon {
 
+// Which sandbox the plan is for: bubblewrap's mount list on Linux, or a Seatbelt profile on
+// macOS (MAC-1), which make_seatbelt_plan() writes from the same plan.
+enum class Backend { kBwrap, kSeatbelt };
+
 struct PlanOptions {
   size_t mount_budget = 256;       // BUD-2
   size_t max_project_path = 1000;  // FS-11
   std::string shell = "/bin/sh";   // runs `-c SCRIPT`
+  Backend backend = Backend::kBwrap;
+  // Protected folders judged file by file are read-only whole from the start (what BUD-2 does
+  // past the mount budget; MAC-2 asks for it past the path-filter cap).
+  bool coarse = false;
 };
 
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,

@@ -38,7 +38,7 @@ bool in_claude_worktrees(const std::string& rel) {
 
 class Protector {
  public:
-  Protector(const Facts& f, Plan& p) : facts_(f), plan_(p) {}
+  explicit Protector(Plan& p) : plan_(p) {}
 
   // A read-only bind, only where something could write (outside, all is read-only already).
   void read_only(const std::string& path, const std::string& why) {
@@ -54,7 +54,6 @@ class Protector {
   }
 
  private:
-  const Facts& facts_;
   Plan& plan_;
   std::set<std::string> done_;
 };
@@ -86,7 +85,7 @@ std::optional<Refusal> protected_refusal(const Facts& facts) {
 }
 
 void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
-  Protector pr(facts, p);
+  Protector pr(p);
   const GitFacts& g = facts.git;
   // GIT-2: the real git folder (a worktree's or submodule's) stays writable when it lives
   // outside the project, so git add and commit keep working there.
