@@ -144,26 +144,26 @@ struct SessionInfo {
 // bash -c, else sh -c).
 //   ExecRequest r; r.argv = {"npm", "install"}; r.network = true; r.reason = "fetch deps";
 struct ExecRequest {
-  std::vector<std::string> argv;
-  std::optional<std::string> command;
+  std::vector<std::string> argv{};
+  std::optional<std::string> command{};
   // Where it runs: absolute, or relative to the project root; empty: the session's cwd when
   // it lies in the project, else the project root. A folder outside the project means the root.
-  std::string cwd;
+  std::string cwd{};
   bool network = false;          // way out 1 (NET-3): asks first (APR-1)
   bool outside_sandbox = false;  // way out 2 (NET-4): asks a person every time (APR-3)
   // The caller has the person's own approval for the ways out it asks for: they typed
   // --network / --outside-sandbox themselves (the CLI). No question is asked for them. An agent's
   // request must never set this.
   bool ways_out_approved = false;
-  std::optional<std::chrono::milliseconds> timeout;  // PROC-4: exit 124, timed_out
-  std::optional<std::string> stdin_data;             // nullopt: the command reads /dev/null
+  std::optional<std::chrono::milliseconds> timeout{};  // PROC-4: exit 124, timed_out
+  std::optional<std::string> stdin_data{};             // nullopt: the command reads /dev/null
   size_t output_limit = 1 << 20;  // bytes kept per stream; the rest is cut (…_truncated)
   // Instead of capturing: the command reads cordon's own standard input (or /dev/null when it
   // is a terminal, PROC-2) and writes to cordon's standard output and error (the CLI). Only the
   // tail of stderr is kept, for the notes.
   bool inherit_stdio = false;
   const Cancel* cancel = nullptr;  // may be null
-  std::string reason;              // the caller's words, shown with any question
+  std::string reason{};              // the caller's words, shown with any question
 };
 
 struct ExecResult {
@@ -191,10 +191,10 @@ struct ExecResult {
 // roots or to a protected path, asks first (APR-1) through the session's Asker; a refusal is an
 // Error with code "refused".
 struct ReadFileRequest {
-  std::string path;   // absolute, `~/...`, or relative to the cwd (in the project) or the root
+  std::string path{};   // absolute, `~/...`, or relative to the cwd (in the project) or the root
   size_t offset = 1;  // first line, 1-based
-  std::optional<size_t> limit;  // lines; nullopt: to the end
-  std::string reason;           // shown with any question
+  std::optional<size_t> limit{};  // lines; nullopt: to the end
+  std::string reason{};           // shown with any question
 };
 struct ReadFileResult {
   std::string path;     // the absolute path read
@@ -205,9 +205,9 @@ struct ReadFileResult {
   size_t invalid_utf8 = 0;  // byte sequences replaced by U+FFFD
 };
 struct WriteFileRequest {
-  std::string path;
-  std::string content;  // replaces the file whole, atomically
-  std::string reason;
+  std::string path{};
+  std::string content{};  // replaces the file whole, atomically
+  std::string reason{};
 };
 struct WriteFileResult {
   std::string path;
@@ -216,22 +216,22 @@ struct WriteFileResult {
   std::vector<std::string> created_dirs;
 };
 struct EditFileRequest {
-  std::string path;
-  std::string old_text;  // must occur exactly once, unless replace_all
-  std::string new_text;
+  std::string path{};
+  std::string old_text{};  // must occur exactly once, unless replace_all
+  std::string new_text{};
   bool replace_all = false;
-  std::string reason;
+  std::string reason{};
 };
 struct EditFileResult {
   std::string path;
   size_t replacements = 0;
 };
 struct SearchRequest {
-  std::string pattern;  // RE2 syntax, or text with fixed_string
-  std::string path;     // folder or file; empty: the project root
+  std::string pattern{};  // RE2 syntax, or text with fixed_string
+  std::string path{};     // folder or file; empty: the project root
   bool fixed_string = false;
   bool ignore_case = false;
-  std::string glob;          // only files whose name matches ("*.cc"); empty: every file
+  std::string glob{};          // only files whose name matches ("*.cc"); empty: every file
   size_t max_results = 100;  // at most 1,000
 };
 struct SearchMatch {
@@ -253,9 +253,9 @@ struct SearchResult {
 
 // CMD-6: what the command policy says of a command line (or an argv run without a shell).
 struct ClassifyRequest {
-  std::vector<std::string> argv;
-  std::optional<std::string> command;
-  std::string cwd;       // as ExecRequest::cwd
+  std::vector<std::string> argv{};
+  std::optional<std::string> command{};
+  std::string cwd{};       // as ExecRequest::cwd
   bool network = false;  // a networked command is never read-only (CMD-3)
 };
 struct Classification {

@@ -1,6 +1,7 @@
 // The public API (cordon/cordon.h) as a thin layer over the library: Session, Approver, the
 // file tools, review and the command policy.
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -162,6 +163,11 @@ class SessionImpl : public Session {
     r.argv = req.argv;
     r.script = req.command;
     r.cwd = resolve_cwd(req.cwd);
+    if (!req.cwd.empty()) {
+      struct stat st;
+      if (stat(r.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return make_error("invalid", fmt::format("the working folder {} does not exist.", r.cwd));
+    }
     r.network = req.network;
     r.outside_sandbox = req.outside_sandbox;
     r.timeout = req.timeout;
