@@ -16,6 +16,7 @@
 #include "cordon/cordon.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 #include "files/file_tools.h"
 #include "host/host_context.h"
 #include "host/path_resolver.h"
@@ -61,13 +62,6 @@ class SessionImpl : public Session {
       : opts_(opts), host_(std::move(host)), policy_(std::move(policy)) {}
 
   Status init() {
-    auto classifier = CommandClassifier::create(policy_.commands);
-    if (!classifier.ok())
-      return make_error("unavailable",
-                        fmt::format("{}: {} Commands are refused until the config is fixed "
-                                    "(CFG-2).",
-                                    policy_.source_file, classifier.error().message));
-    classifier_.emplace(std::move(*classifier));
     SessionOptions so;
     so.policy = policy_;
     so.folders = host_.folders;
@@ -80,6 +74,7 @@ class SessionImpl : public Session {
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.on_notice = opts_.on_notice;
     auto s = cordon::Session::open(std::move(so));
+    trace("api: session opened");
     if (!s.ok()) return normalized(s.error());
     session_ = std::move(*s);
     info_.id = session_->id();
@@ -179,19 +174,36 @@ class SessionImpl : public Session {
     gi.outside_sandbox = req.outside_sandbox;
     gi.ways_out_approved = req.ways_out_approved;
     gi.reason = req.reason;
-    gi.verdict = verdict_for(req, r.cwd);
-    ExecGate gate = gate_exec(gi);
-    if (gate.refusal) return make_error("refused", *gate.refusal);
-
+    // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
+    // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
+    // questions, it is checked first: a denied command is refused before anyone is asked.
+    cordon::Session::PreCheck check;
     std::vector<std::string> approval_notes;
-    if (!gate.asks.empty()) {
+    if (gate_exec(gi).asks.empty() && policy_.mode != SandboxMode::kExternal) {
+      check = [this, gi, &req, &r]() mutable -> std::optional<Refusal> {
+        auto v = verdict_for(req, r.cwd);
+        if (!v.ok()) return Refusal{"unavailable", v.error().message};
+        gi.verdict = *v;
+        ExecGate gate = gate_exec(gi);
+        trace("api: command classified");
+        if (gate.refusal) return Refusal{"refused", *gate.refusal};
+        return std::nullopt;
+      };
+    } else {
+      auto v = verdict_for(req, r.cwd);
+      if (!v.ok()) return v.error();
+      gi.verdict = *v;
+      ExecGate gate = gate_exec(gi);
+      if (gate.refusal) return make_error("refused", *gate.refusal);
       // A person is never asked a question whose answer cannot matter: a plan that is refused
       // anyway, or a sandbox that cannot start, is reported before any question.
-      Facts f = session_->facts(r);
-      Plan p = session_->plan(r, f);
-      if (p.refusal) return from_refusal(*p.refusal);
-      if (p.runner == Runner::kSandbox && !session_->probe().ok)
-        return make_error("unavailable", session_->probe().message());
+      if (!gate.asks.empty()) {
+        Facts f = session_->facts(r);
+        Plan p = session_->plan(r, f);
+        if (p.refusal) return from_refusal(*p.refusal);
+        if (p.runner == Runner::kSandbox && !session_->probe().ok)
+          return make_error("unavailable", session_->probe().message());
+      }
       for (const auto& ask : gate.asks) {
         Decision d = approver_->ask(ask);
         if (!d.allowed) return make_error("refused", d.message);
@@ -214,7 +226,7 @@ class SessionImpl : public Session {
       io.capture_limit = req.output_limit;
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
-    CommandResult cr = session_->run(r, io);
+    CommandResult cr = session_->run(r, io, check);
     if (cr.refusal && !cr.withheld) return from_refusal(*cr.refusal);
 
     ExecResult out;
@@ -319,9 +331,9 @@ class SessionImpl : public Session {
       return make_error("invalid", "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
       return make_error("invalid", "no command was given: set `command` or `argv`.");
-    cordon::Classification c =
-        classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
-    return Classification{to_string(c.cls), c.reason, c.word, c.rule};
+    auto c = classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
+    if (!c.ok()) return c.error();
+    return Classification{to_string(c->cls), c->reason, c->word, c->rule};
   }
 
   Result<ReviewStarted> review_start() override {
@@ -419,34 +431,53 @@ class SessionImpl : public Session {
   }
 
   // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
-  // classify`.
-  CommandVerdict verdict_for(const ExecRequest& req, const std::string& cwd) {
-    cordon::Classification c = classify_words(req.argv, req.command, cwd, req.network);
+  // classify`, built on first use.
+  Result<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
+    auto c = classify_words(req.argv, req.command, cwd, req.network);
+    if (!c.ok()) return c.error();
     CommandVerdict v;
-    v.cls = c.cls == CommandClass::kDenied     ? CommandVerdict::kDenied
-            : c.cls == CommandClass::kReadOnly ? CommandVerdict::kReadOnly
-                                               : CommandVerdict::kNeedsApproval;
-    v.reason = c.reason;
+    v.cls = c->cls == CommandClass::kDenied     ? CommandVerdict::kDenied
+            : c->cls == CommandClass::kReadOnly ? CommandVerdict::kReadOnly
+                                                : CommandVerdict::kNeedsApproval;
+    v.reason = c->reason;
     return v;
   }
 
-  cordon::Classification classify_words(const std::vector<std::string>& argv,
-                                        const std::optional<std::string>& command,
-                                        const std::string& cwd, bool network) const {
+  Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
+                                                const std::optional<std::string>& command,
+                                                const std::string& cwd, bool network) {
+    const CommandClassifier* classifier;
+    {
+      std::lock_guard<std::mutex> lock(classifier_mu_);
+      if (!classifier_ && !classifier_error_) {
+        auto c = CommandClassifier::create(policy_.commands);
+        if (c.ok())
+          classifier_.emplace(std::move(*c));
+        else
+          classifier_error_ = make_error(
+              "unavailable", fmt::format("{}: {} Commands are refused until the config is fixed "
+                                         "(CFG-2).",
+                                         policy_.source_file, c.error().message));
+      }
+      if (classifier_error_) return *classifier_error_;
+      classifier = &*classifier_;
+    }
     ClassifyContext cc;
     cc.cwd = cwd;
     cc.home = host_.home;
     cc.network = network;
     cc.resolve = host_path_resolver();
-    return command ? classifier_->classify_line(*command, cc)
-                   : classifier_->classify_argv(argv, cc);
+    return command ? classifier->classify_line(*command, cc)
+                   : classifier->classify_argv(argv, cc);
   }
 
   Options opts_;
   HostContext host_;
   Policy policy_;
   std::unique_ptr<cordon::Session> session_;
+  std::mutex classifier_mu_;
   std::optional<CommandClassifier> classifier_;
+  std::optional<Error> classifier_error_;
   SessionInfo info_;
   SteadyClock clock_;
   std::unique_ptr<JudgeProcess> judge_;
@@ -468,7 +499,9 @@ Result<std::unique_ptr<Session>> Session::open(const Options& options) {
       env.set(kv.substr(0, eq), kv.substr(eq + 1));
     }
   HostContext host = read_host_context(std::move(env), options.cwd);
+  trace("api: host read");
   auto policy = load_user_policy(host.folders);
+  trace("api: config read");
   if (!policy.ok())
     return make_error(
         "unavailable",

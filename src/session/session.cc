@@ -448,7 +448,15 @@ ResumeReport Session::resume() {
   return rep;
 }
 
-bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res) {
+bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res,
+                              const PreCheck& check) {
+  if (check) {
+    if (auto refused = check()) {
+      res.refusal = refused;
+      return false;
+    }
+    trace("run: checked");
+  }
   // SES-3: records left by a killed cordon are handled before anything else runs.
   ResumeReport swept = sweep_leftovers(ephemeral_);
   res.quarantined = swept.quarantined;
@@ -549,7 +557,7 @@ bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, Command
   return true;
 }
 
-CommandResult Session::run(const Request& req, const LaunchIo& io) {
+CommandResult Session::run(const Request& req, const LaunchIo& io, const PreCheck& check) {
   auto t0 = std::chrono::steady_clock::now();
   CommandResult res;
   auto finish = [&](CommandResult& out) -> CommandResult& {
@@ -577,7 +585,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
     bool prepared = false;
     outcome = launch_sandbox_early(part, opts_.policy.limits, r.timeout, bwrap,
                                    opts_.folders.cache, io, [&](pid_t pid) -> std::optional<Plan> {
-                                     prepared = prepare_command(r, pid, pc, res);
+                                     prepared = prepare_command(r, pid, pc, res, check);
                                      if (!prepared) return std::nullopt;
                                      return pc.plan;
                                    });
@@ -588,7 +596,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io) {
       return finish(res);
     }
   } else {
-    if (!prepare_command(r, 0, pc, res)) {
+    if (!prepare_command(r, 0, pc, res, check)) {
       res.exit_code = 125;
       return finish(res);
     }

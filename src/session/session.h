@@ -77,8 +77,13 @@ class Session {
   // The hold that refuses sandboxed commands now, if any (PROC-3, SES-3); re-checked each call.
   std::optional<Refusal> current_hold();
 
+  // A last check before the command starts, run while a sandboxed command's bwrap (started
+  // early) waits for its options, so its cost overlaps bwrap's start: the face's command policy
+  // (CMD-4). A refusal stops the command.
+  using PreCheck = std::function<std::optional<Refusal>()>;
+
   // Runs one command: holds, plan, probe when sandboxed, leftover record, launch, aftercare.
-  CommandResult run(const Request& req, const LaunchIo& io);
+  CommandResult run(const Request& req, const LaunchIo& io, const PreCheck& check = nullptr);
 
   // Ends a named session: removes its private /tmp and its record (SES-1).
   Status end();
@@ -96,7 +101,8 @@ class Session {
   };
   // Sweeps leftovers, gathers facts, plans, probes and writes the leftover record (with `pid`
   // when the process exists already). False when the command must not run (res.refusal).
-  bool prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res);
+  bool prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res,
+                       const PreCheck& check);
   std::vector<std::string> pending_quarantine() const;
   bool stripped_names_changed(const std::vector<std::string>& names) const;
   void remember_failed_moves(const std::vector<std::string>& failed);
