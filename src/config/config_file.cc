@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <toml++/toml.h>
+#include "config/toml.h"
 
 #include "commands/classify.h"
 #include "core/duration.h"

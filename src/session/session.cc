@@ -76,13 +76,8 @@ std::vector<int> processes_in_group(int pgid) {
   if (!d) return out;
   while (dirent* e = readdir(d)) {
     int pid = std::atoi(e->d_name);
-    if (pid <= 0) continue;
-    auto text = read_file(fmt::format("/proc/{}/stat", pid), 4096);
-    if (!text.ok()) continue;
-    size_t p = text->rfind(')');
-    if (p == std::string::npos) continue;
-    auto f = split(text->substr(p + 2), ' ');
-    if (f.size() > 2 && f[0] != "Z" && std::atoi(f[2].c_str()) == pgid) out.push_back(pid);
+    auto st = read_proc_stat(pid);
+    if (st && st->state != 'Z' && st->pgrp == pgid) out.push_back(pid);
   }
   closedir(d);
   std::sort(out.begin(), out.end());

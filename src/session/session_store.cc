@@ -14,6 +14,7 @@
 
 #include "core/fs_util.h"
 #include "core/paths.h"
+#include "backend/linux/process.h"
 #include "core/strings.h"
 
 namespace cordon {
@@ -90,30 +91,16 @@ std::string current_boot_id() {
 }
 
 long long process_start_time(int pid) {
-  if (pid <= 0) return 0;
-  auto text = read_file(fmt::format("/proc/{}/stat", pid), 1 << 16);
-  if (!text.ok()) return 0;
-  // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-  size_t p = text->rfind(')');
-  if (p == std::string::npos) return 0;
-  auto fields = split(text->substr(p + 2), ' ');
-  // fields[0] is field 3 (state); field 22 (starttime) is fields[19].
-  if (fields.size() < 20) return 0;
-  return std::atoll(fields[19].c_str());
+  auto st = read_proc_stat(pid);
+  return st ? st->start : 0;
 }
 
 bool process_alive(int pid, long long start) {
   if (pid <= 0) return false;
-  long long now = process_start_time(pid);
-  if (now == 0) return kill(pid, 0) == 0 && start == 0;
-  if (start != 0 && now != start) return false;  // the pid was reused
-  // A zombie has ended: it only waits for its parent to collect it.
-  auto text = read_file(fmt::format("/proc/{}/stat", pid), 1 << 16);
-  if (text.ok()) {
-    size_t p = text->rfind(')');
-    if (p != std::string::npos && p + 2 < text->size() && (*text)[p + 2] == 'Z') return false;
-  }
-  return true;
+  auto st = read_proc_stat(pid);
+  if (!st) return false;
+  if (start != 0 && st->start != start) return false;  // the pid was reused
+  return st->state != 'Z';  // a zombie has ended: it only waits to be collected
 }
 
 std::string SessionStore::record_path(const std::string& id) const {

@@ -218,3 +218,20 @@ TEST(Config, Approvals) {  // APR-2 config
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+TEST(Config, NonAsciiIsParsedOrRefusedNeverUndefined) {  // CFG-2 (fuzz_config found this)
+  auto bad = parse_config("[1nds\xd2\x95rf\"]\n[commands\xd2\x95Knsitive]\"]\n", "/c.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("/c.toml:1"), std::string::npos);
+  auto good = parse_config("[sandbox]\nhide = [\"/home/u/Документы\", \"~/é\"]\n", "/c.toml");
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  EXPECT_EQ(good->hide[0], "/home/u/Документы");
+  auto nbsp = parse_config("[sandbox]\xc2\xa0\n", "/c.toml");  // U+00A0 outside a string
+  EXPECT_FALSE(nbsp.ok());
+}
+
+}  // namespace
+}  // namespace cordon

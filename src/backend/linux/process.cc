@@ -256,6 +256,30 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
   return "";
 }
 
+std::optional<ProcStat> read_proc_stat(int pid) {
+  if (pid <= 0) return std::nullopt;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  char buf[1024];
+  ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (n <= 0) return std::nullopt;
+  buf[n] = 0;
+  // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+  const char* rp = std::strrchr(buf, ')');
+  if (!rp || rp[1] != ' ') return std::nullopt;
+  auto fields = split(std::string_view(rp + 2), ' ');
+  if (fields.size() < 20) return std::nullopt;
+  ProcStat st;
+  st.state = fields[0].empty() ? '?' : fields[0][0];
+  st.ppid = std::atoi(fields[1].c_str());
+  st.pgrp = std::atoi(fields[2].c_str());
+  st.start = std::atoll(fields[19].c_str());
+  return st;
+}
+
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
   std::vector<int> out;
   std::lock_guard<std::mutex> lock(g_spawn_mu);
@@ -283,27 +307,15 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
     }
     if (!found) {
       // Orphans of the command come back to us (cordon is a child subreaper).
-      std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-      int sfd = ::open(path, O_RDONLY | O_CLOEXEC);
-      if (sfd >= 0) {
-        char buf[1024];
-        ssize_t n = ::read(sfd, buf, sizeof buf - 1);
-        ::close(sfd);
-        if (n > 0) {
-          buf[n] = 0;
-          const char* rp = std::strrchr(buf, ')');
-          char state = 0;
-          int ppid = 0;
-          if (rp && std::sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == self) {
-            if (state != 'Z') {
-              found = true;
-            } else {
-              // An orphan that came back to us (we are a subreaper) and has ended: nobody
-              // else waits for it, and a long-lived server must not collect zombies.
-              int st;
-              waitpid(pid, &st, WNOHANG);
-            }
-          }
+      auto st = read_proc_stat(pid);
+      if (st && st->ppid == self) {
+        if (st->state != 'Z') {
+          found = true;
+        } else {
+          // An orphan that came back to us (we are a subreaper) and has ended: nobody else
+          // waits for it, and a long-lived server must not collect zombies.
+          int status;
+          waitpid(pid, &status, WNOHANG);
         }
       }
     }

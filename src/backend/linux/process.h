@@ -75,6 +75,15 @@ struct ProcessOutcome {
   std::vector<int> escaped;
 };
 
+// The fields of /proc/PID/stat cordon reads; nullopt when the process does not exist.
+struct ProcStat {
+  char state = '?';      // 'R', 'S', 'Z', ...
+  int ppid = 0;
+  int pgrp = 0;
+  long long start = 0;  // start time in clock ticks since boot (field 22)
+};
+std::optional<ProcStat> read_proc_stat(int pid);
+
 // Processes whose environment holds `marker` (NAME=VALUE), or whose parent is us, other than
 // `except`: the ones an unconfined command left behind (NET-4).
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except);
