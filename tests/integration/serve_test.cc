@@ -360,6 +360,32 @@ TEST(Serve, ManyExecsInFlightInOneSessionNeverHoldIt) {  // SRV-4, SES-2
   EXPECT_EQ(failed, 0) << first_failure;
 }
 
+TEST(Serve, AnotherCommandsProcessesAreNotNamedAsLeftRunning) {  // NET-4, SRV-4
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  s.client.on_request([](const json&) { return RpcClient::Answer{{{"decision", "allow"}}}; });
+  // While the unconfined command runs, sandboxed ones start and end beside it: their bwrap is
+  // a child of the same cordon, and must not be taken for a process the unconfined one left.
+  json outside = s.client.start("exec", {{"command", "sleep 1.5"}, {"outside_sandbox", true}});
+  std::vector<json> inside;
+  for (int i = 0; i < 6; ++i) {
+    inside.push_back(s.client.start("exec", {{"command", "sleep 2"}}));
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  json r = s.client.wait(outside);
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_FALSE(r["result"].contains("processes_left")) << r.dump();
+  EXPECT_FALSE(has(r["result"]["notes"].dump(), "still running")) << r.dump();
+  for (const auto& id : inside) EXPECT_EQ(s.client.wait(id)["result"]["exit_code"], 0);
+  // A process the unconfined command really leaves behind is still named.
+  r = s.exec({{"command", "setsid sleep 3133 >/dev/null 2>&1 < /dev/null & sleep 0.5; echo started"},
+              {"outside_sandbox", true}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_TRUE(r["result"].contains("processes_left")) << r.dump();
+  w.host({"/bin/sh", "-c", "pkill -f 'sleep 313[3]' || true"});
+}
+
 // The client goes away while a command runs: the command is ended, its aftercare is done (a
 // protected file it planted is moved aside, PROT-6), its leftover record removed, and the
 // server exits cleanly.

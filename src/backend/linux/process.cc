@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <mutex>
 #include <set>
+#include <shared_mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -231,14 +232,15 @@ fail:
 
 // The processes run_process has started and not yet collected, and the sandboxes' pid 1s, in
 // this cordon. With several commands in flight (SRV-4), another command's bwrap, git or judge
-// is also a child of ours: the search for escaped processes (NET-4) must not name them. The
-// lock is held across clone and registration, and across that search, so a child is never seen
-// before it is known.
-std::mutex g_spawn_mu;
+// is also a child of ours: the search for escaped processes (NET-4) must not name them.
+// g_spawn_mu is held across clone and registration (shared: spawns run at once) and across that
+// search (exclusive), so a child is never seen before it is known; g_ours_mu guards the set.
+std::shared_mutex g_spawn_mu;
+std::mutex g_ours_mu;
 std::set<int> g_ours;
 
 void forget_ours(std::initializer_list<int> pids) {
-  std::lock_guard<std::mutex> lock(g_spawn_mu);
+  std::lock_guard<std::mutex> lock(g_ours_mu);
   for (int p : pids)
     if (p > 0) g_ours.erase(p);
 }
@@ -282,7 +284,12 @@ std::optional<ProcStat> read_proc_stat(int pid) {
 
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
   std::vector<int> out;
-  std::lock_guard<std::mutex> lock(g_spawn_mu);
+  std::unique_lock<std::shared_mutex> spawns(g_spawn_mu);
+  std::set<int> ours;
+  {
+    std::lock_guard<std::mutex> lock(g_ours_mu);
+    ours = g_ours;
+  }
   DIR* d = opendir("/proc");
   if (!d) return out;
   const int self = getpid();
@@ -290,7 +297,7 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
     int pid = std::atoi(e->d_name);
     if (pid <= 0 || pid == self) continue;
     if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
-    if (g_ours.count(pid)) continue;  // another command's process, still being run
+    if (ours.count(pid)) continue;  // another command's process, still being run
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/environ", pid);
     int fd = ::open(path, O_RDONLY | O_CLOEXEC);
@@ -402,11 +409,14 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   trace("process: clone");
-  std::unique_lock<std::mutex> spawn_lock(g_spawn_mu);
+  std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
   pid_t pid = clone(child_main, static_cast<char*>(stack) + kStack,
                     CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
   int fork_errno = errno;
-  if (pid > 0) g_ours.insert(pid);
+  if (pid > 0) {
+    std::lock_guard<std::mutex> lock(g_ours_mu);
+    g_ours.insert(pid);
+  }
   spawn_lock.unlock();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   trace("process: clone returned");
@@ -542,7 +552,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
             if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
               o.sandbox_pid = static_cast<pid_t>(v);
               {
-                std::lock_guard<std::mutex> lock(g_spawn_mu);
+                std::lock_guard<std::mutex> lock(g_ours_mu);
                 g_ours.insert(o.sandbox_pid);
               }
               // Held from now on, so the end of exactly this process can be confirmed.
