@@ -163,7 +163,7 @@ struct ExecRequest {
   // tail of stderr is kept, for the notes.
   bool inherit_stdio = false;
   const Cancel* cancel = nullptr;  // may be null
-  std::string reason{};              // the caller's words, shown with any question
+  std::string reason{};            // the caller's words, shown with any question
 };
 
 struct ExecResult {
@@ -191,8 +191,8 @@ struct ExecResult {
 // roots or to a protected path, asks first (APR-1) through the session's Asker; a refusal is an
 // Error with code "refused".
 struct ReadFileRequest {
-  std::string path{};   // absolute, `~/...`, or relative to the cwd (in the project) or the root
-  size_t offset = 1;  // first line, 1-based
+  std::string path{};  // absolute, `~/...`, or relative to the cwd (in the project) or the root
+  size_t offset = 1;   // first line, 1-based
   std::optional<size_t> limit{};  // lines; nullopt: to the end
   std::string reason{};           // shown with any question
 };
@@ -231,7 +231,7 @@ struct SearchRequest {
   std::string path{};     // folder or file; empty: the project root
   bool fixed_string = false;
   bool ignore_case = false;
-  std::string glob{};          // only files whose name matches ("*.cc"); empty: every file
+  std::string glob{};        // only files whose name matches ("*.cc"); empty: every file
   size_t max_results = 100;  // at most 1,000
 };
 struct SearchMatch {
@@ -255,7 +255,7 @@ struct SearchResult {
 struct ClassifyRequest {
   std::vector<std::string> argv{};
   std::optional<std::string> command{};
-  std::string cwd{};       // as ExecRequest::cwd
+  std::string cwd{};     // as ExecRequest::cwd
   bool network = false;  // a networked command is never read-only (CMD-3)
 };
 struct Classification {

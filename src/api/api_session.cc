@@ -467,8 +467,7 @@ class SessionImpl : public Session {
     cc.home = host_.home;
     cc.network = network;
     cc.resolve = host_path_resolver();
-    return command ? classifier->classify_line(*command, cc)
-                   : classifier->classify_argv(argv, cc);
+    return command ? classifier->classify_line(*command, cc) : classifier->classify_argv(argv, cc);
   }
 
   Options opts_;

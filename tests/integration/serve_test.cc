@@ -379,8 +379,9 @@ TEST(Serve, AnotherCommandsProcessesAreNotNamedAsLeftRunning) {  // NET-4, SRV-4
   EXPECT_FALSE(has(r["result"]["notes"].dump(), "still running")) << r.dump();
   for (const auto& id : inside) EXPECT_EQ(s.client.wait(id)["result"]["exit_code"], 0);
   // A process the unconfined command really leaves behind is still named.
-  r = s.exec({{"command", "setsid sleep 3133 >/dev/null 2>&1 < /dev/null & sleep 0.5; echo started"},
-              {"outside_sandbox", true}});
+  r = s.exec(
+      {{"command", "setsid sleep 3133 >/dev/null 2>&1 < /dev/null & sleep 0.5; echo started"},
+       {"outside_sandbox", true}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_TRUE(r["result"].contains("processes_left")) << r.dump();
   w.host({"/bin/sh", "-c", "pkill -f 'sleep 313[3]' || true"});
