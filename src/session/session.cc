@@ -173,12 +173,17 @@ Status Session::prepare() {
     std::string empty = path_join(cache, "empty");
     empty_dir_ = path_join(empty, "dir");
     empty_file_ = path_join(empty, "file");
-    (void)make_dirs(empty_dir_, 0755);
-    struct stat fs;
-    if (stat(empty_file_.c_str(), &fs) != 0 || fs.st_size != 0)
+    // The placeholders hidden paths are bound to: made once, read-only (checked every time,
+    // changed only when wrong).
+    struct stat ds, fs;
+    if (stat(empty_dir_.c_str(), &ds) != 0) (void)make_dirs(empty_dir_, 0755);
+    if (stat(empty_file_.c_str(), &fs) != 0 || fs.st_size != 0) {
       (void)write_file_atomic(empty_file_, "", false, 0444);
-    chmod(empty_dir_.c_str(), 0555);
-    chmod(empty_file_.c_str(), 0444);
+      fs.st_mode = 0;
+    }
+    if (stat(empty_dir_.c_str(), &ds) == 0 && (ds.st_mode & 07777) != 0555)
+      chmod(empty_dir_.c_str(), 0555);
+    if ((fs.st_mode & 07777) != 0444) chmod(empty_file_.c_str(), 0444);
     // A writable path that does not exist yet is made, so the command can use it.
     for (const auto& w : opts_.policy.writable) (void)make_dirs(expand_home(w, opts_.home), 0700);
   }
@@ -191,7 +196,8 @@ Status Session::save_record() {
 }
 
 Session::~Session() {
-  if (ephemeral_ && !tmp_.empty()) (void)remove_tree(tmp_);
+  // An empty /tmp (the usual case) goes with one rmdir, which never follows a symlink.
+  if (ephemeral_ && !tmp_.empty() && rmdir(tmp_.c_str()) != 0) (void)remove_tree(tmp_);
   rmdir(store_.leftovers_dir(record_.id).c_str());  // only when empty
 }
 
@@ -443,15 +449,25 @@ ResumeReport Session::resume() {
   return rep;
 }
 
-bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res,
-                              const PreCheck& check) {
-  if (check) {
-    if (auto refused = check()) {
-      res.refusal = refused;
-      return false;
-    }
-    trace("run: checked");
+void Session::first_notices(const Plan& plan, CommandResult& res) {
+  bool first;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    first = first_command_;
   }
+  if (!first) return;
+  res.notices = plan.notices;
+  for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
+  if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal &&
+      stripped_names_changed(plan.stripped))
+    res.notices.push_back("these variables are not available to commands (ENV-4): " +
+                          join(plan.stripped, ", ") + ".");
+  if (opts_.on_notice)
+    for (const auto& n : res.notices) opts_.on_notice(n);
+}
+
+bool Session::plan_command(const Request& r, Prepared& pc, CommandResult& res,
+                           const PreCheck& check) {
   // SES-3: records left by a killed cordon are handled before anything else runs.
   ResumeReport swept = sweep_leftovers(ephemeral_);
   res.quarantined = swept.quarantined;
@@ -461,44 +477,46 @@ bool Session::prepare_command(const Request& r, pid_t pid, Prepared& pc, Command
   pc.plan = this->plan(r, pc.facts);
   trace("run: planned");
   const Plan& plan = pc.plan;
-  bool first;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    first = first_command_;
-  }
-  if (first) {
-    res.notices = plan.notices;
-    for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
-    if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal &&
-        stripped_names_changed(plan.stripped))
-      res.notices.push_back("these variables are not available to commands (ENV-4): " +
-                            join(plan.stripped, ", ") + ".");
-    if (opts_.on_notice)
-      for (const auto& n : res.notices) opts_.on_notice(n);
-  }
+  std::optional<Refusal> refusal;
   if (plan.refused()) {
-    res.refusal = plan.refusal;
-    return false;
+    refusal = plan.refusal;
+  } else if (plan.runner == Runner::kSandbox && swept.hold) {
+    refusal = swept.hold;
+  } else if (plan.runner == Runner::kSandbox) {
+    const ProbeReport& pr = probe();
+    trace("run: probe checked");
+    if (!pr.ok) refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
   }
-  if (plan.runner == Runner::kSandbox && swept.hold) {
-    res.refusal = swept.hold;
-    return false;
+  if (!refusal) return true;
+  if (check) {
+    if (auto refused = check()) {
+      res.refusal = refused;
+      return false;
+    }
   }
+  first_notices(plan, res);
+  res.refusal = refusal;
+  return false;
+}
+
+bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res,
+                             const PreCheck& check) {
+  if (check) {
+    if (auto refused = check()) {
+      res.refusal = refused;
+      return false;
+    }
+    trace("run: checked");
+  }
+  const Plan& plan = pc.plan;
+  first_notices(plan, res);
   {
     std::lock_guard<std::mutex> lock(mu_);
     first_command_ = false;
   }
-  if (plan.runner == Runner::kSandbox) {
-    const ProbeReport& pr = probe();
-    trace("run: probe checked");
-    if (!pr.ok) {
-      res.refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
-      return false;
-    }
-  }
 
-  // SES-2: the leftover record, before the command starts (bwrap, started early, waits for its
-  // options until this is written).
+  // SES-2: the leftover record, before the command starts (bwrap, started early, sets up the
+  // mounts meanwhile and waits before the command until this is written).
   LeftoverRecord& lr = pc.record;
   lr.cordon_version = kCordonVersion;
   lr.session = record_.id;
@@ -578,12 +596,13 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     po.shell = shell_for_scripts();
     ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
     bool prepared = false;
-    outcome = launch_sandbox_early(part, opts_.policy.limits, r.timeout, bwrap,
-                                   opts_.folders.cache, io, [&](pid_t pid) -> std::optional<Plan> {
-                                     prepared = prepare_command(r, pid, pc, res, check);
-                                     if (!prepared) return std::nullopt;
-                                     return pc.plan;
-                                   });
+    outcome = launch_sandbox_early(
+        part, opts_.policy.limits, r.timeout, bwrap, opts_.folders.cache, io,
+        [&]() -> std::optional<Plan> {
+          if (!plan_command(r, pc, res, check)) return std::nullopt;
+          return pc.plan;
+        },
+        [&](pid_t pid) { return prepared = commit_command(pid, pc, res, check); });
     if (!prepared) {
       if (!pc.record_path.empty()) unlink(pc.record_path.c_str());
       if (!res.refusal) res.refusal = Refusal{"unavailable", "the sandbox could not start"};
@@ -591,7 +610,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
       return finish(res);
     }
   } else {
-    if (!prepare_command(r, 0, pc, res, check)) {
+    if (!plan_command(r, pc, res, check) || !commit_command(0, pc, res, check)) {
       res.exit_code = 125;
       return finish(res);
     }

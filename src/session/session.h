@@ -99,10 +99,15 @@ class Session {
     LeftoverRecord record;
     std::string record_path;
   };
-  // Sweeps leftovers, gathers facts, plans, probes and writes the leftover record (with `pid`
-  // when the process exists already). False when the command must not run (res.refusal).
-  bool prepare_command(const Request& r, pid_t pid, Prepared& pc, CommandResult& res,
-                       const PreCheck& check);
+  // The first half, done while bwrap starts: sweeps leftovers, gathers facts, plans, probes.
+  // False when the command must not run (res.refusal; the command policy's refusal, when it
+  // has one, comes before the plan's).
+  bool plan_command(const Request& r, Prepared& pc, CommandResult& res, const PreCheck& check);
+  // The second half, done while bwrap sets up the mounts and before it lets the command start:
+  // the command policy, the first command's notices, the leftover record (with `pid` when the
+  // process exists already). False when the command must not run (res.refusal).
+  bool commit_command(pid_t pid, Prepared& pc, CommandResult& res, const PreCheck& check);
+  void first_notices(const Plan& plan, CommandResult& res);
   std::vector<std::string> pending_quarantine() const;
   bool stripped_names_changed(const std::vector<std::string>& names) const;
   void remember_failed_moves(const std::vector<std::string>& failed);

@@ -152,7 +152,8 @@ Result<ProcessOutcome> launch_sandbox_early(
     const ProcessPart& part, const Limits& limits,
     std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
     const std::string& cache_dir, const LaunchIo& io,
-    const std::function<std::optional<Plan>(pid_t)>& prepare) {
+    const std::function<std::optional<Plan>()>& prepare,
+    const std::function<bool(pid_t)>& commit) {
   const std::vector<SeccompRule> rules = default_seccomp_rules();
   auto bpf = cached_filter(rules, cache_dir);
   if (!bpf.ok()) return bpf.error();
@@ -170,6 +171,15 @@ Result<ProcessOutcome> launch_sandbox_early(
   ::close(ap[0]);
   ::close(ap[1]);
   CloseFd ar{ap_r}, aw{ap_w};
+  // The gate: bwrap reads one byte from it (--block-fd) after the mounts, before the command.
+  // Its write end stays open until the byte is written or bwrap is killed, so bwrap never
+  // reads an end of file and goes on by itself (and it dies with cordon, --die-with-parent).
+  int gp[2];
+  if (pipe2(gp, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  int gp_r = fcntl(gp[0], F_DUPFD_CLOEXEC, 10), gp_w = fcntl(gp[1], F_DUPFD_CLOEXEC, 10);
+  ::close(gp[0]);
+  ::close(gp[1]);
+  CloseFd gr{gp_r}, gw{gp_w};
 
   Plan shape;  // what is known now: the command line bwrap starts with
   shape.argv = part.argv;
@@ -177,7 +187,7 @@ Result<ProcessOutcome> launch_sandbox_early(
   spec.path = bwrap;
   spec.argv = bwrap_command_line(shape, 3);
   spec.env = part.env;
-  spec.pass_fds = {{ar.fd, 3}, {s.fd, 4}, {sw.fd, 5}};
+  spec.pass_fds = {{ar.fd, 3}, {s.fd, 4}, {sw.fd, 5}, {gr.fd, 6}};
   spec.new_process_group = true;
   spec.limits = limits;
   spec.in = io.in;
@@ -196,13 +206,18 @@ Result<ProcessOutcome> launch_sandbox_early(
     ar.fd = -1;
     ::close(sw.fd);
     sw.fd = -1;
+    ::close(gr.fd);
+    gr.fd = -1;
     trace("launch: bwrap started early");
-    std::optional<Plan> plan = prepare(pid);
+    std::optional<Plan> plan = prepare();
     if (!plan) return false;
     // The process part was fixed at start: the plan must agree with it.
-    if (plan->argv != part.argv || plan->env.vars != part.env.vars || plan->seccomp.size() != rules.size())
+    if (plan->argv != part.argv || plan->env.vars != part.env.vars ||
+        plan->seccomp.size() != rules.size())
       return false;
-    std::string options = nul_join(render_bwrap_args(*plan, BwrapFds{4, 5}));
+    std::vector<std::string> args = render_bwrap_args(*plan, BwrapFds{4, 5});
+    args.insert(args.end(), {"--block-fd", "6"});
+    std::string options = nul_join(args);
     size_t off = 0;
     while (off < options.size()) {
       ssize_t w = ::write(aw.fd, options.data() + off, options.size() - off);
@@ -213,6 +228,14 @@ Result<ProcessOutcome> launch_sandbox_early(
     ::close(aw.fd);
     aw.fd = -1;
     trace("launch: options handed over");
+    if (!commit(pid)) return false;  // run_process kills bwrap while the gate is shut
+    char go = 1;
+    while (::write(gw.fd, &go, 1) < 0) {
+      if (errno != EINTR) return false;
+    }
+    ::close(gw.fd);
+    gw.fd = -1;
+    trace("launch: command released");
     return true;
   };
   return run_process(spec);

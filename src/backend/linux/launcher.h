@@ -27,15 +27,18 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
                                       const std::function<void(pid_t)>& on_started = {});
 
 // The same, started early: bwrap is created at once with the process part (argv, environment,
-// limits), blocked reading its options from a pipe, while `prepare` plans the mounts; the plan
-// it returns is handed over and the command runs. When `prepare` returns nothing, bwrap is
-// killed before it did anything and the error's code is "aborted". This hides bwrap's own
-// start-up behind cordon's planning (PERF-1).
+// limits), blocked reading its options from a pipe, while `prepare` plans the mounts. The plan
+// it returns is handed over; while bwrap sets the sandbox up, `commit(pid)` runs, and bwrap is
+// held (--block-fd) before it starts the command until `commit` returns true. When `prepare`
+// returns nothing or `commit` false, bwrap is killed before the command ran and the error's
+// code is "aborted". This hides bwrap's own start-up behind cordon's planning and cordon's
+// bookkeeping behind bwrap's set-up (PERF-1).
 Result<ProcessOutcome> launch_sandbox_early(
     const ProcessPart& part, const Limits& limits,
     std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
     const std::string& cache_dir, const LaunchIo& io,
-    const std::function<std::optional<Plan>(pid_t)>& prepare);
+    const std::function<std::optional<Plan>()>& prepare,
+    const std::function<bool(pid_t)>& commit);
 
 // An unconfined plan (mode off/external, or an approved outside-sandbox command): its own
 // process group, ended when the command ends (NET-4).
