@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -202,6 +204,43 @@ bool facts_from_json(const nlohmann::json& j, GitFacts& g) {
   }
 }
 
+// The in-memory copy of the cache file (one entry per project; a long-lived cordon serves
+// few projects, and the CLI reads once). Fresh under the same rules as the file.
+struct Memo {
+  std::string key;
+  std::map<std::string, std::string> extra_stamps;
+  GitFacts facts;
+};
+std::mutex g_memo_mu;
+std::map<std::string, Memo>& memo_map() {
+  static auto* m = new std::map<std::string, Memo>();  // never destroyed: used until exit
+  return *m;
+}
+
+std::optional<GitFacts> memo_lookup(const std::string& file, const std::string& key) {
+  std::map<std::string, std::string> extra;
+  GitFacts facts;
+  {
+    std::lock_guard<std::mutex> lock(g_memo_mu);
+    auto it = memo_map().find(file);
+    if (it == memo_map().end() || it->second.key != key) return std::nullopt;
+    extra = it->second.extra_stamps;
+    facts = it->second.facts;
+  }
+  for (const auto& [p, st] : extra)
+    if (stamp(p) != st) return std::nullopt;
+  return facts;
+}
+
+void memo_store(const std::string& file, const std::string& key,
+                std::map<std::string, std::string> extra, const GitFacts& facts) {
+  std::lock_guard<std::mutex> lock(g_memo_mu);
+  Memo& m = memo_map()[file];
+  m.key = key;
+  m.extra_stamps = std::move(extra);
+  m.facts = facts;
+}
+
 }  // namespace
 
 std::string resolve_git_dir(const std::string& dot_git) {
@@ -251,6 +290,18 @@ GitFacts read_git_facts(const GitFactsInput& in) {
   if (!in.cache_dir.empty()) {
     cache_file = path_join(in.cache_dir, fmt::format("git-facts/{:016x}.json",
                                                      std::hash<std::string>{}(in.project)));
+    // A long-lived cordon (serve, mcp, the API) keeps the last facts of each project in memory
+    // under the same key, so a repeated command does not read and parse the file again.
+    if (auto hit = memo_lookup(cache_file, key)) {
+      GitFacts cached = std::move(*hit);
+      cached.repo = true;
+      cached.dot_git = g.dot_git;
+      cached.dot_git_kind = g.dot_git_kind;
+      cached.commondir_existed = g.commondir_existed;
+      cached.index_stamp = stamp(path_join(g.git_dir, "index"));
+      trace("git facts: from memory");
+      return cached;
+    }
     auto text = read_file(cache_file, 32 << 20);
     if (text.ok()) {
       try {
@@ -267,6 +318,8 @@ GitFacts read_git_facts(const GitFactsInput& in) {
           cached.dot_git_kind = g.dot_git_kind;
           cached.commondir_existed = g.commondir_existed;
           cached.index_stamp = stamp(path_join(g.git_dir, "index"));
+          memo_store(cache_file, key,
+                     j.at("extra_stamps").get<std::map<std::string, std::string>>(), cached);
           trace("git facts: from cache");
           return cached;
         }
@@ -393,6 +446,7 @@ GitFacts read_git_facts(const GitFactsInput& in) {
     j["facts"] = facts_to_json(g);
     (void)make_dirs(path_parent(cache_file), 0700);
     (void)write_file_atomic(cache_file, j.dump(), false);
+    memo_store(cache_file, key, extra_stamps, g);
   }
   return g;
 }

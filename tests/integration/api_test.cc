@@ -218,6 +218,39 @@ TEST(Api, CancelAndConcurrentExecs) {  // SRV-4, PROC-4
   EXPECT_TRUE(cancel.canceled());
 }
 
+TEST(Api, GitChangesBetweenCommandsOfOneSessionAreSeen) {  // GIT-1 in a long-lived cordon
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(w.home() + "/.config/tools/hooks/pre-commit", "#!/bin/sh\n", 0755);
+  w.config("[sandbox]\nwritable = [\"~/.config/tools\"]\n");
+  auto s = api::Session::open(options(w));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  api::ExecRequest r;
+  r.command = "echo one >> \"$HOME/.config/tools/hooks/pre-commit\"";
+  auto res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_EQ(res->exit_code, 0);  // not a hooks folder yet: writable
+  EXPECT_EQ(w.read(w.home() + "/.config/tools/hooks/pre-commit"), "#!/bin/sh\none\n");
+  // The person points git at it between two commands: the next one sees it locked.
+  w.host({"git", "config", "core.hooksPath", w.home() + "/.config/tools/hooks"});
+  r.command = "echo two >> \"$HOME/.config/tools/hooks/pre-commit\"";
+  res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_NE(res->exit_code, 0);
+  EXPECT_EQ(w.read(w.home() + "/.config/tools/hooks/pre-commit"), "#!/bin/sh\none\n");
+  // And an include file named later is locked as well.
+  w.write(w.home() + "/.config/tools/extra.gitconfig", "[user]\n\tname = Extra\n");
+  r.command = "echo '[core]' >> \"$HOME/.config/tools/extra.gitconfig\"";
+  res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok());
+  EXPECT_EQ(res->exit_code, 0);
+  w.write(w.home() + "/.config/tools/extra.gitconfig", "[user]\n\tname = Extra\n");
+  w.host({"git", "config", "include.path", w.home() + "/.config/tools/extra.gitconfig"});
+  res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok());
+  EXPECT_EQ(w.read(w.home() + "/.config/tools/extra.gitconfig"), "[user]\n\tname = Extra\n");
+}
+
 TEST(Api, BrokenConfigIsUnavailable) {  // CFG-2
   World w;
   w.config("[sandbox]\nmode = 3\n");
