@@ -98,6 +98,18 @@ struct CloseFd {
   }
 };
 
+// A close-on-exec pipe whose ends are numbered 10 and up, clear of the numbers bwrap is
+// handed (3 to 6).
+bool high_pipe(CloseFd& r, CloseFd& w) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) < 0) return false;
+  r.fd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
+  w.fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+  ::close(p[0]);
+  ::close(p[1]);
+  return r.fd >= 0 && w.fd >= 0;
+}
+
 }  // namespace
 
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
@@ -109,12 +121,8 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
   if (!seccomp_fd.ok()) return seccomp_fd.error();
   CloseFd s{*seccomp_fd};
-  int st[2];
-  if (pipe2(st, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
-  int st_r = fcntl(st[0], F_DUPFD_CLOEXEC, 10), st_w = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
-  ::close(st[0]);
-  ::close(st[1]);
-  CloseFd sr{st_r}, sw{st_w};
+  CloseFd sr{-1}, sw{-1};
+  if (!high_pipe(sr, sw)) return make_error("spawn", "pipe2 failed", "", errno);
   // Inside bwrap: 3 = arguments, 4 = seccomp filter, 5 = status.
   std::vector<std::string> args = render_bwrap_args(plan, BwrapFds{4, 5});
   auto args_fd = memfd_with("cordon-bwrap-args", nul_join(args));
@@ -160,26 +168,14 @@ Result<ProcessOutcome> launch_sandbox_early(
   auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
   if (!seccomp_fd.ok()) return seccomp_fd.error();
   CloseFd s{*seccomp_fd};
-  int st[2], ap[2];
-  if (pipe2(st, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
-  int st_r = fcntl(st[0], F_DUPFD_CLOEXEC, 10), st_w = fcntl(st[1], F_DUPFD_CLOEXEC, 10);
-  ::close(st[0]);
-  ::close(st[1]);
-  CloseFd sr{st_r}, sw{st_w};
-  if (pipe2(ap, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
-  int ap_r = fcntl(ap[0], F_DUPFD_CLOEXEC, 10), ap_w = fcntl(ap[1], F_DUPFD_CLOEXEC, 10);
-  ::close(ap[0]);
-  ::close(ap[1]);
-  CloseFd ar{ap_r}, aw{ap_w};
+  CloseFd sr{-1}, sw{-1}, ar{-1}, aw{-1};
+  if (!high_pipe(sr, sw) || !high_pipe(ar, aw))
+    return make_error("spawn", "pipe2 failed", "", errno);
   // The gate: bwrap reads one byte from it (--block-fd) after the mounts, before the command.
   // Its write end stays open until the byte is written or bwrap is killed, so bwrap never
   // reads an end of file and goes on by itself (and it dies with cordon, --die-with-parent).
-  int gp[2];
-  if (pipe2(gp, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
-  int gp_r = fcntl(gp[0], F_DUPFD_CLOEXEC, 10), gp_w = fcntl(gp[1], F_DUPFD_CLOEXEC, 10);
-  ::close(gp[0]);
-  ::close(gp[1]);
-  CloseFd gr{gp_r}, gw{gp_w};
+  CloseFd gr{-1}, gw{-1};
+  if (!high_pipe(gr, gw)) return make_error("spawn", "pipe2 failed", "", errno);
 
   Plan shape;  // what is known now: the command line bwrap starts with
   shape.argv = part.argv;
