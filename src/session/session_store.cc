@@ -83,13 +83,6 @@ bool valid_id(const std::string& id) {
 
 }  // namespace
 
-std::string current_boot_id() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string s;
-  std::getline(in, s);
-  return s;
-}
-
 long long process_start_time(int pid) {
   auto st = read_proc_stat(pid);
   return st ? st->start : 0;

@@ -81,6 +81,5 @@ Result<LeftoverRecord> read_leftover(const std::string& path);
 long long process_start_time(int pid);
 // True when `pid` runs and started at `start` (so a reused pid is not mistaken for it).
 bool process_alive(int pid, long long start);
-std::string current_boot_id();
 
 }  // namespace cordon

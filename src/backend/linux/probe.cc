@@ -42,13 +42,6 @@ std::string ns_inode(const char* ns) {
   return std::to_string(st.st_ino);
 }
 
-std::string boot_id() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string s;
-  std::getline(in, s);
-  return s;
-}
-
 std::string file_stamp(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return "missing";
@@ -56,7 +49,7 @@ std::string file_stamp(const std::string& path) {
 }
 
 std::string cache_key(const ProbeInput& in) {
-  return fmt::format("{}|{}|{}|{}|{}", boot_id(), in.bwrap, file_stamp(in.bwrap),
+  return fmt::format("{}|{}|{}|{}|{}", current_boot_id(), in.bwrap, file_stamp(in.bwrap),
                      file_stamp(in.cordon_exe), kCordonVersion);
 }
 

@@ -258,6 +258,21 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
   return "";
 }
 
+std::string current_boot_id() {
+  // Fixed while this process lives (a reboot ends it).
+  static const std::string id = [] {
+    std::string s;
+    if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "re")) {
+      char buf[64];
+      if (std::fgets(buf, sizeof buf, f)) s = buf;
+      std::fclose(f);
+    }
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    return s;
+  }();
+  return id;
+}
+
 std::optional<ProcStat> read_proc_stat(int pid) {
   if (pid <= 0) return std::nullopt;
   char path[64];

@@ -84,6 +84,9 @@ struct ProcStat {
 };
 std::optional<ProcStat> read_proc_stat(int pid);
 
+// This boot's id (/proc/sys/kernel/random/boot_id), read once per process.
+std::string current_boot_id();
+
 // Processes whose environment holds `marker` (NAME=VALUE), or whose parent is us, other than
 // `except`: the ones an unconfined command left behind (NET-4).
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except);
