@@ -173,6 +173,9 @@ TEST(Session, DamagedRecordHoldsUntilRemoved) {  // SES-3
   EXPECT_EQ(r.out, "ran\n");
 }
 
+// Also the abort after bwrap got its options: the leftover record fails while bwrap builds the
+// sandbox, and the command must not start (the seccomp pipe ends empty). A `--block-fd` gate
+// failed this, against the sanitized (slower) cordon, every time.
 TEST(Session, UnwritableStateRefusesSandboxedButNotApprovedOutside) {  // SES-2
   REQUIRE_SANDBOX();
   World w;

@@ -165,17 +165,17 @@ Result<ProcessOutcome> launch_sandbox_early(
   const std::vector<SeccompRule> rules = default_seccomp_rules();
   auto bpf = cached_filter(rules, cache_dir);
   if (!bpf.ok()) return bpf.error();
-  auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
-  if (!seccomp_fd.ok()) return seccomp_fd.error();
-  CloseFd s{*seccomp_fd};
   CloseFd sr{-1}, sw{-1}, ar{-1}, aw{-1};
   if (!high_pipe(sr, sw) || !high_pipe(ar, aw))
     return make_error("spawn", "pipe2 failed", "", errno);
-  // The gate: bwrap reads one byte from it (--block-fd) after the mounts, before the command.
-  // Its write end stays open until the byte is written or bwrap is killed, so bwrap never
-  // reads an end of file and goes on by itself (and it dies with cordon, --die-with-parent).
-  CloseFd gr{-1}, gw{-1};
-  if (!high_pipe(gr, gw)) return make_error("spawn", "pipe2 failed", "", errno);
+  // The gate is the seccomp filter, handed over through a pipe: bwrap reads it after it built
+  // the sandbox, right before it starts the command, and reads until the end of the pipe. It
+  // is written once the command may run. If cordon decides otherwise (or dies), the pipe ends
+  // empty, and bwrap cannot install an empty filter (EINVAL): it exits without starting the
+  // command, even a sandbox process that outlived bwrap's first process (its set-up does not
+  // die with its parent). The filter is a few kilobytes, well within a pipe's buffer.
+  CloseFd kr{-1}, kw{-1};
+  if (!high_pipe(kr, kw)) return make_error("spawn", "pipe2 failed", "", errno);
 
   Plan shape;  // what is known now: the command line bwrap starts with
   shape.argv = part.argv;
@@ -183,7 +183,7 @@ Result<ProcessOutcome> launch_sandbox_early(
   spec.path = bwrap;
   spec.argv = bwrap_command_line(shape, 3);
   spec.env = part.env;
-  spec.pass_fds = {{ar.fd, 3}, {s.fd, 4}, {sw.fd, 5}, {gr.fd, 6}};
+  spec.pass_fds = {{ar.fd, 3}, {kr.fd, 4}, {sw.fd, 5}};
   spec.new_process_group = true;
   spec.limits = limits;
   spec.in = io.in;
@@ -202,8 +202,8 @@ Result<ProcessOutcome> launch_sandbox_early(
     ar.fd = -1;
     ::close(sw.fd);
     sw.fd = -1;
-    ::close(gr.fd);
-    gr.fd = -1;
+    ::close(kr.fd);
+    kr.fd = -1;
     trace("launch: bwrap started early");
     std::optional<Plan> plan = prepare();
     if (!plan) return false;
@@ -211,9 +211,7 @@ Result<ProcessOutcome> launch_sandbox_early(
     if (plan->argv != part.argv || plan->env.vars != part.env.vars ||
         plan->seccomp.size() != rules.size())
       return false;
-    std::vector<std::string> args = render_bwrap_args(*plan, BwrapFds{4, 5});
-    args.insert(args.end(), {"--block-fd", "6"});
-    std::string options = nul_join(args);
+    std::string options = nul_join(render_bwrap_args(*plan, BwrapFds{4, 5}));
     size_t off = 0;
     while (off < options.size()) {
       ssize_t w = ::write(aw.fd, options.data() + off, options.size() - off);
@@ -224,13 +222,16 @@ Result<ProcessOutcome> launch_sandbox_early(
     ::close(aw.fd);
     aw.fd = -1;
     trace("launch: options handed over");
-    if (!commit(pid)) return false;  // run_process kills bwrap while the gate is shut
-    char go = 1;
-    while (::write(gw.fd, &go, 1) < 0) {
-      if (errno != EINTR) return false;
+    if (!commit(pid)) return false;  // run_process kills bwrap; the filter pipe ends empty
+    // A write that fails means bwrap is gone: what it said is the outcome's to report.
+    for (size_t done = 0; done < bpf->size();) {
+      ssize_t w = ::write(kw.fd, bpf->data() + done, bpf->size() - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
     }
-    ::close(gw.fd);
-    gw.fd = -1;
+    ::close(kw.fd);
+    kw.fd = -1;
     trace("launch: command released");
     return true;
   };
