@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -208,6 +209,9 @@ int mount_count(const Fixture& f, const std::string& cordon) {
 int main(int argc, char** argv) {
   if (argc < 2) die("usage: bench_compare CORDON_BINARY [--runs N] [--only NAME]");
   std::string cordon = argv[1];
+  // floor_wrapper is built next to this program.
+  std::string self = std::filesystem::canonical("/proc/self/exe").string();
+  const std::string floor_wrapper = self.substr(0, self.rfind('/')) + "/floor_wrapper";
   int runs = 200;
   std::string only;
   for (int i = 2; i + 1 < argc; i += 2) {
@@ -225,11 +229,20 @@ int main(int argc, char** argv) {
     Cmd c{{cordon, "run", "--", "true"}, f.env, f.project, "", false};
     Cmd b = bare_bwrap(f, *bpf);
     Cmd t{{"/bin/true"}, f.env, f.project, "", false};
-    auto r = alternate({c, b, t}, runs);
+    // The floor: the same bwrap inside a minimal wrapper that does only the per-command file
+    // work SPEC.md asks (floor_wrapper.cc), built next to this program.
+    Cmd w = b;
+    w.argv.insert(w.argv.begin(), floor_wrapper);
+    sh("mkdir -p " + f.root + "/floor");
+    w.env.push_back("FLOOR_BASE=" + f.root + "/floor");
+    auto r = alternate({c, b, t, w}, runs);
     report("cordon run -- true", r[0]);
     report("bwrap (hand-written, same plan)", r[1]);
     report("true (no sandbox)", r[2]);
+    report("floor: minimal wrapper + bwrap", r[3]);
     std::printf("  ratio cordon / bwrap: %.3f  (target <= 1.15)\n", median(r[0]) / median(r[1]));
+    std::printf("  ratio floor / bwrap: %.3f; cordon / floor: %.3f\n", median(r[3]) / median(r[1]),
+                median(r[0]) / median(r[3]));
   }
 
   if (only.empty() || only == "probe") {
