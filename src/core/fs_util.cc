@@ -32,6 +32,18 @@ Status make_dirs(const std::string& path, mode_t mode) {
   return ok_status();
 }
 
+int write_fully(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) return errno;
+    if (w == 0) return EIO;
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return 0;
+}
+
 Status write_file_atomic(const std::string& path, const std::string& data, bool sync,
                          mode_t mode) {
   std::string tmp = fmt::format("{}.tmp-{}-{}", path, getpid(), random_hex16().substr(0, 6));
@@ -39,17 +51,10 @@ Status write_file_atomic(const std::string& path, const std::string& data, bool 
   if (fd < 0)
     return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(errno)), path,
                       errno);
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t w = ::write(fd, data.data() + off, data.size() - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      unlink(tmp.c_str());
-      return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
-    }
-    off += static_cast<size_t>(w);
+  if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
+    ::close(fd);
+    unlink(tmp.c_str());
+    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
   }
   if (sync && fsync(fd) < 0) {
     int e = errno;

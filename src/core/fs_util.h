@@ -16,6 +16,8 @@ Status write_file_atomic(const std::string& path, const std::string& data, bool 
                          mode_t mode = 0600);
 // Like write_file_atomic, but fails with EEXIST instead of replacing an existing `path`.
 Status write_file_exclusive(const std::string& path, const std::string& data, mode_t mode = 0600);
+// Writes all of `data` to `fd` (retrying on EINTR); 0, or the errno of the failed write.
+int write_fully(int fd, const char* data, size_t n);
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64 << 20);
 // Removes a folder tree that cordon made (its private /tmp), without following links.
 Status remove_tree(const std::string& path);

@@ -292,15 +292,18 @@ GitFacts read_git_facts(const GitFactsInput& in) {
                                                      std::hash<std::string>{}(in.project)));
     // A long-lived cordon (serve, mcp, the API) keeps the last facts of each project in memory
     // under the same key, so a repeated command does not read and parse the file again.
-    if (auto hit = memo_lookup(cache_file, key)) {
-      GitFacts cached = std::move(*hit);
+    // What a cached copy holds is completed by what was just read.
+    auto completed = [&](GitFacts cached) {
       cached.repo = true;
       cached.dot_git = g.dot_git;
       cached.dot_git_kind = g.dot_git_kind;
       cached.commondir_existed = g.commondir_existed;
       cached.index_stamp = stamp(path_join(g.git_dir, "index"));
-      trace("git facts: from memory");
       return cached;
+    };
+    if (auto hit = memo_lookup(cache_file, key)) {
+      trace("git facts: from memory");
+      return completed(std::move(*hit));
     }
     auto text = read_file(cache_file, 32 << 20);
     if (text.ok()) {
@@ -313,11 +316,7 @@ GitFacts read_git_facts(const GitFactsInput& in) {
             if (stamp(p) != s.get<std::string>()) fresh = false;
         GitFacts cached = g;
         if (fresh && facts_from_json(j.at("facts"), cached)) {
-          cached.repo = true;
-          cached.dot_git = g.dot_git;
-          cached.dot_git_kind = g.dot_git_kind;
-          cached.commondir_existed = g.commondir_existed;
-          cached.index_stamp = stamp(path_join(g.git_dir, "index"));
+          cached = completed(std::move(cached));
           memo_store(cache_file, key,
                      j.at("extra_stamps").get<std::map<std::string, std::string>>(), cached);
           trace("git facts: from cache");

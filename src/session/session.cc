@@ -176,13 +176,15 @@ Status Session::prepare() {
     // The placeholders hidden paths are bound to: made once, read-only (checked every time,
     // changed only when wrong).
     struct stat ds, fs;
-    if (stat(empty_dir_.c_str(), &ds) != 0) (void)make_dirs(empty_dir_, 0755);
+    if (stat(empty_dir_.c_str(), &ds) != 0) {
+      (void)make_dirs(empty_dir_, 0755);
+      ds.st_mode = 0;
+    }
     if (stat(empty_file_.c_str(), &fs) != 0 || fs.st_size != 0) {
       (void)write_file_atomic(empty_file_, "", false, 0444);
       fs.st_mode = 0;
     }
-    if (stat(empty_dir_.c_str(), &ds) == 0 && (ds.st_mode & 07777) != 0555)
-      chmod(empty_dir_.c_str(), 0555);
+    if ((ds.st_mode & 07777) != 0555) chmod(empty_dir_.c_str(), 0555);
     if ((fs.st_mode & 07777) != 0444) chmod(empty_file_.c_str(), 0444);
     // A writable path that does not exist yet is made, so the command can use it.
     for (const auto& w : opts_.policy.writable) (void)make_dirs(expand_home(w, opts_.home), 0700);

@@ -91,25 +91,6 @@ struct CgroupScope {
   ~CgroupScope() { remove_cgroups(join); }
 };
 
-struct CloseFd {
-  int fd;
-  ~CloseFd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-// A close-on-exec pipe whose ends are numbered 10 and up, clear of the numbers bwrap is
-// handed (3 to 6).
-bool high_pipe(CloseFd& r, CloseFd& w) {
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) < 0) return false;
-  r.fd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
-  w.fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
-  ::close(p[0]);
-  ::close(p[1]);
-  return r.fd >= 0 && w.fd >= 0;
-}
-
 }  // namespace
 
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
@@ -120,14 +101,14 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   trace("launch: filter ready");
   auto seccomp_fd = memfd_with("cordon-seccomp", *bpf);
   if (!seccomp_fd.ok()) return seccomp_fd.error();
-  CloseFd s{*seccomp_fd};
-  CloseFd sr{-1}, sw{-1};
-  if (!high_pipe(sr, sw)) return make_error("spawn", "pipe2 failed", "", errno);
+  Fd s(*seccomp_fd);
+  Fd sr, sw;
+  if (auto st = make_pipe(sr, sw); !st.ok()) return st.error();
   // Inside bwrap: 3 = arguments, 4 = seccomp filter, 5 = status.
   std::vector<std::string> args = render_bwrap_args(plan, BwrapFds{4, 5});
   auto args_fd = memfd_with("cordon-bwrap-args", nul_join(args));
   if (!args_fd.ok()) return args_fd.error();
-  CloseFd a{*args_fd};
+  Fd a(*args_fd);
 
   ProcessSpec spec;
   spec.path = bwrap;
@@ -149,8 +130,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   // Our copy of the write end must close once bwrap has it, or the status never ends.
   auto started = [&](pid_t pid) {
     trace("launch: bwrap started");
-    ::close(sw.fd);
-    sw.fd = -1;
+    sw.reset();
     if (on_started) on_started(pid);
   };
   return run_process(spec, started);
@@ -165,17 +145,17 @@ Result<ProcessOutcome> launch_sandbox_early(
   const std::vector<SeccompRule> rules = default_seccomp_rules();
   auto bpf = cached_filter(rules, cache_dir);
   if (!bpf.ok()) return bpf.error();
-  CloseFd sr{-1}, sw{-1}, ar{-1}, aw{-1};
-  if (!high_pipe(sr, sw) || !high_pipe(ar, aw))
-    return make_error("spawn", "pipe2 failed", "", errno);
+  Fd sr, sw, ar, aw;
+  if (auto st = make_pipe(sr, sw); !st.ok()) return st.error();
+  if (auto st = make_pipe(ar, aw); !st.ok()) return st.error();
   // The gate is the seccomp filter, handed over through a pipe: bwrap reads it after it built
   // the sandbox, right before it starts the command, and reads until the end of the pipe. It
   // is written once the command may run. If cordon decides otherwise (or dies), the pipe ends
   // empty, and bwrap cannot install an empty filter (EINVAL): it exits without starting the
   // command, even a sandbox process that outlived bwrap's first process (its set-up does not
   // die with its parent). The filter is a few kilobytes, well within a pipe's buffer.
-  CloseFd kr{-1}, kw{-1};
-  if (!high_pipe(kr, kw)) return make_error("spawn", "pipe2 failed", "", errno);
+  Fd kr, kw;
+  if (auto st = make_pipe(kr, kw); !st.ok()) return st.error();
 
   Plan shape;  // what is known now: the command line bwrap starts with
   shape.argv = part.argv;
@@ -198,12 +178,9 @@ Result<ProcessOutcome> launch_sandbox_early(
   spec.cgroup_procs_fds = cg.join.procs_fds;
   spec.feed = [&](pid_t pid) {
     // bwrap holds its own copies now.
-    ::close(ar.fd);
-    ar.fd = -1;
-    ::close(sw.fd);
-    sw.fd = -1;
-    ::close(kr.fd);
-    kr.fd = -1;
+    ar.reset();
+    sw.reset();
+    kr.reset();
     trace("launch: bwrap started early");
     std::optional<Plan> plan = prepare();
     if (!plan) return false;
@@ -212,26 +189,13 @@ Result<ProcessOutcome> launch_sandbox_early(
         plan->seccomp.size() != rules.size())
       return false;
     std::string options = nul_join(render_bwrap_args(*plan, BwrapFds{4, 5}));
-    size_t off = 0;
-    while (off < options.size()) {
-      ssize_t w = ::write(aw.fd, options.data() + off, options.size() - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return false;
-      off += static_cast<size_t>(w);
-    }
-    ::close(aw.fd);
-    aw.fd = -1;
+    if (write_fully(aw.fd, options.data(), options.size()) != 0) return false;
+    aw.reset();
     trace("launch: options handed over");
     if (!commit(pid)) return false;  // run_process kills bwrap; the filter pipe ends empty
     // A write that fails means bwrap is gone: what it said is the outcome's to report.
-    for (size_t done = 0; done < bpf->size();) {
-      ssize_t w = ::write(kw.fd, bpf->data() + done, bpf->size() - done);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) break;
-      done += static_cast<size_t>(w);
-    }
-    ::close(kw.fd);
-    kw.fd = -1;
+    (void)write_fully(kw.fd, bpf->data(), bpf->size());
+    kw.reset();
     trace("launch: command released");
     return true;
   };

@@ -28,10 +28,10 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
 
 // The same, started early: bwrap is created at once with the process part (argv, environment,
 // limits), blocked reading its options from a pipe, while `prepare` plans the mounts. The plan
-// it returns is handed over; while bwrap sets the sandbox up, `commit(pid)` runs, and bwrap is
-// held (--block-fd) before it starts the command until `commit` returns true. When `prepare`
-// returns nothing or `commit` false, bwrap is killed before the command ran and the error's
-// code is "aborted". This hides bwrap's own start-up behind cordon's planning and cordon's
+// it returns is handed over; while bwrap sets the sandbox up, `commit(pid)` runs, and bwrap
+// waits for its seccomp filter, written only once `commit` returned true, before it starts
+// the command. When `prepare` returns nothing or `commit` false, bwrap is killed and the filter
+// pipe ends empty, so the command never starts; the error's code is "aborted". This hides bwrap's own start-up behind cordon's planning and cordon's
 // bookkeeping behind bwrap's set-up (PERF-1).
 Result<ProcessOutcome> launch_sandbox_early(
     const ProcessPart& part, const Limits& limits,

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -32,25 +33,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& o) noexcept : fd(o.fd) { o.fd = -1; }
-  Fd& operator=(Fd&& o) noexcept {
-    reset();
-    fd = o.fd;
-    o.fd = -1;
-    return *this;
-  }
-  ~Fd() { reset(); }
-  void reset() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
 
 // Moves a descriptor to >= 10 (close-on-exec), so that the child's small numbers are free.
 int high_fd(int fd) {
@@ -60,13 +42,6 @@ int high_fd(int fd) {
   return h;
 }
 
-Status make_pipe(Fd& r, Fd& w) {
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
-  r = Fd(high_fd(p[0]));
-  w = Fd(high_fd(p[1]));
-  return ok_status();
-}
 
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
@@ -273,6 +248,15 @@ std::string current_boot_id() {
   return id;
 }
 
+Status make_pipe(Fd& r, Fd& w) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  r = Fd(high_fd(p[0]));
+  w = Fd(high_fd(p[1]));
+  if (r.fd < 0 || w.fd < 0) return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
+  return ok_status();
+}
+
 std::optional<ProcStat> read_proc_stat(int pid) {
   if (pid <= 0) return std::nullopt;
   char path[64];
@@ -352,16 +336,9 @@ Result<int> memfd_with(const char* name, const std::string& data) {
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0) return make_error("spawn", "memfd_create failed", "", errno);
   fd = high_fd(fd);
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t w = ::write(fd, data.data() + off, data.size() - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      int e = errno;
-      ::close(fd);
-      return make_error("spawn", "writing a memfd failed", "", e);
-    }
-    off += static_cast<size_t>(w);
+  if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
+    ::close(fd);
+    return make_error("spawn", "writing a memfd failed", "", e);
   }
   lseek(fd, 0, SEEK_SET);
   return fd;

@@ -1,6 +1,8 @@
 // Starting one process and waiting for it: the only code that forks, execs, waits and kills.
 #pragma once
 
+#include <unistd.h>
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -83,6 +85,31 @@ struct ProcStat {
   long long start = 0;  // start time in clock ticks since boot (field 22)
 };
 std::optional<ProcStat> read_proc_stat(int pid);
+
+// An owned descriptor, closed when it goes.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& o) noexcept : fd(o.fd) { o.fd = -1; }
+  Fd& operator=(Fd&& o) noexcept {
+    reset();
+    fd = o.fd;
+    o.fd = -1;
+    return *this;
+  }
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+// A close-on-exec pipe whose ends are numbered 10 and up, clear of the small numbers handed
+// to a child.
+Status make_pipe(Fd& r, Fd& w);
 
 // This boot's id (/proc/sys/kernel/random/boot_id), read once per process.
 std::string current_boot_id();
