@@ -94,21 +94,11 @@ TEST(Budget, BackendsOwnArgumentsNamedWhenLargest) {  // BUD-1 (the Seatbelt pro
   EXPECT_FALSE(check_argument_budget({"true"}, EnvMap{}, b).has_value());
 }
 
-// Adds `n` existing hidden files (one mount each).
-void add_hidden_files(FakeWorld& w, size_t n) {
-  for (size_t i = 0; i < n; ++i) w.policy.hide.push_back("/srv/h" + std::to_string(i));
-  w.refresh_hidden();
-  for (size_t i = 0; i < n; ++i) {
-    std::string path = "/srv/h" + std::to_string(i);
-    w.exists_hidden(path, file_info(path));
-  }
-}
-
 TEST(Budget, MountBudgetExactlyAtTheBudgetRuns) {  // BUD-2
   FakeWorld w0;
   const size_t base = make_plan(w0.policy, w0.facts, cmd()).mount_count();
   FakeWorld w;
-  add_hidden_files(w, 256 - base);
+  w.add_hidden_files(256 - base);
   Plan p = make_plan(w.policy, w.facts, cmd());
   EXPECT_EQ(p.mount_count(), 256u);
   EXPECT_FALSE(p.refused());
@@ -119,7 +109,7 @@ TEST(Budget, MountBudgetRefusalNamesHiddenPathsAndTheFix) {  // BUD-2
   FakeWorld w0;
   const size_t base = make_plan(w0.policy, w0.facts, cmd()).mount_count();
   FakeWorld w;
-  add_hidden_files(w, 257 - base);
+  w.add_hidden_files(257 - base);
   Plan p = make_plan(w.policy, w.facts, cmd());
   ASSERT_TRUE(p.refused());
   const std::string& m = p.refusal->message;

@@ -78,6 +78,17 @@ struct FakeWorld {
       }
     facts.hidden.push_back(HiddenFact{entry, "[sandbox] hide", {info}});
   }
+
+  // Adds `n` existing hidden files under /srv (outside every writable root): one mount each
+  // for bwrap, one path filter each for Seatbelt.
+  void add_hidden_files(size_t n) {
+    for (size_t i = 0; i < n; ++i) policy.hide.push_back("/srv/h" + std::to_string(i));
+    refresh_hidden();
+    for (size_t i = 0; i < n; ++i) {
+      std::string path = "/srv/h" + std::to_string(i);
+      exists_hidden(path, file_info(path));
+    }
+  }
 };
 
 }  // namespace cordon::testing

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "fake_api_session.h"
+#include "fake_wire.h"
 #include "server/jsonrpc_mcp.h"
 
 namespace cordon::rpc {
@@ -18,45 +19,7 @@ namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeApiSession;
-
-class Wire {
- public:
-  Peer peer{[this](std::string_view line) {
-    std::lock_guard<std::mutex> lock(mu_);
-    out_.push_back(json::parse(line));
-    cv_.notify_all();
-    return true;
-  }};
-  json take(const std::function<bool(const json&)>& pred,
-            milliseconds timeout = milliseconds(5000)) {
-    std::unique_lock<std::mutex> lock(mu_);
-    json found;
-    cv_.wait_for(lock, timeout, [&] {
-      for (auto it = out_.begin(); it != out_.end(); ++it)
-        if (pred(*it)) {
-          found = *it;
-          out_.erase(it);
-          return true;
-        }
-      return false;
-    });
-    return found;
-  }
-  json response(const json& id, milliseconds timeout = milliseconds(5000)) {
-    return take(
-        [&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
-        timeout);
-  }
-  size_t pending() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return out_.size();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<json> out_;
-};
+using testing::Wire;
 
 struct Rig {
   explicit Rig(bool fail_open = false) {

@@ -469,22 +469,12 @@ TEST(Seatbelt, MissingSandboxExecMakesTheSandboxUnavailable) {  // MODE-4
   EXPECT_FALSE(seatbelt(w).plan.refused());
 }
 
-// Adds `n` existing hidden files under /srv (outside every writable root: one filter each).
-void add_hidden_files(FakeWorld& w, size_t n) {
-  for (size_t i = 0; i < n; ++i) w.policy.hide.push_back("/srv/h" + std::to_string(i));
-  w.refresh_hidden();
-  for (size_t i = 0; i < n; ++i) {
-    std::string path = "/srv/h" + std::to_string(i);
-    w.exists_hidden(path, file_info(path));
-  }
-}
-
 TEST(Seatbelt, PathFilterCapExactlyAThousandPasses) {  // MAC-2
   FakeWorld w0;
   const size_t base = seatbelt(w0).filters.total();
   ASSERT_LT(base, 200u);
   FakeWorld w;
-  add_hidden_files(w, 1000 - base);
+  w.add_hidden_files(1000 - base);
   SeatbeltPlan sp = seatbelt(w);
   EXPECT_EQ(sp.filters.total(), 1000u);
   EXPECT_FALSE(sp.plan.refused()) << sp.plan.refusal->message;
@@ -495,7 +485,7 @@ TEST(Seatbelt, PathFilterCapRefusesTheThousandAndFirstNamingHiddenPaths) {  // M
   FakeWorld w0;
   const size_t base = seatbelt(w0).filters.total();
   FakeWorld w;
-  add_hidden_files(w, 1001 - base);
+  w.add_hidden_files(1001 - base);
   SeatbeltPlan sp = seatbelt(w);
   EXPECT_EQ(sp.filters.total(), 1001u);
   ASSERT_TRUE(sp.plan.refused());
@@ -508,7 +498,7 @@ TEST(Seatbelt, PathFilterCapRefusesTheThousandAndFirstNamingHiddenPaths) {  // M
       << m;
   // Linux's mount budget does not apply on macOS: 300 hidden paths are fine there.
   FakeWorld w3;
-  add_hidden_files(w3, 300);
+  w3.add_hidden_files(300);
   EXPECT_FALSE(seatbelt(w3).plan.refused());
   EXPECT_TRUE(make_plan(w3.policy, w3.facts, cmd()).refused());
 }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "fake_api_session.h"
+#include "fake_wire.h"
 #include "server/jsonrpc_serve.h"
 #include "server/jsonrpc_tools.h"
 
@@ -19,52 +20,7 @@ namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeApiSession;
-
-// What the server wrote, one parsed message per line, for a test thread to wait on.
-class Wire {
- public:
-  Peer peer{[this](std::string_view line) {
-    std::lock_guard<std::mutex> lock(mu_);
-    EXPECT_EQ(line.back(), '\n');
-    EXPECT_EQ(line.find('\n'), line.size() - 1) << "one message per line";
-    out_.push_back(json::parse(line));
-    cv_.notify_all();
-    return true;
-  }};
-
-  // The first message that `pred` accepts (removed), waiting up to `timeout`.
-  json take(const std::function<bool(const json&)>& pred,
-            milliseconds timeout = milliseconds(5000)) {
-    std::unique_lock<std::mutex> lock(mu_);
-    json found;
-    cv_.wait_for(lock, timeout, [&] {
-      for (auto it = out_.begin(); it != out_.end(); ++it)
-        if (pred(*it)) {
-          found = *it;
-          out_.erase(it);
-          return true;
-        }
-      return false;
-    });
-    return found;
-  }
-  json response(const json& id) {
-    return take(
-        [&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
-  }
-  json question() {
-    return take([](const json& m) { return m.value("method", "") == "approval/ask"; });
-  }
-  size_t pending() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return out_.size();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<json> out_;
-};
+using testing::Wire;
 
 struct Rig {
   explicit Rig(bool threads = true) {
@@ -290,7 +246,7 @@ TEST(Serve, ApprovalAllowDenyAndErrors) {  // SRV-1, APR-7
   Rig rig;
   rig.init();
   rig.request(1, "exec", {{"command", "echo net"}, {"network", true}, {"reason", "fetch"}});
-  json q = rig.wire.question();
+  json q = rig.wire.request("approval/ask");
   ASSERT_FALSE(q.is_null());
   EXPECT_EQ(q["params"]["kind"], "network");
   EXPECT_EQ(q["params"]["command"], "echo net");
@@ -301,7 +257,7 @@ TEST(Serve, ApprovalAllowDenyAndErrors) {  // SRV-1, APR-7
   EXPECT_EQ(rig.wire.response(1)["result"]["stdout"], "net\n");
 
   rig.request(2, "exec", {{"command", "echo net"}, {"outside_sandbox", true}});
-  q = rig.wire.question();
+  q = rig.wire.request("approval/ask");
   EXPECT_EQ(q["params"]["kind"], "outside_sandbox");
   EXPECT_EQ(q["params"]["session_grant_offered"], false);  // APR-3
   rig.answer(q, {{"decision", "deny"}});
@@ -311,7 +267,7 @@ TEST(Serve, ApprovalAllowDenyAndErrors) {  // SRV-1, APR-7
 
   // An error answer, or an answer that is not one, counts as no.
   rig.request(3, "exec", {{"command", "echo x"}, {"network", true}});
-  q = rig.wire.question();
+  q = rig.wire.request("approval/ask");
   rig.line(json{{"jsonrpc", "2.0"},
                 {"id", q["id"]},
                 {"error", {{"code", -32601}, {"message", "no such method"}}}}
@@ -320,7 +276,7 @@ TEST(Serve, ApprovalAllowDenyAndErrors) {  // SRV-1, APR-7
   EXPECT_EQ(reason(r), "refused");
   EXPECT_NE(r["error"]["message"].get<std::string>().find("no such method"), std::string::npos);
   rig.request(4, "exec", {{"command", "echo x"}, {"network", true}});
-  q = rig.wire.question();
+  q = rig.wire.request("approval/ask");
   rig.answer(q, {{"decision", "yes please"}});
   EXPECT_EQ(reason(rig.wire.response(4)), "refused");
 }
@@ -330,7 +286,7 @@ TEST(Serve, ApprovalTimeoutIsRefused) {  // APR-5
   rig.init();
   rig.session->deadline_s = 0;
   rig.request(1, "exec", {{"command", "echo x"}, {"network", true}});
-  json q = rig.wire.question();
+  json q = rig.wire.request("approval/ask");
   json r = rig.wire.response(1);
   EXPECT_EQ(reason(r), "refused");
   EXPECT_NE(r["error"]["message"].get<std::string>().find("no answer in time"), std::string::npos);
@@ -390,7 +346,7 @@ TEST(Serve, ShutdownEndsRunningCommandsThenAnswers) {  // SRV-3
   rig.init();
   rig.request(1, "exec", {{"command", "wait 10000"}});
   rig.request(2, "exec", {{"command", "echo x"}, {"network", true}});  // waits for a question
-  json q = rig.wire.question();
+  json q = rig.wire.request("approval/ask");
   ASSERT_FALSE(q.is_null());
   while (rig.session->in_wait.load() < 1) std::this_thread::sleep_for(milliseconds(1));
   auto t0 = std::chrono::steady_clock::now();
