@@ -33,10 +33,9 @@ void mkdirs(const std::string& path) {
 }
 }  // namespace
 
-Proc run_program(const std::vector<std::string>& argv,
-                const std::map<std::string, std::string>& env, const std::string& cwd,
-                const std::string& stdin_data, int timeout_s) {
-  Proc r;
+Piped spawn_piped(const std::vector<std::string>& argv,
+                  const std::map<std::string, std::string>& env, const std::string& cwd) {
+  Piped r;
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) return r;
   std::vector<std::string> envs;
@@ -46,9 +45,8 @@ Proc run_program(const std::vector<std::string>& argv,
   a.push_back(nullptr);
   for (const auto& s : envs) e.push_back(const_cast<char*>(s.c_str()));
   e.push_back(nullptr);
-  auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = fork();
-  if (pid == 0) {
+  r.pid = fork();
+  if (r.pid == 0) {
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
@@ -61,13 +59,27 @@ Proc run_program(const std::vector<std::string>& argv,
   close(in[0]);
   close(out[1]);
   close(err[1]);
+  r.in = in[1];
+  r.out = out[0];
+  r.err = err[0];
+  return r;
+}
+
+Proc run_program(const std::vector<std::string>& argv,
+                const std::map<std::string, std::string>& env, const std::string& cwd,
+                const std::string& stdin_data, int timeout_s) {
+  Proc r;
+  auto t0 = std::chrono::steady_clock::now();
+  Piped c = spawn_piped(argv, env, cwd);
+  if (c.pid < 0) return r;
+  const pid_t pid = c.pid;
   signal(SIGPIPE, SIG_IGN);
   if (!stdin_data.empty()) {
-    ssize_t w = write(in[1], stdin_data.data(), stdin_data.size());
+    ssize_t w = write(c.in, stdin_data.data(), stdin_data.size());
     (void)w;
   }
-  close(in[1]);
-  pollfd p[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  close(c.in);
+  pollfd p[2] = {{c.out, POLLIN, 0}, {c.err, POLLIN, 0}};
   int open_n = 2;
   char buf[65536];
   auto deadline = t0 + std::chrono::seconds(timeout_s);

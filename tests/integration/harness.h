@@ -54,6 +54,16 @@ class World {
   std::string root_, home_, project_;
 };
 
+// Starts a program in its own process group, with an environment and a folder, its standard
+// input, output and error on pipes; `in`, `out`, `err` are our ends. A program not found as a
+// path is looked up in PATH. pid -1 when the pipes could not be made.
+struct Piped {
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;
+};
+Piped spawn_piped(const std::vector<std::string>& argv,
+                  const std::map<std::string, std::string>& env, const std::string& cwd);
+
 // Runs a program with an environment and input; returns status and output.
 Proc run_program(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                 const std::string& cwd, const std::string& stdin_data = "",

@@ -10,34 +10,15 @@ namespace cordon::it {
 
 RpcClient::RpcClient(const std::vector<std::string>& args,
                      const std::map<std::string, std::string>& env, const std::string& cwd) {
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) return;
   std::vector<std::string> argv = {cordon_binary()};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> envs;
-  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
-  std::vector<char*> a, e;
-  for (auto& s : argv) a.push_back(s.data());
-  a.push_back(nullptr);
-  for (auto& s : envs) e.push_back(s.data());
-  e.push_back(nullptr);
   ::signal(SIGPIPE, SIG_IGN);
-  pid_ = fork();
-  if (pid_ == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(121);
-    setpgid(0, 0);
-    execve(a[0], a.data(), e.data());
-    _exit(122);
-  }
-  close(in[0]);
-  close(out[1]);
-  close(err[1]);
-  in_ = in[1];
-  out_ = out[0];
-  err_ = err[0];
+  Piped c = spawn_piped(argv, env, cwd);
+  if (c.pid < 0) return;
+  pid_ = c.pid;
+  in_ = c.in;
+  out_ = c.out;
+  err_ = c.err;
   reader_ = std::thread([this] { read_loop(); });
   err_reader_ = std::thread([this] { err_loop(); });
 }
