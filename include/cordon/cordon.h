@@ -90,6 +90,10 @@ struct Options {
   // cleaned up when the Session is destroyed.
   std::string session;
   bool create_session = true;  // make a lasting session that does not exist yet
+  // Refuse to open a session on a folder that is never a project (a credential folder, a system
+  // folder, the home: FS-2, FS-4), so a server says so at `initialize`. Without it, each
+  // sandboxed command is refused instead (the CLI: one command, one check).
+  bool refuse_unsuitable_project = false;
   // SES-3, SES-4: handle the leftover records of a cordon killed mid-command before anything
   // else runs, and take a fresh tracked set. The report is in SessionInfo.
   bool resume = false;

@@ -21,6 +21,7 @@
 #include "host/host_context.h"
 #include "host/path_resolver.h"
 #include "host/steady_clock.h"
+#include "plan/project_rules.h"
 #include "review/review.h"
 #include "session/policy_report.h"
 #include "session/session.h"
@@ -40,11 +41,32 @@ std::string reason_word(const std::string& code) {
   return "refused";
 }
 
-Error from_refusal(const Refusal& r) { return make_error(reason_word(r.reason), r.message); }
+// Every message and name handed to a face is printable (issue 13: a planted file name must not
+// rewrite the terminal or start a forged `cordon: note:` line).
+Error from_refusal(const Refusal& r) {
+  return make_error(reason_word(r.reason), printable(r.message));
+}
 
 Error normalized(const Error& e) {
   Error out = e;
   out.code = reason_word(e.code);
+  out.message = printable(e.message);
+  out.path = printable(e.path);
+  return out;
+}
+
+std::vector<std::string> printable_all(std::vector<std::string> v) {
+  for (auto& s : v) s = printable(s);
+  return v;
+}
+
+Result<ExecResult> printable_result(Result<ExecResult> r) {
+  if (!r.ok()) return normalized(r.error());
+  ExecResult out = std::move(*r);
+  out.notices = printable_all(std::move(out.notices));
+  out.notes = printable_all(std::move(out.notes));
+  out.messages = printable_all(std::move(out.messages));
+  for (auto& m : out.quarantined) m = Moved{printable(m.from), printable(m.to)};
   return out;
 }
 
@@ -81,6 +103,14 @@ class SessionImpl : public Session {
     info_.project = session_->project();
     info_.ephemeral = session_->ephemeral();
     info_.created = session_->created();
+    if (opts_.refuse_unsuitable_project && policy_.mode == SandboxMode::kOn) {
+      Request req;
+      req.argv = {"true"};
+      if (auto r = project_refusal(session_->facts(req))) {
+        if (info_.created && !info_.ephemeral) (void)session_->end();
+        return from_refusal(*r);
+      }
+    }
 
     ApproverConfig ac = ApproverConfig::from_policy(policy_);
     for (AskKind k : opts_.preapproved)
@@ -97,9 +127,10 @@ class SessionImpl : public Session {
       for (const auto& w : policy_.warnings) opts_.on_notice("warning: " + w);
     if (opts_.resume) {
       ResumeReport rep = session_->resume();
-      info_.resume_notes = rep.notes;
-      for (const auto& m : rep.quarantined) info_.resume_quarantined.push_back({m.from, m.to});
-      if (rep.hold) info_.hold = rep.hold->message;
+      info_.resume_notes = printable_all(rep.notes);
+      for (const auto& m : rep.quarantined)
+        info_.resume_quarantined.push_back({printable(m.from), printable(m.to)});
+      if (rep.hold) info_.hold = printable(rep.hold->message);
     }
     return ok_status();
   }
@@ -118,7 +149,7 @@ class SessionImpl : public Session {
       out.push_back(
           "these variables are not available to commands (ENV-4): " + join(p.stripped, ", ") + ".");
     session_->mark_notices_shown();
-    return out;
+    return printable_all(std::move(out));
   }
 
   SandboxStatus sandbox_status() override {
@@ -134,7 +165,7 @@ class SessionImpl : public Session {
     Facts f = session_->facts(req);
     Plan p = session_->plan(req, f);
     if (p.refusal) {
-      s.reason = p.refusal->message;
+      s.reason = printable(p.refusal->message);
       return s;
     }
     const ProbeReport& pr = session_->probe();
@@ -144,6 +175,10 @@ class SessionImpl : public Session {
   }
 
   Result<ExecResult> exec(const ExecRequest& req) override {
+    return printable_result(exec_as_run(req));
+  }
+
+  Result<ExecResult> exec_as_run(const ExecRequest& req) {
     if (req.command && !req.argv.empty())
       return make_error("invalid", "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
@@ -314,7 +349,8 @@ class SessionImpl : public Session {
     auto r = files::search(file_context(), in);
     if (!r.ok()) return normalized(r.error());
     SearchResult out;
-    for (auto& m : r->matches) out.matches.push_back({m.path, m.line, std::move(m.text)});
+    for (auto& m : r->matches)
+      out.matches.push_back({printable(m.path), m.line, std::move(m.text)});
     out.truncated = r->truncated;
     out.truncated_reason = r->truncated_reason;
     out.files_searched = r->files_searched;
@@ -346,6 +382,9 @@ class SessionImpl : public Session {
     auto r = cordon::review_run(session_->project(), host_.env, review_record());
     if (!r.ok()) return normalized(r.error());
     ReviewReport out;
+    // The names are the command's (REV-1 lists files a command made): printable before shown.
+    for (auto* v : {&r->replace_refs, &r->changed, &r->added, &r->added_ignored})
+      *v = printable_all(std::move(*v));
     out.commit = r->commit;
     out.replace_refs = r->replace_refs;
     out.changed = r->changed;

@@ -1,6 +1,6 @@
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "backend/linux/cgroup.h"
@@ -23,7 +23,7 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
   if (json) {
     nlohmann::json j;
     j["profile"] = sp.profile;
-    j["path_filters"] = {{"total", sp.filters.total()},   {"hidden", sp.filters.hidden},
+    j["path_filters"] = {{"total", sp.filters.total()},     {"hidden", sp.filters.hidden},
                          {"protected", sp.filters.protect}, {"credential", sp.filters.credential},
                          {"writable", sp.filters.writable}, {"base", sp.filters.base}};
     j["max_path_filters"] = SeatbeltOptions{}.max_path_filters;
@@ -37,10 +37,11 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
     std::printf("%s; %zu path filters of at most %zu\n", sp.profile.c_str(), sp.filters.total(),
                 SeatbeltOptions{}.max_path_filters);
   else if (!sp.plan.refused())
-    std::printf("; no Seatbelt profile: with [sandbox] mode = \"%s\" commands run without a "
-                "sandbox.\n",
-                to_string(policy.mode));
-  for (const auto& n : sp.plan.notices) std::fprintf(stderr, "notice: %s\n", n.c_str());
+    std::printf(
+        "; no Seatbelt profile: with [sandbox] mode = \"%s\" commands run without a "
+        "sandbox.\n",
+        to_string(policy.mode));
+  for (const auto& n : sp.plan.notices) std::fprintf(stderr, "notice: %s\n", printable(n).c_str());
   if (sp.plan.refused()) {
     print_error(sp.plan.refusal->message);
     return kExitRefused;
@@ -74,7 +75,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   req.cwd = ctx.cwd;
   Facts facts = (*session)->facts(req);
   if (args.seatbelt) return print_seatbelt(*policy, std::move(facts), req, args.json);
-  Plan plan = (*session)->plan(req, facts);
+  Plan plan = printable_plan((*session)->plan(req, facts));
   const Policy& p = *policy;
   const char* backend = p.mode == SandboxMode::kOn ? "bubblewrap (Linux)" : "none";
 
@@ -84,12 +85,15 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
     return 0;
   }
   std::printf("mode:         %s%s\n", to_string(p.mode),
-              p.source_file.empty() ? "" : fmt::format("  (config: {})", tilde_path(p.source_file, ctx.home)).c_str());
+              p.source_file.empty()
+                  ? ""
+                  : fmt::format("  (config: {})", tilde_path(p.source_file, ctx.home)).c_str());
   std::printf("backend:      %s\n", backend);
-  std::printf("project:      %s\n", (*session)->project().c_str());
-  std::printf("ways out:     %s\n", p.escape == EscapeMode::kAsk
-                                        ? "--network and --outside-sandbox, each approved per command"
-                                        : "none (escape = \"never\")");
+  std::printf("project:      %s\n", printable((*session)->project()).c_str());
+  std::printf("ways out:     %s\n",
+              p.escape == EscapeMode::kAsk
+                  ? "--network and --outside-sandbox, each approved per command"
+                  : "none (escape = \"never\")");
   std::printf("network:      %s\n", p.mode == SandboxMode::kOn
                                         ? "closed: only loopback inside each command (NET-1)"
                                         : "the machine's own");
@@ -116,8 +120,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   std::printf("\nenvironment stripped: %s\n",
               plan.stripped.empty() ? "(none)" : join(plan.stripped, ", ").c_str());
   std::printf("limits:       ");
-  if (!p.limits.any()) std::printf("none beyond the machine's\n");
-  else {
+  {
     std::printf("\n");
     auto how = limit_mechanisms(p.limits);
     auto show = [&](const char* k, const std::optional<unsigned long long>& v) {
@@ -125,7 +128,9 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
     };
     show("memory", p.limits.memory);
     show("cpu_seconds", p.limits.cpu_seconds);
-    show("pids", p.limits.pids);
+    // PROC-6: the default process limit, shown whether a cgroup holds it or not.
+    show("pids",
+         p.limits.pids ? p.limits.pids : std::optional<unsigned long long>(p.limits.default_pids));
     show("file_size", p.limits.file_size);
     show("open_files", p.limits.open_files);
   }

@@ -1,8 +1,8 @@
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/strings.h"
 #include "host/facts_reader.h"
 #include "host/path_info.h"
 #include "review/review.h"
@@ -29,10 +29,13 @@ int cmd_review(const CliContext& ctx, const ReviewArgs& args) {
     print_error(r.error().message);
     return 1;
   }
+  // The names are the command's (files it added): printable before shown (issue 13).
+  for (auto* v : {&r->replace_refs, &r->changed, &r->added, &r->added_ignored})
+    for (auto& name : *v) name = printable(name);
   if (args.json) {
-    nlohmann::json j{{"commit", r->commit},   {"replace_refs", r->replace_refs},
-                     {"changed", r->changed}, {"added", r->added},
-                     {"added_ignored", r->added_ignored}, {"limits", r->limits}};
+    nlohmann::json j{
+        {"commit", r->commit}, {"replace_refs", r->replace_refs},   {"changed", r->changed},
+        {"added", r->added},   {"added_ignored", r->added_ignored}, {"limits", r->limits}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::fputs(format_review(*r).c_str(), stdout);

@@ -8,6 +8,7 @@
 #include "cli/tty_asker.h"
 #include "cordon/cordon.h"
 #include "core/duration.h"
+#include "core/strings.h"
 #include "core/trace.h"
 
 namespace cordon {
@@ -34,7 +35,9 @@ void install_cancel(api::Cancel& cancel) {
 }  // namespace
 
 void print_error(const std::string& message) {
-  std::fprintf(stderr, "cordon: %s\n", message.c_str());
+  // Messages carry names from the disk and the command: printable, so none can start a line
+  // of its own or drive the terminal (issue 13).
+  std::fprintf(stderr, "cordon: %s\n", printable(message).c_str());
 }
 
 int cmd_run(const CliContext& ctx, const RunArgs& args) {

@@ -2,12 +2,11 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "backend/linux/probe.h"
 #include "cli/commands.h"
@@ -19,16 +18,23 @@ extern char** environ;
 
 int main(int argc, char** argv) {
   using namespace cordon;
-  if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0) return probe_inside_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0)
+    return probe_inside_main(argc, argv);
   // Orphans of our commands come back to us, so we can reap a sandbox's pid 1 ourselves.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
+  // cordon's own environment still holds the tokens it strips from commands (ENV-1), and an
+  // --outside-sandbox command runs as the same user: without this, it could read them from
+  // /proc/<cordon>/environ (or /proc/<cordon>/mem). Not dumpable, those files belong to root
+  // and need CAP_SYS_PTRACE. The commands cordon starts are dumpable again after their execve.
+  prctl(PR_SET_DUMPABLE, 0);
   // A child that stops reading its input (a judge, a command fed through stdin) must not kill
   // cordon: writes fail with EPIPE instead. Children get the default back before exec.
   signal(SIGPIPE, SIG_IGN);
 
-  CLI::App app{"cordon: run the commands of an AI coding agent in a sandbox drawn around one "
-               "project.",
-               "cordon"};
+  CLI::App app{
+      "cordon: run the commands of an AI coding agent in a sandbox drawn around one "
+      "project.",
+      "cordon"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("cordon ") + kCordonVersion);
 
@@ -63,8 +69,9 @@ int main(int argc, char** argv) {
   // is cut off before parsing (below), and without `--` the first word that is not an option
   // starts the command (prefix_command), so its own flags stay its own.
   run->prefix_command();
-  run->footer("The command follows `--` (cordon run [options] -- CMD ARGS...), or is given as a "
-              "shell script with -c 'SCRIPT'.");
+  run->footer(
+      "The command follows `--` (cordon run [options] -- CMD ARGS...), or is given as a "
+      "shell script with -c 'SCRIPT'.");
 
   bool probe_json = false;
   auto* probe = app.add_subcommand(
@@ -72,8 +79,8 @@ int main(int argc, char** argv) {
   probe->add_flag("--json", probe_json, "print the checks as JSON");
 
   PolicyArgs policy_args;
-  auto* policy = app.add_subcommand(
-      "policy", "Print the policy resolved for the current project (CFG-6).");
+  auto* policy =
+      app.add_subcommand("policy", "Print the policy resolved for the current project (CFG-6).");
   policy->add_option("--project", policy_args.project, "project root");
   policy->add_flag("--json", policy_args.json, "stable machine-readable form");
   policy->add_flag("--seatbelt", policy_args.seatbelt,
@@ -103,8 +110,9 @@ int main(int argc, char** argv) {
   auto* s_end = session->add_subcommand("end", "End a session and remove its private /tmp.");
   s_end->add_option("id", session_args.id, "session id")->required();
   auto* s_resume = session->add_subcommand(
-      "resume", "Resume a session: handle what a killed cordon left (SES-3), refresh the "
-                "tracked set (SES-4).");
+      "resume",
+      "Resume a session: handle what a killed cordon left (SES-3), refresh the "
+      "tracked set (SES-4).");
   s_resume->add_option("id", session_args.id, "session id")->required();
 
   ServeArgs serve_args;
@@ -143,12 +151,12 @@ int main(int argc, char** argv) {
 
   ClassifyArgs classify_args;
   std::string classify_line;
-  auto* classify = app.add_subcommand(
-      "classify",
-      "Say whether a command only reads, needs approval or is denied (CMD-6).\n"
-      "  cordon classify -- git status\n"
-      "  cordon classify -c 'grep -rn TODO src | head'\n"
-      "  cordon classify --json -- rm -rf /");
+  auto* classify =
+      app.add_subcommand("classify",
+                         "Say whether a command only reads, needs approval or is denied (CMD-6).\n"
+                         "  cordon classify -- git status\n"
+                         "  cordon classify -c 'grep -rn TODO src | head'\n"
+                         "  cordon classify --json -- rm -rf /");
   classify->add_flag("--json", classify_args.json,
                      "print {\"class\", \"reason\", \"word\", \"rule\"} as JSON");
   classify->add_flag("--network", classify_args.network,

@@ -24,7 +24,13 @@ struct Limits {
   std::optional<unsigned long long> pids;         // processes
   std::optional<unsigned long long> file_size;    // bytes
   std::optional<unsigned long long> open_files;   // descriptors
+  // PROC-6: with `pids` unset, a command's tree still gets this many processes at most through
+  // a cgroup, when one can be made (never as an rlimit, which would count every process of the
+  // user on the machine). 0: none.
+  unsigned long long default_pids = 4096;
   bool any() const { return memory || cpu_seconds || pids || file_size || open_files; }
+  // The pids.max a command's cgroup gets: `pids` when set, else the default (0: none).
+  unsigned long long cgroup_pids() const { return pids.value_or(default_pids); }
 };
 
 // [commands] (CMD section).

@@ -1,6 +1,7 @@
 #include "core/strings.h"
 
 #include <cctype>
+#include <cstdint>
 
 namespace cordon {
 
@@ -72,8 +73,8 @@ std::string shell_quote(std::string_view w) {
   if (w.empty()) return "''";
   bool plain = true;
   for (unsigned char c : w) {
-    if (!(std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' ||
-          c == ':' || c == '=' || c == ',' || c == '@' || c == '%')) {
+    if (!(std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ':' ||
+          c == '=' || c == ',' || c == '@' || c == '%')) {
       plain = false;
       break;
     }
@@ -87,6 +88,71 @@ std::string shell_quote(std::string_view w) {
       out += c;
   }
   out += "'";
+  return out;
+}
+
+namespace {
+// Length of the UTF-8 sequence at `i`, or 0 when it is not a valid one (overlong forms and
+// surrogates included).
+size_t utf8_length(std::string_view s, size_t i, uint32_t& cp) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  unsigned char c = b(0);
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3f);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+      (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  return n;
+}
+
+bool unsafe_code_point(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9f) ||      // C1 controls (CSI as 0x9b, ...)
+         (cp >= 0x202a && cp <= 0x202e) ||  // bidirectional embeddings and overrides
+         (cp >= 0x2066 && cp <= 0x2069) ||  // bidirectional isolates
+         cp == 0x2028 || cp == 0x2029;      // line and paragraph separators
+}
+
+void hex_escape(std::string& out, std::string_view bytes) {
+  static const char* digits = "0123456789abcdef";
+  for (unsigned char c : bytes) {
+    out += "\\x";
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+}
+}  // namespace
+
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f)
+        hex_escape(out, s.substr(i, 1));
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    uint32_t cp = 0;
+    size_t n = utf8_length(s, i, cp);
+    if (n == 0) {
+      hex_escape(out, s.substr(i, 1));
+      ++i;
+    } else {
+      if (unsafe_code_point(cp))
+        hex_escape(out, s.substr(i, n));
+      else
+        out.append(s.substr(i, n));
+      i += n;
+    }
+  }
   return out;
 }
 

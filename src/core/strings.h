@@ -17,6 +17,12 @@ bool starts_with(std::string_view s, std::string_view prefix);
 bool glob_match(std::string_view pattern, std::string_view text);
 // Quotes a word for a POSIX shell only when it needs quoting (for messages users paste).
 std::string shell_quote(std::string_view word);
+// A name or message made safe to print to a terminal or hand to a JSON client that shows it:
+// control characters (C0, DEL, C1), bytes that are not UTF-8, and the bidirectional overrides
+// become `\xNN` (per byte), so no name can start a line, move the cursor or reorder text.
+// A backslash stays as it is, so printable(printable(s)) == printable(s).
+//   printable("a\nb") == "a\\x0ab"   printable("caf\xc3\xa9") == "caf\xc3\xa9"
+std::string printable(std::string_view s);
 // Lowercase hex of bytes.
 std::string hex(const unsigned char* data, size_t n);
 // "1 file", "2 files".

@@ -6,7 +6,15 @@
 
 namespace cordon {
 
-bool is_credential_name(std::string_view name) {
+// NET-3, FILE-4: names are compared without regard to case (`server.PEM`, `b.Key`, `.ENV`): a
+// file's type does not change with the case of its name, and some file systems fold case.
+bool is_secrets_folder(std::string_view part) { return to_lower(part) == ".secrets"; }
+
+bool is_pem_name(std::string_view name) { return ends_with(to_lower(name), ".pem"); }
+
+bool is_credential_name(std::string_view original) {
+  const std::string lower = to_lower(original);
+  const std::string_view name = lower;
   if (name == ".env") return true;
   if (starts_with(name, ".env.")) {
     return !(name == ".env.example" || name == ".env.sample" || name == ".env.template");
@@ -23,9 +31,9 @@ bool is_credential_path(std::string_view path) {
     size_t slash = path.find('/', start);
     std::string_view part = path.substr(
         start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
-    if (slash == std::string_view::npos) return part == ".secrets" || is_credential_name(part);
+    if (slash == std::string_view::npos) return is_secrets_folder(part) || is_credential_name(part);
     // A `.secrets` folder anywhere above: everything inside it is a credential.
-    if (part == ".secrets") return true;
+    if (is_secrets_folder(part)) return true;
     start = slash + 1;
   }
   return false;
@@ -36,7 +44,7 @@ bool has_secrets_component(std::string_view path) {
   while (start <= path.size()) {
     size_t slash = path.find('/', start);
     size_t len = slash == std::string_view::npos ? std::string_view::npos : slash - start;
-    if (path.substr(start, len) == ".secrets") return true;
+    if (is_secrets_folder(path.substr(start, len))) return true;
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }

@@ -5,13 +5,19 @@
 
 namespace cordon {
 
-// FILE-4: `.env`, `.env.*` (but not .example/.sample/.template), *.pem, *.key, *.p12, *.pfx.
+// FILE-4: `.env`, `.env.*` (but not .example/.sample/.template), *.pem, *.key, *.p12, *.pfx,
+// in any case (`server.PEM`, `b.Key`).
 // is_credential_name(".env.local") == true; is_credential_name(".env.example") == false.
 bool is_credential_name(std::string_view name);
 
 // FILE-4: a credential name, or anything inside a `.secrets` folder (any component of the
 // path, which may be absolute or relative). is_credential_path("/p/.secrets/db.txt") == true.
 bool is_credential_path(std::string_view path);
+
+// `.secrets` in any case (FILE-4, NET-3 compare names case-insensitively).
+bool is_secrets_folder(std::string_view name);
+// `*.pem` in any case (a public-certificate bundle may stay visible, NET-3).
+bool is_pem_name(std::string_view name);
 
 // True when some component of `path` is `.secrets` (the path is, or is inside, such a folder).
 bool has_secrets_component(std::string_view path);

@@ -2,13 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -61,20 +60,22 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
     stack.pop_back();
     DIR* d = opendir(dir.c_str());
     if (!d)
-      return refuse(fmt::format("a networked command hides the project's credential files, but "
-                                "the folder {} cannot be read ({}), so they could not all be "
-                                "found; the command was not run. {}",
-                                dir, std::strerror(errno), fix));
+      return refuse(
+          fmt::format("a networked command hides the project's credential files, but "
+                      "the folder {} cannot be read ({}), so they could not all be "
+                      "found; the command was not run. {}",
+                      dir, std::strerror(errno), fix));
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
       if (name == "." || name == "..") continue;
       if (++scan.entries_seen > lim.max_entries) {
         closedir(d);
-        return refuse(fmt::format("a networked command hides the project's credential files, "
-                                  "but the project has more than {} entries to search (at {}); "
-                                  "the command was not run. Drop --network, or use "
-                                  "--outside-sandbox.",
-                                  lim.max_entries, dir));
+        return refuse(
+            fmt::format("a networked command hides the project's credential files, "
+                        "but the project has more than {} entries to search (at {}); "
+                        "the command was not run. Drop --network, or use "
+                        "--outside-sandbox.",
+                        lim.max_entries, dir));
       }
       std::string path = path_join(dir, name);
       unsigned char type = e->d_type;
@@ -84,7 +85,7 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
           type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
       }
       if (type == DT_DIR) {
-        if (name == ".secrets") {
+        if (is_secrets_folder(name)) {
           scan.files.push_back(read_path_info(path));
           continue;
         }
@@ -92,20 +93,21 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
         continue;
       }
       bool credential = is_credential_name(name);
-      if (!credential && !(type == DT_LNK && name == ".secrets")) continue;
+      if (!credential && !(type == DT_LNK && is_secrets_folder(name))) continue;
       PathInfo info = read_path_info(path);
       if (type == DT_LNK) {
         if (info.real.empty()) {
           // A dangling link leads to nothing to read; an unreadable one cannot be judged.
           if (info.error || access(path_parent(path).c_str(), X_OK) != 0)
-            return refuse(fmt::format("a networked command hides the project's credential "
-                                      "files, but the link {} cannot be read; the command was "
-                                      "not run. {}",
-                                      path, fix));
+            return refuse(
+                fmt::format("a networked command hides the project's credential "
+                            "files, but the link {} cannot be read; the command was "
+                            "not run. {}",
+                            path, fix));
           continue;
         }
       }
-      if (ends_with(name, ".pem") && info.real_kind == Kind::kFile) {
+      if (is_pem_name(name) && info.real_kind == Kind::kFile) {
         std::string text;
         if (read_small_file(info.real, lim.max_public_pem, text) && pem_is_public_only(text))
           continue;  // NET-3: public certificates stay visible
@@ -114,11 +116,12 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
       scan.files.push_back(std::move(info));
       if (scan.files.size() > lim.max_files) {
         closedir(d);
-        return refuse(fmt::format("a networked command hides the project's credential files, "
-                                  "but there are more than {} of them (the last found: {}); "
-                                  "the command was not run. Move the ones you do not need out "
-                                  "of the project, drop --network, or use --outside-sandbox.",
-                                  lim.max_files, path));
+        return refuse(
+            fmt::format("a networked command hides the project's credential files, "
+                        "but there are more than {} of them (the last found: {}); "
+                        "the command was not run. Move the ones you do not need out "
+                        "of the project, drop --network, or use --outside-sandbox.",
+                        lim.max_files, path));
       }
     }
     closedir(d);

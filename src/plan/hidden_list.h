@@ -19,6 +19,13 @@ struct HideEntry {
 // The home-relative default list of FS-4, in order.
 const std::vector<std::string>& default_hidden_home_entries();
 
+// The agents' own config entries of the default list (FS-7: a project may live inside them,
+// for example a harness's worktrees, and they then stay visible).
+const std::vector<std::string>& harness_config_home_entries();
+
+// Absolute system paths hidden by default (FS-4): /etc/shadow, the ssh host keys, ...
+const std::vector<std::string>& default_hidden_system_entries();
+
 // Every entry to look for, in order: the defaults under home (and under CORDON_HOME, FS-6),
 // cordon's own config and data folders (FS-4, FS-8), then `[sandbox] hide`.
 std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders,

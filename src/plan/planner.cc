@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "plan/budget.h"
 #include "plan/env_filter.h"
+#include "plan/project_rules.h"
 #include "plan/protect_rules.h"
 #include "plan/seccomp_rules.h"
 #include "plan/wsl_rules.h"
@@ -98,8 +99,7 @@ bool within_any(const std::string& p, const std::vector<std::string>& roots) {
 }
 
 // FS-4, FS-5, FS-7: hidden paths become empty read-only files and folders.
-void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp_roots,
-                 Plan& p) {
+void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp_roots, Plan& p) {
   struct Target {
     std::string path;
     bool dir;
@@ -122,8 +122,8 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
                                   ? "it contains the project"
                                   : "it contains the project's git folder";
         p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, false, because});
-        p.notices.push_back(fmt::format("{} ({}) stays visible: {} (FS-7).", shown, h.why,
-                                        because));
+        p.notices.push_back(
+            fmt::format("{} ({}) stays visible: {} (FS-7).", shown, h.why, because));
         continue;
       }
       // The machine's /tmp is replaced by the private one: only what is bound stays visible.
@@ -204,6 +204,10 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                   "no command was given. Fix: name one after `--`, or give a script with "
                   "`-c 'SCRIPT'`.");
 
+  // FS-2, FS-4: a credential folder, a system folder or the home is never a project (named
+  // before CFG-5, which `/` and the home would also trip, for a less helpful reason).
+  if (policy.mode == SandboxMode::kOn && !req.outside_sandbox)
+    if (auto r = project_refusal(facts)) return refuse(std::move(p), r->reason, r->message);
   // CFG-5: a config file inside the project could widen or switch off its own sandbox.
   if (!facts.config_real.empty() && path_within(facts.config_real, facts.project))
     return refuse(std::move(p), "config",
@@ -216,9 +220,10 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
     p.runner = Runner::kUnconfined;
     p.env = facts.env;
     p.cwd = choose_cwd(req, facts, {facts.project});
-    p.notices.push_back(fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
-                                    "commands run unconfined, with the environment untouched.",
-                                    config_name(policy, facts)));
+    p.notices.push_back(
+        fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
+                    "commands run unconfined, with the environment untouched.",
+                    config_name(policy, facts)));
     if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
     return p;
   }
@@ -232,13 +237,13 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
     p.runner = Runner::kUnconfined;
     p.cwd = choose_cwd(req, facts, {facts.project});
     p.env.set("PWD", p.cwd);
-    std::string notice = fmt::format("this machine is the sandbox ([sandbox] mode = "
-                                     "\"external\", set by {}): commands run without a "
-                                     "sandbox from cordon.",
-                                     config_name(policy, facts));
+    std::string notice = fmt::format(
+        "this machine is the sandbox ([sandbox] mode = "
+        "\"external\", set by {}): commands run without a "
+        "sandbox from cordon.",
+        config_name(policy, facts));
     if (!p.stripped.empty())
-      notice += " These variables are not available to commands: " + join(p.stripped, ", ") +
-                ".";
+      notice += " These variables are not available to commands: " + join(p.stripped, ", ") + ".";
     p.notices.push_back(notice);
     if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
     return p;
@@ -246,14 +251,14 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
 
   // NET-5: escape = "never" removes both ways out.
   if ((req.network || req.outside_sandbox) && policy.escape == EscapeMode::kNever)
-    return refuse(std::move(p), "refused",
-                  fmt::format("{} was requested, but [sandbox] escape = \"never\" in {} "
-                              "removes both ways out of the sandbox. The command was not run. "
-                              "Fix: run it without {}, or change escape in that file.",
-                              req.outside_sandbox ? "running outside the sandbox"
-                                                  : "network access",
-                              config_name(policy, facts),
-                              req.outside_sandbox ? "--outside-sandbox" : "--network"));
+    return refuse(
+        std::move(p), "refused",
+        fmt::format("{} was requested, but [sandbox] escape = \"never\" in {} "
+                    "removes both ways out of the sandbox. The command was not run. "
+                    "Fix: run it without {}, or change escape in that file.",
+                    req.outside_sandbox ? "running outside the sandbox" : "network access",
+                    config_name(policy, facts),
+                    req.outside_sandbox ? "--outside-sandbox" : "--network"));
 
   if (req.outside_sandbox) {
     // NET-4: unconfined, but the environment is still stripped (ENV-1).
@@ -285,13 +290,13 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                               "path.",
                               facts.project.size(), opt.max_project_path));
   if (!facts.project_searchable)
-    return refuse(std::move(p), "refused",
-                  fmt::format("the project root {} cannot be searched (its permissions are "
-                              "{:o}), so no sandboxed command can run in it (FS-10). Fix: "
-                              "restore its permissions on the host, for example `chmod u+rwx "
-                              "{}`.",
-                              facts.project, facts.project_info.mode & 07777,
-                              shell_quote(facts.project)));
+    return refuse(
+        std::move(p), "refused",
+        fmt::format("the project root {} cannot be searched (its permissions are "
+                    "{:o}), so no sandboxed command can run in it (FS-10). Fix: "
+                    "restore its permissions on the host, for example `chmod u+rwx "
+                    "{}`.",
+                    facts.project, facts.project_info.mode & 07777, shell_quote(facts.project)));
   for (const char* sub : {"sessions", "checkpoints"}) {
     std::string d = path_join(facts.folders.data, sub);
     if (path_within(d, facts.project))
@@ -309,17 +314,17 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
   std::vector<std::string> writable;
   for (const auto& w : facts.writable) {
     if (!w.exists() || w.real.empty()) {
-      p.warnings.push_back(fmt::format("writable path {} does not exist; skipped.",
-                                       tilde_path(w.path, facts.home)));
+      p.warnings.push_back(
+          fmt::format("writable path {} does not exist; skipped.", tilde_path(w.path, facts.home)));
       continue;
     }
     if (w.real == "/" || path_within(facts.home, w.real))
-      return refuse(std::move(p), "config",
-                    fmt::format("the writable path {} resolves to {}, which contains the whole "
-                                "home folder. Fix: name a narrower folder in [sandbox] writable "
-                                "in {}.",
-                                tilde_path(w.path, facts.home), w.real,
-                                config_name(policy, facts)));
+      return refuse(
+          std::move(p), "config",
+          fmt::format("the writable path {} resolves to {}, which contains the whole "
+                      "home folder. Fix: name a narrower folder in [sandbox] writable "
+                      "in {}.",
+                      tilde_path(w.path, facts.home), w.real, config_name(policy, facts)));
     writable.push_back(w.real);
   }
 

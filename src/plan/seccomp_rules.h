@@ -1,6 +1,7 @@
 // The seccomp rule set of PROC-7 and NET-2, as data. The BPF is compiled by the Linux backend.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "plan/plan.h"
@@ -10,5 +11,11 @@ namespace cordon {
 // Every refusal returns EPERM (never kills), and argument comparisons use the low 32 bits
 // with a mask so junk in the upper bits cannot slip through.
 std::vector<SeccompRule> default_seccomp_rules();
+
+// The socket families a command may create (NET-1, NET-2): AF_INET, AF_INET6, AF_NETLINK
+// (its routing protocol only). Every other family is refused.
+const std::vector<uint64_t>& allowed_socket_families();
+// Appends the refusals that make socket() an allowlist of those families.
+void add_socket_family_allowlist(std::vector<SeccompRule>& rules);
 
 }  // namespace cordon

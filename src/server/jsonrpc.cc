@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
 
 namespace cordon::rpc {
 
@@ -33,6 +38,46 @@ int nesting(std::string_view text) {
     }
   }
   return deepest;
+}
+
+// Parses `line`, noting the first key that appears twice in one object (at any depth). nlohmann
+// keeps the last of duplicate keys, so a client's view of a message (often the first) and what
+// runs could differ: such a message is refused (issue 13).
+struct DuplicateCheck {
+  std::vector<std::vector<std::string>> open;  // keys seen in each open object (empty for arrays)
+  std::optional<std::string> duplicate;
+  bool top_level_id_duplicated = false;
+};
+
+json parse_checking_keys(std::string_view line, DuplicateCheck& dc) {
+  json::parser_callback_t cb = [&dc](int depth, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        dc.open.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!dc.open.empty()) dc.open.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        if (dc.open.empty() || !parsed.is_string()) break;
+        const std::string& k = parsed.get_ref<const std::string&>();
+        auto& keys = dc.open.back();
+        if (std::find(keys.begin(), keys.end(), k) != keys.end()) {
+          if (!dc.duplicate) dc.duplicate = k;
+          if (depth == 1 && k == "id") dc.top_level_id_duplicated = true;
+        } else {
+          keys.push_back(k);
+        }
+        break;
+      }
+      case json::parse_event_t::value:
+        break;
+    }
+    return true;
+  };
+  return json::parse(line.begin(), line.end(), cb, /*allow_exceptions=*/false);
 }
 
 Message invalid(json reply) {
@@ -137,7 +182,8 @@ Message parse_message(std::string_view line) {
                                      "levels; it was not read.",
                                      kMaxDepth),
                          "invalid"));
-  json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  DuplicateCheck dc;
+  json j = parse_checking_keys(line, dc);
   if (j.is_discarded())
     return invalid(
         make_error_reply(nullptr, kParseError,
@@ -152,6 +198,17 @@ Message parse_message(std::string_view line) {
     return invalid(make_error_reply(
         nullptr, kInvalidRequest,
         fmt::format("a message must be a JSON object, not {}.", type_name(j)), "invalid"));
+  if (dc.duplicate) {
+    json dup_id = nullptr;
+    if (!dc.top_level_id_duplicated && j.contains("id") && valid_id(j["id"])) dup_id = j["id"];
+    return invalid(make_error_reply(
+        dup_id, kInvalidRequest,
+        fmt::format("the key \"{}\" appears twice in one object; a message with duplicate keys "
+                    "is not run, because readers disagree on which one counts. Send each key "
+                    "once.",
+                    printable(dc.duplicate->substr(0, 64))),
+        "invalid"));
+  }
   json id = nullptr;
   const bool has_id = j.contains("id");
   if (has_id) {

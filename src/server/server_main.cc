@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cordon/cordon.h"
+#include "core/strings.h"
 #include "server/jsonrpc.h"
 #include "server/jsonrpc_mcp.h"
 #include "server/jsonrpc_peer.h"
@@ -63,7 +64,7 @@ bool write_stdout(std::string_view line) {
 }
 
 void log_line(const char* face, const std::string& line) {
-  std::string s = fmt::format("cordon {}: {}\n", face, line);
+  std::string s = fmt::format("cordon {}: {}\n", face, printable(line));
   ssize_t w = ::write(2, s.data(), s.size());
   (void)w;
 }
@@ -117,6 +118,7 @@ int serve_main(const ServeArgs& args) {
     o.cwd = ip.project;
     o.session = ip.session.value_or("");
     o.create_session = !ip.resume;
+    o.refuse_unsuitable_project = true;  // FS-2, FS-4: said at initialize
     o.resume = ip.resume;
     o.away = ip.away;
     o.asker = asker;
@@ -137,6 +139,7 @@ int mcp_main(const McpArgs& args) {
   opts.open = [&args](Asker* asker) -> Result<std::unique_ptr<api::Session>> {
     api::Options o;
     o.project = args.project;
+    o.refuse_unsuitable_project = true;  // FS-2, FS-4: said at initialize
     o.session = args.session;
     o.away = args.away;
     o.asker = asker;

@@ -1,6 +1,7 @@
 #include "session/policy_report.h"
 
 #include "backend/linux/cgroup.h"
+#include "core/strings.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -15,20 +16,46 @@ nlohmann::json limits_json(const Limits& l) {
   };
   put("memory", l.memory);
   put("cpu_seconds", l.cpu_seconds);
-  put("pids", l.pids);
+  put("pids", l.pids ? l.pids : std::optional<unsigned long long>(l.default_pids));  // PROC-6
   put("file_size", l.file_size);
   put("open_files", l.open_files);
   return j;
 }
 
+std::vector<std::string> printable_all(std::vector<std::string> v) {
+  for (auto& s : v) s = printable(s);
+  return v;
+}
+
 }  // namespace
 
-nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& plan) {
+Plan printable_plan(Plan plan) {
+  for (auto& h : plan.hidden) {
+    h.path = printable(h.path);
+    h.entry = printable(h.entry);
+    h.why = printable(h.why);
+    h.kept_because = printable(h.kept_because);
+  }
+  for (auto& d : plan.protect) {
+    d.path = printable(d.path);
+    d.why = printable(d.why);
+  }
+  plan.writable_roots = printable_all(std::move(plan.writable_roots));
+  plan.notices = printable_all(std::move(plan.notices));
+  plan.warnings = printable_all(std::move(plan.warnings));
+  plan.stripped = printable_all(std::move(plan.stripped));
+  if (plan.refusal) plan.refusal->message = printable(plan.refusal->message);
+  return plan;
+}
+
+nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& raw) {
+  // Names in the plan come from the disk and the environment: printable before shown.
+  const Plan plan = printable_plan(raw);
   nlohmann::json j;
   j["mode"] = to_string(p.mode);
   j["backend"] = p.mode == SandboxMode::kOn ? "bubblewrap" : "none";
   j["config_file"] = p.source_file;
-  j["project"] = session.project();
+  j["project"] = printable(session.project());
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
   j["network"] = p.mode == SandboxMode::kOn ? "loopback only" : "host";

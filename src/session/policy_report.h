@@ -11,6 +11,10 @@ namespace cordon {
 
 class Session;
 
+// The plan with every name it shows (hidden and protected paths, notices, the refusal) made
+// printable (control characters as \xNN), for `cordon policy` and the server's `policy`.
+Plan printable_plan(Plan plan);
+
 // `plan` is the session's plan for a plain command (`true`) in the project.
 nlohmann::json policy_json(const Policy& policy, const Session& session, const Plan& plan);
 

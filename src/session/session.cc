@@ -1,18 +1,16 @@
 #include "session/session.h"
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
-#include <set>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -32,9 +30,7 @@ namespace cordon {
 
 namespace {
 
-std::string shell_for_scripts() {
-  return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh";
-}
+std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"; }
 
 // bwrap reports a command it could not start as "bwrap: execvp NAME: REASON".
 std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
@@ -49,13 +45,25 @@ std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
   return std::make_pair(126, argv0 + ": cannot run it (" + reason + ")");
 }
 
+// PROC-6: a low [limits] pids is an rlimit on every process of the user, and bwrap needs a few
+// of its own (the sandbox's pid 1, the command): name it as the likely cause of a failed start.
+std::string limits_hint(const Limits& limits, const std::string& config) {
+  if (!limits.pids || *limits.pids >= 64) return "";
+  return fmt::format(
+      ". The likely cause is [limits] pids = {} in {}: as an rlimit it counts every process of "
+      "your user on this machine, and the sandbox itself needs a few. Fix: raise it (to 256 or "
+      "more), or remove it; commands get a cgroup limit of {} processes by default where a "
+      "cgroup can be made.",
+      *limits.pids, config.empty() ? "the config file" : config, limits.default_pids);
+}
+
 std::string blocked_file(const Folders& folders, const std::string& project) {
   return path_join(folders.state,
                    fmt::format("blocked/{:016x}.json", std::hash<std::string>{}(project)));
 }
 
-std::vector<std::string> tracked_protected_now(const SessionOptions& o,
-                                               const std::string& project, bool& known) {
+std::vector<std::string> tracked_protected_now(const SessionOptions& o, const std::string& project,
+                                               bool& known) {
   GitFactsInput gi;
   gi.project = project;
   gi.home = o.home;
@@ -122,14 +130,14 @@ Status Session::prepare() {
     if (loaded->has_value()) {
       record_ = **loaded;
       if (!opts_.project.empty() && real_or_lexical(opts_.project) != record_.project)
-        return make_error("invalid", fmt::format("session {} belongs to the project {}, not {}. "
-                                                 "Run it from there, or start a new session.",
-                                                 record_.id, record_.project,
-                                                 real_or_lexical(opts_.project)));
+        return make_error("invalid",
+                          fmt::format("session {} belongs to the project {}, not {}. "
+                                      "Run it from there, or start a new session.",
+                                      record_.id, record_.project, real_or_lexical(opts_.project)));
     } else if (!opts_.create) {
-      return make_error("invalid",
-                        fmt::format("there is no session {}; `cordon session list` shows them.",
-                                    opts_.id));
+      return make_error(
+          "invalid",
+          fmt::format("there is no session {}; `cordon session list` shows them.", opts_.id));
     } else {
       record_.id = opts_.id;
       record_.project = project;
@@ -154,10 +162,10 @@ Status Session::prepare() {
       record_.tracked_at_start =
           tracked_protected_now(opts_, record_.project, record_.tracked_known);
       if (auto s = save_record(); !s.ok())
-        return make_error("state", fmt::format("cannot record the session in {} ({}). Fix: make "
-                                               "that folder writable by you.",
-                                               path_parent(store_.record_path(record_.id)),
-                                               s.error().message));
+        return make_error(
+            "state", fmt::format("cannot record the session in {} ({}). Fix: make "
+                                 "that folder writable by you.",
+                                 path_parent(store_.record_path(record_.id)), s.error().message));
     }
   }
   const std::string& cache = opts_.folders.cache;
@@ -304,16 +312,23 @@ const ProbeReport& Session::probe() {
 }
 
 bool Session::stripped_names_changed(const std::vector<std::string>& names) const {
-  // ENV-4 "on first use": said once per project until the set of names changes, so a run of
-  // one-command sessions does not repeat it on every command.
-  if (!ephemeral_) return true;
-  std::string file = path_join(opts_.folders.cache,
-                               fmt::format("env-notice/{:016x}", std::hash<std::string>{}(record_.project)));
-  std::string now = join(names, "\n");
+  // ENV-4 "on first use": said once per project, again only when a name not said before
+  // appears, so a run of `cordon run` (ephemeral or `--session`) does not repeat it. The names
+  // said so far are kept in the cache, one per line.
+  std::string file =
+      path_join(opts_.folders.cache,
+                fmt::format("env-notice/{:016x}", std::hash<std::string>{}(record_.project)));
   auto before = read_file(file, 1 << 20);
-  if (before.ok() && *before == now) return false;
+  std::set<std::string> said;
+  if (before.ok())
+    for (auto& n : split(*before, '\n'))
+      if (!n.empty()) said.insert(n);
+  bool fresh = false;
+  for (const auto& n : names) fresh = said.insert(n).second || fresh;
+  if (!fresh) return false;
   (void)make_dirs(path_parent(file), 0700);
-  (void)write_file_atomic(file, now, false);
+  (void)write_file_atomic(file, join(std::vector<std::string>(said.begin(), said.end()), "\n"),
+                          false);
   return true;
 }
 
@@ -359,7 +374,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
           present.push_back(e.rel);
       held.push_back(fmt::format(
           "{} could not be read ({}), so the files that command may have planted were not "
-          "checked.\nProtected files in the project now: {}. Remove any you did not make.\n"
+          "checked. Protected files in the project now: {}. Remove any you did not make. "
           "Then run: rm {}",
           tilde_path(path, opts_.home), rec.error().message,
           present.empty() ? "(none)" : join(present, ", "), shell_quote(path)));
@@ -381,9 +396,10 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
       if (process_alive(rec->pid, rec->pid_start)) {
         std::vector<int> group = processes_in_group(rec->pgid);
         if (group.empty()) group = {rec->pid};
-        rep.notes.push_back(fmt::format("still running outside the sandbox: {} ({}). They were "
-                                        "left running.",
-                                        pid_list(group), cmd));
+        rep.notes.push_back(
+            fmt::format("still running outside the sandbox: {} ({}). They were "
+                        "left running.",
+                        pid_list(group), cmd));
       } else if (auto group = processes_in_group(rec->pgid); !group.empty()) {
         rep.notes.push_back(fmt::format(
             "may still be running outside the sandbox: {}. The command's first process is "
@@ -410,8 +426,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   }
   sweep_lock.unlock();
   if (!failed_moves.empty()) remember_failed_moves(failed_moves);
-  if (!held.empty())
-    rep.hold = Refusal{"held", "sandboxed commands are held: " + join(held, "\n")};
+  if (!held.empty()) rep.hold = Refusal{"held", "sandboxed commands are held: " + join(held, " ")};
   return rep;
 }
 
@@ -501,8 +516,7 @@ bool Session::plan_command(const Request& r, Prepared& pc, CommandResult& res,
   return false;
 }
 
-bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res,
-                             const PreCheck& check) {
+bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res, const PreCheck& check) {
   if (check) {
     if (auto refused = check()) {
       res.refusal = refused;
@@ -556,17 +570,18 @@ bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res,
     std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
                                                 : written.error().message;
     if (lr.sandboxed) {
-      res.refusal = Refusal{"refused",
-                            fmt::format("sandboxed commands are refused: cordon cannot write in "
-                                        "{} ({}). Make that folder writable by you, or free "
-                                        "disk space, then run the command again (SES-2).",
-                                        dir, why)};
+      res.refusal =
+          Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
+                                         "{} ({}). Make that folder writable by you, or free "
+                                         "disk space, then run the command again (SES-2).",
+                                         dir, why)};
       return false;
     }
-    res.notes.push_back(fmt::format("leftover record not written: {}; if cordon is killed while "
-                                    "this command runs, its processes are not reported at "
-                                    "resume (SES-2).",
-                                    why));
+    res.notes.push_back(
+        fmt::format("leftover record not written: {}; if cordon is killed while "
+                    "this command runs, its processes are not reported at "
+                    "resume (SES-2).",
+                    why));
     pc.record_path.clear();
   }
   return true;
@@ -597,16 +612,22 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     PlanOptions po;
     po.shell = shell_for_scripts();
     ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
-    bool prepared = false;
+    bool prepared = false, planned = false;
     outcome = launch_sandbox_early(
         part, opts_.policy.limits, r.timeout, bwrap, opts_.folders.cache, io,
         [&]() -> std::optional<Plan> {
+          planned = true;
           if (!plan_command(r, pc, res, check)) return std::nullopt;
           return pc.plan;
         },
         [&](pid_t pid) { return prepared = commit_command(pid, pc, res, check); });
     if (!prepared) {
       if (!pc.record_path.empty()) unlink(pc.record_path.c_str());
+      // bwrap could not even be started (a command line past the argument limit fails its
+      // execve): the plan says why, in BUD-1's words, when it refuses.
+      if (!planned && !res.refusal && plan_command(r, pc, res, check) && !outcome.ok())
+        res.refusal =
+            Refusal{"unavailable", "the sandbox could not start: " + outcome.error().message};
       if (!res.refusal) res.refusal = Refusal{"unavailable", "the sandbox could not start"};
       res.exit_code = 125;
       return finish(res);
@@ -659,7 +680,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     drop_record();
     // bwrap failed while setting up: nothing of the command ran.
     res.refusal = Refusal{"unavailable",
-                          "the sandbox could not start: " + trim(o.held_err + res.stderr_text)};
+                          "the sandbox could not start: " + trim(o.held_err + res.stderr_text) +
+                              limits_hint(plan.limits, opts_.policy.source_file)};
     res.exit_code = 125;
     return finish(res);
   }
@@ -677,13 +699,13 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     res.withheld = true;
     res.stdout_text.clear();
     res.stderr_text.clear();
-    res.refusal = Refusal{"held",
-                          fmt::format("cordon could not confirm that every process this command "
-                                      "started has ended (process {} is still running), so its "
-                                      "result is withheld and nothing else runs in this session "
-                                      "until it can: end it on this machine (`kill -9 {}`), then "
-                                      "run any command to check again.",
-                                      pid_list(o.not_ended), pid_list(o.not_ended))};
+    res.refusal =
+        Refusal{"held", fmt::format("cordon could not confirm that every process this command "
+                                    "started has ended (process {} is still running), so its "
+                                    "result is withheld and nothing else runs in this session "
+                                    "until it can: end it on this machine (`kill -9 {}`), then "
+                                    "run any command to check again.",
+                                    pid_list(o.not_ended), pid_list(o.not_ended))};
     res.exit_code = 125;
     return finish(res);
   }
@@ -697,8 +719,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     // A captured stderr (the servers) holds bwrap's line itself, first.
     const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
                             res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
-    if (!ef && in_capture) ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')),
-                                             plan.argv[0]);
+    if (!ef && in_capture)
+      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan.argv[0]);
     if (ef && o.exit_code == 1) {
       res.exit_code = ef->first;
       res.messages.push_back(ef->second);
@@ -726,16 +748,22 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     }
     res.stderr_text = o.held_err + res.stderr_text;
   }
+  if (o.pid1_stopped)
+    res.notes.push_back(
+        "the sandbox's first process was stopped or traced by the command, so "
+        "cordon ended the sandbox and every process in it (PROC-1).");
   if (o.output_cut)
-    res.notes.push_back("output cut: the command exited, but a process it started still held "
-                        "its output; cordon stopped reading after two seconds.");
+    res.notes.push_back(
+        "output cut: the command exited, but a process it started still held "
+        "its output; cordon stopped reading after two seconds.");
   if (!o.escaped.empty()) {
     // NET-4: named, never killed.
     res.processes_left = o.escaped;
-    res.notes.push_back(fmt::format("still running outside the sandbox after the command "
-                                    "ended: {}. They left its process group and were left "
-                                    "running (NET-4).",
-                                    pid_list(o.escaped)));
+    res.notes.push_back(
+        fmt::format("still running outside the sandbox after the command "
+                    "ended: {}. They left its process group and were left "
+                    "running (NET-4).",
+                    pid_list(o.escaped)));
   }
   std::string output = res.stderr_text + "\n" + res.stdout_text;
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);

@@ -128,6 +128,43 @@ TEST(ParseMessage, MalformedInputGetsTheRightError) {  // SRV-3
   }
 }
 
+TEST(ParseMessage, DuplicateKeysAreInvalidAtAnyDepth) {  // SRV-3, issue 13 item 14
+  struct Case {
+    const char* line;
+    bool keeps_id;
+  } cases[] = {
+      {R"({"jsonrpc":"2.0","id":1,"method":"exec","params":{"command":"echo one","command":"echo two"}})",
+       true},
+      {R"({"jsonrpc":"2.0","id":1,"method":"exec","method":"review","params":{}})", true},
+      {R"({"jsonrpc":"2.0","id":1,"id":2,"method":"exec"})", false},
+      {R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bash","arguments":{"command":"ls","command":"rm -rf x"}}})",
+       true},
+      {R"({"jsonrpc":"2.0","id":1,"method":"exec","params":{"argv":[{"a":1,"a":2}]}})", true},
+      {R"({"jsonrpc":"2.0","id":1,"method":"exec","params":{"command":"ls","command":"rm"}})",
+       true},  // the same key spelled with an escape
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.line);
+    Message m = parse_message(c.line);
+    ASSERT_EQ(m.kind, Message::Kind::kInvalid);
+    EXPECT_EQ(error_code(m), kInvalidRequest);
+    EXPECT_EQ(m.reply["error"]["data"]["reason"], "invalid");
+    EXPECT_NE(m.reply["error"]["message"].get<std::string>().find("twice"), std::string::npos);
+    if (c.keeps_id)
+      EXPECT_EQ(m.reply["id"], 1);
+    else
+      EXPECT_TRUE(m.reply["id"].is_null());
+  }
+  // The same key in two different objects is fine.
+  EXPECT_EQ(
+      parse_message(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"id":2,"a":{"id":3}}})").kind,
+      Message::Kind::kRequest);
+  // A key in the message is printable in the reply.
+  Message m = parse_message("{\"jsonrpc\":\"2.0\",\"id\":1,\"\\u001b]0;x\":1,\"\\u001b]0;x\":2}");
+  ASSERT_EQ(m.kind, Message::Kind::kInvalid);
+  EXPECT_EQ(m.reply["error"]["message"].get<std::string>().find('\x1b'), std::string::npos);
+}
+
 TEST(ParseMessage, DeepNestingIsRefusedWithoutParsing) {
   std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"a":)";
   deep += std::string(100000, '[') + std::string(100000, ']') + "}}";

@@ -1,7 +1,8 @@
+#include "core/strings.h"
+
 #include <gtest/gtest.h>
 
 #include "core/paths.h"
-#include "core/strings.h"
 
 namespace cordon {
 namespace {
@@ -34,4 +35,25 @@ TEST(Strings, ShellQuote) {
 }
 
 }  // namespace
+TEST(Strings, PrintableEscapesControlsAndKeepsText) {  // issue 13 item 12
+  EXPECT_EQ(printable("plain/path name.json"), "plain/path name.json");
+  EXPECT_EQ(printable("a\nb"), "a\\x0ab");
+  EXPECT_EQ(printable("x\x1b[2K\x1b]0;t\a.json"), "x\\x1b[2K\\x1b]0;t\\x07.json");
+  EXPECT_EQ(printable("\r\tz\x7f"), "\\x0d\\x09z\\x7f");
+  EXPECT_EQ(printable(std::string("n\0ul", 4)), "n\\x00ul");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93"), "caf\xc3\xa9 \xe2\x9c\x93");  // UTF-8 stays
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "2J"),
+            "\\xc2\\x9b2J");  // C1 CSI
+  EXPECT_EQ(printable("\x9b"
+                      "2J"),
+            "\\x9b2J");                                         // a lone byte
+  EXPECT_EQ(printable("a\xe2\x80\xaeb"), "a\\xe2\\x80\\xaeb");  // right-to-left override
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");               // overlong
+  EXPECT_EQ(printable("back\\slash"), "back\\slash");
+  std::string twice = printable("x\ny\x1b");
+  EXPECT_EQ(printable(twice), twice);  // idempotent
+  EXPECT_EQ(twice.find('\n'), std::string::npos);
+}
+
 }  // namespace cordon

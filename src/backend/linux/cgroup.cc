@@ -1,6 +1,7 @@
 #include "backend/linux/cgroup.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -20,8 +19,8 @@ namespace cordon {
 namespace {
 
 struct Hierarchy {
-  std::string mount;       // where it is mounted
-  std::string own;         // our own cgroup inside it (from /proc/self/cgroup)
+  std::string mount;  // where it is mounted
+  std::string own;    // our own cgroup inside it (from /proc/self/cgroup)
   int version = 1;
   std::string controller;  // "memory", "pids", or "" for v2
 };
@@ -29,8 +28,8 @@ struct Hierarchy {
 // Where our cgroups are, per controller we need.
 struct Layout {
   bool v2 = false;
-  Hierarchy unified;            // v2 with memory and pids
-  Hierarchy memory, pids;       // v1
+  Hierarchy unified;       // v2 with memory and pids
+  Hierarchy memory, pids;  // v1
 };
 
 Layout read_layout() {
@@ -88,7 +87,8 @@ bool can_make_under(const Hierarchy& h) {
 
 Status write_value(const std::string& file, const std::string& value) {
   int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return make_error("cgroup", fmt::format("cannot open {} ({})", file, std::strerror(errno)));
+  if (fd < 0)
+    return make_error("cgroup", fmt::format("cannot open {} ({})", file, std::strerror(errno)));
   ssize_t w = ::write(fd, value.data(), value.size());
   int e = errno;
   ::close(fd);
@@ -106,14 +106,19 @@ std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
   bool mem1 = !v2 && can_make_under(l.memory);
   bool pids1 = !v2 && can_make_under(l.pids);
   if (limits.memory)
-    m["memory"] = v2 ? "rlimit (address space) and cgroup v2 memory.max"
+    m["memory"] = v2     ? "rlimit (address space) and cgroup v2 memory.max"
                   : mem1 ? "rlimit (address space) and cgroup v1 memory.limit_in_bytes"
                          : "rlimit (address space) only: no cgroup can be made here";
   if (limits.pids)
-    m["pids"] = v2 ? "rlimit (processes of this user) and cgroup v2 pids.max"
+    m["pids"] = v2      ? "rlimit (processes of this user) and cgroup v2 pids.max"
                 : pids1 ? "rlimit (processes of this user) and cgroup v1 pids.max"
                         : "rlimit (processes of this user, machine-wide) only: no cgroup can be "
                           "made here";
+  else if (limits.default_pids)
+    m["pids"] = v2      ? "default, cgroup v2 pids.max"
+                : pids1 ? "default, cgroup v1 pids.max"
+                        : "not held: no cgroup can be made here (the default is never an "
+                          "rlimit); set [limits] pids to have one";
   if (limits.cpu_seconds) m["cpu_seconds"] = "rlimit (CPU time per process)";
   if (limits.file_size) m["file_size"] = "rlimit (file size)";
   if (limits.open_files) m["open_files"] = "rlimit (open files per process)";
@@ -122,7 +127,8 @@ std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
 
 Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
   CgroupJoin j;
-  if (!limits.memory && !limits.pids) return j;
+  const unsigned long long pids = limits.cgroup_pids();
+  if (!limits.memory && !pids) return j;
   Layout l = read_layout();
   std::vector<std::pair<Hierarchy, std::vector<std::pair<std::string, std::string>>>> plan;
   if (l.v2 && can_make_under(l.unified)) {
@@ -131,15 +137,15 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
       files.push_back({"memory.max", std::to_string(*limits.memory)});
       files.push_back({"memory.swap.max", "0"});
     }
-    if (limits.pids) files.push_back({"pids.max", std::to_string(*limits.pids)});
+    if (pids) files.push_back({"pids.max", std::to_string(pids)});
     plan.push_back({l.unified, files});
   } else {
     if (limits.memory && can_make_under(l.memory))
       plan.push_back({l.memory,
                       {{"memory.limit_in_bytes", std::to_string(*limits.memory)},
                        {"memory.memsw.limit_in_bytes", std::to_string(*limits.memory)}}});
-    if (limits.pids && can_make_under(l.pids))
-      plan.push_back({l.pids, {{"pids.max", std::to_string(*limits.pids)}}});
+    if (pids && can_make_under(l.pids))
+      plan.push_back({l.pids, {{"pids.max", std::to_string(pids)}}});
   }
   if (plan.empty()) return make_error("cgroup", "no cgroup can be made here");
   for (auto& [h, files] : plan) {

@@ -1,15 +1,13 @@
 #include "backend/linux/launcher.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <seccomp.h>
-
 #include <functional>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #include "backend/linux/bwrap_args.h"
 #include "backend/linux/cgroup.h"
@@ -84,7 +82,7 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
 struct CgroupScope {
   CgroupJoin join;
   explicit CgroupScope(const Limits& limits) {
-    if (!limits.memory && !limits.pids) return;
+    if (!limits.memory && !limits.cgroup_pids()) return;
     auto r = make_cgroups(limits, random_hex16());
     if (r.ok()) join = std::move(*r);
   }
@@ -136,12 +134,12 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   return run_process(spec, started);
 }
 
-Result<ProcessOutcome> launch_sandbox_early(
-    const ProcessPart& part, const Limits& limits,
-    std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
-    const std::string& cache_dir, const LaunchIo& io,
-    const std::function<std::optional<Plan>()>& prepare,
-    const std::function<bool(pid_t)>& commit) {
+Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limits& limits,
+                                            std::optional<std::chrono::milliseconds> timeout,
+                                            const std::string& bwrap, const std::string& cache_dir,
+                                            const LaunchIo& io,
+                                            const std::function<std::optional<Plan>()>& prepare,
+                                            const std::function<bool(pid_t)>& commit) {
   const std::vector<SeccompRule> rules = default_seccomp_rules();
   auto bpf = cached_filter(rules, cache_dir);
   if (!bpf.ok()) return bpf.error();

@@ -2,10 +2,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -13,14 +14,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <mutex>
-#include <set>
-#include <shared_mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -33,7 +32,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 // Moves a descriptor to >= 10 (close-on-exec), so that the child's small numbers are free.
 int high_fd(int fd) {
   if (fd < 0 || fd >= 10) return fd;
@@ -41,7 +39,6 @@ int high_fd(int fd) {
   ::close(fd);
   return h;
 }
-
 
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
@@ -139,7 +136,6 @@ bool parse_json_int(const std::string& text, const char* key, int64_t& out) {
   return true;
 }
 
-
 struct Lim {
   int resource;
   rlim_t value;
@@ -188,7 +184,9 @@ int child_main(void* arg) {
   syscall(SYS_close_range, 10U, ~0U, 0U);
   a->child_step = 3;
   for (size_t i = 0; i < a->nlims; ++i) {
-    struct rlimit r {a->lims[i].value, a->lims[i].value};
+    struct rlimit r {
+      a->lims[i].value, a->lims[i].value
+    };
     if (setrlimit(a->lims[i].resource, &r) < 0) goto fail;
   }
   a->child_step = 4;
@@ -253,7 +251,8 @@ Status make_pipe(Fd& r, Fd& w) {
   if (pipe2(p, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
   r = Fd(high_fd(p[0]));
   w = Fd(high_fd(p[1]));
-  if (r.fd < 0 || w.fd < 0) return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
+  if (r.fd < 0 || w.fd < 0)
+    return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
   return ok_status();
 }
 
@@ -394,16 +393,16 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   // Like posix_spawn: the child shares our memory (CLONE_VM) and we wait until it has called
   // execve (CLONE_VFORK), so starting costs no copy of our address space.
   constexpr size_t kStack = 64 * 1024;
-  void* stack = mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-                     -1, 0);
+  void* stack =
+      mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) return make_error("spawn", "mmap of a child stack failed", "", errno);
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   trace("process: clone");
   std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
-  pid_t pid = clone(child_main, static_cast<char*>(stack) + kStack,
-                    CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
+  pid_t pid =
+      clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
   int fork_errno = errno;
   if (pid > 0) {
     std::lock_guard<std::mutex> lock(g_ours_mu);
@@ -422,9 +421,9 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     int st;
     waitpid(pid, &st, 0);
     forget_ours({pid});
-    static const char* steps[] = {"joining its cgroup", "redirecting input and output",
-                                  "passing descriptors", "setting limits", "changing folder",
-                                  "starting"};
+    static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
+                                  "passing descriptors", "setting limits",
+                                  "changing folder",     "starting"};
     int step = ca.child_step;
     return make_error("exec",
                       fmt::format("{} {} failed: {}", steps[step > 5 ? 5 : step], spec.path,
@@ -467,7 +466,8 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   int wstatus = 0;
   Fd sandbox_pidfd;
   const bool has_deadline = spec.timeout.has_value();
-  const Clock::time_point deadline = o.started + spec.timeout.value_or(std::chrono::milliseconds(0));
+  const Clock::time_point deadline =
+      o.started + spec.timeout.value_or(std::chrono::milliseconds(0));
   std::optional<Clock::time_point> grace_end;
   bool killed = false;
   auto kill_all = [&]() {
@@ -478,6 +478,11 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     if (o.sandbox_pid > 0) ::kill(o.sandbox_pid, SIGKILL);
   };
   char buf[65536];
+  // PROC-1: a stopped or traced pid 1 never reaps the command nor exits: looked at twice a
+  // second, and ended with the tree once it has stayed stopped for a second.
+  constexpr auto kPid1Check = std::chrono::milliseconds(500);
+  Clock::time_point next_pid1_check = Clock::now() + kPid1Check;
+  int pid1_stopped_checks = 0;
   while (true) {
     bool streams_open = streams[0].fd.fd >= 0 || streams[1].fd.fd >= 0 || status_fd >= 0;
     if (exited && !streams_open) break;
@@ -489,6 +494,16 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     if (!exited && has_deadline && now >= deadline && !killed) {
       o.timed_out = true;
       kill_all();
+    }
+    if (!exited && !killed && o.sandbox_pid > 0 && now >= next_pid1_check) {
+      next_pid1_check = now + kPid1Check;
+      auto st = read_proc_stat(o.sandbox_pid);
+      pid1_stopped_checks =
+          st && (st->state == 'T' || st->state == 't') ? pid1_stopped_checks + 1 : 0;
+      if (pid1_stopped_checks >= 3) {
+        o.pid1_stopped = true;
+        kill_all();
+      }
     }
     std::vector<pollfd> pfds;
     enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel };
@@ -512,6 +527,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     };
     if (!exited && has_deadline && !killed) until(deadline);
     if (exited && grace_end) until(*grace_end);
+    if (!exited && !killed && o.sandbox_pid > 0) until(next_pid1_check);
     if (pidfd.fd < 0 && !exited) wait_ms = wait_ms < 0 ? 50 : std::min(wait_ms, 50);
     int n = poll(pfds.data(), pfds.size(), wait_ms);
     if (n < 0 && errno != EINTR) break;
@@ -529,8 +545,8 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
           break;
         }
         case kIn: {
-          ssize_t w = ::write(in_ours.fd, spec.in_data.data() + in_off,
-                              spec.in_data.size() - in_off);
+          ssize_t w =
+              ::write(in_ours.fd, spec.in_data.data() + in_off, spec.in_data.size() - in_off);
           if (w > 0) in_off += static_cast<size_t>(w);
           if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off >= spec.in_data.size())
             in_ours.reset();

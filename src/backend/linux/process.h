@@ -1,9 +1,8 @@
 // Starting one process and waiting for it: the only code that forks, execs, waits and kills.
 #pragma once
 
-#include <unistd.h>
-
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <functional>
@@ -32,9 +31,9 @@ struct ProcessSpec {
   // Descriptors handed to the child: (our descriptor, its number in the child). Our
   // descriptors must be >= 10 and the child's numbers small (3..9).
   std::vector<std::pair<int, int>> pass_fds;
-  bool new_process_group = true;  // our terminal's Ctrl-C reaches cordon, not the child
-  bool end_group_on_exit = false;  // SIGKILL the process group once the first process exits
-  Limits limits;                  // applied as rlimits before exec (PROC-6)
+  bool new_process_group = true;      // our terminal's Ctrl-C reaches cordon, not the child
+  bool end_group_on_exit = false;     // SIGKILL the process group once the first process exits
+  Limits limits;                      // applied as rlimits before exec (PROC-6)
   std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child joins ("0") before exec
   InputMode in = InputMode::kNull;
   std::string in_data;
@@ -56,16 +55,19 @@ struct ProcessSpec {
 };
 
 struct ProcessOutcome {
-  pid_t pid = -1;             // the process we started
-  pid_t sandbox_pid = -1;     // bwrap's child (pid 1 of the sandbox), from the status fd
-  bool bwrap_started = false;  // bwrap reported a child pid: setup finished
+  pid_t pid = -1;                      // the process we started
+  pid_t sandbox_pid = -1;              // bwrap's child (pid 1 of the sandbox), from the status fd
+  bool bwrap_started = false;          // bwrap reported a child pid: setup finished
   std::optional<int> bwrap_exit_code;  // from the status fd
-  int exit_code = -1;         // WEXITSTATUS, or -1
-  int signal = 0;             // WTERMSIG, or 0
+  int exit_code = -1;                  // WEXITSTATUS, or -1
+  int signal = 0;                      // WTERMSIG, or 0
   bool timed_out = false;
   bool canceled = false;
-  bool output_cut = false;    // stopped reading after output_grace
-  std::string out, err;       // captured (or the tail of a tee'd stream)
+  bool output_cut = false;  // stopped reading after output_grace
+  // PROC-1: the sandbox's pid 1 stayed stopped or traced (a command froze it), so the whole
+  // sandbox was ended rather than waited for forever.
+  bool pid1_stopped = false;
+  std::string out, err;  // captured (or the tail of a tee'd stream)
   bool out_truncated = false, err_truncated = false;
   // kTee of stderr under bwrap: leading "bwrap: ..." lines that were held back and not shown
   // (bwrap's own failure, such as a command not found); the caller shows or translates them.
@@ -79,7 +81,7 @@ struct ProcessOutcome {
 
 // The fields of /proc/PID/stat cordon reads; nullopt when the process does not exist.
 struct ProcStat {
-  char state = '?';      // 'R', 'S', 'Z', ...
+  char state = '?';  // 'R', 'S', 'Z', ...
   int ppid = 0;
   int pgrp = 0;
   long long start = 0;  // start time in clock ticks since boot (field 22)
