@@ -62,7 +62,8 @@ TEST(SeccompRules, NetlinkOnlyForRouting) {  // NET-2
   auto rules = default_seccomp_rules();
   EXPECT_FALSE(refused(rules, "socket", {kNetlink, 3, 0}));
   EXPECT_FALSE(refused(rules, "socket", {kNetlink, 3, 1ULL << 40}));  // upper bits ignored
-  for (uint64_t proto : {1, 4, 9, 15, 16, 31, 0x80000000})  // NETLINK_USERSOCK, SOCK_DIAG, AUDIT
+  for (uint64_t proto : {1ULL, 4ULL, 9ULL, 15ULL, 16ULL, 31ULL,
+                         0x80000000ULL})  // NETLINK_USERSOCK, SOCK_DIAG, AUDIT
     EXPECT_TRUE(refused(rules, "socket", {kNetlink, 3, proto})) << proto;
 }
 

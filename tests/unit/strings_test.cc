@@ -47,9 +47,11 @@ TEST(Strings, PrintableEscapesControlsAndKeepsText) {  // issue 13 item 12
             "\\xc2\\x9b2J");  // C1 CSI
   EXPECT_EQ(printable("\x9b"
                       "2J"),
-            "\\x9b2J");                                         // a lone byte
-  EXPECT_EQ(printable("a\xe2\x80\xaeb"), "a\\xe2\\x80\\xaeb");  // right-to-left override
-  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");               // overlong
+            "\\x9b2J");  // a lone byte
+  EXPECT_EQ(printable("a\xe2\x80\xae"
+                      "b"),
+            "a\\xe2\\x80\\xaeb");                  // right-to-left override
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");  // overlong
   EXPECT_EQ(printable("back\\slash"), "back\\slash");
   std::string twice = printable("x\ny\x1b");
   EXPECT_EQ(printable(twice), twice);  // idempotent

@@ -250,7 +250,11 @@ std::vector<Hidden> hidden_filters(const Facts& f) {
       out.push_back(Hidden{Filter{kind, value, note}, path});
   };
   auto add_path = [&](const std::string& p, const std::string& note) {
-    if (p.empty() || p == "/" || holds_project(f, p)) return;
+    // MAC-1: the private temp folder is $TMPDIR itself (no /tmp binding): a hidden path that
+    // holds it (cordon's cache folder, FS-13) stays visible here.
+    if (p.empty() || p == "/" || holds_project(f, p) ||
+        (!f.session_tmp.empty() && path_within(f.session_tmp, p)))
+      return;
     add("subpath", p, p, note);
   };
   for (const auto& h : f.hidden) {
