@@ -66,8 +66,8 @@ Piped spawn_piped(const std::vector<std::string>& argv,
 }
 
 Proc run_program(const std::vector<std::string>& argv,
-                const std::map<std::string, std::string>& env, const std::string& cwd,
-                const std::string& stdin_data, int timeout_s) {
+                 const std::map<std::string, std::string>& env, const std::string& cwd,
+                 const std::string& stdin_data, int timeout_s) {
   Proc r;
   auto t0 = std::chrono::steady_clock::now();
   Piped c = spawn_piped(argv, env, cwd);
@@ -169,7 +169,7 @@ bool World::exists(const std::string& path) const {
 }
 
 Proc World::cordon(const std::vector<std::string>& args, const std::string& cwd,
-                  const std::string& stdin_data) const {
+                   const std::string& stdin_data) const {
   std::vector<std::string> argv = {cordon_binary()};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_program(argv, env, cwd.empty() ? project_ : cwd, stdin_data);
@@ -196,9 +196,9 @@ Proc World::host(const std::vector<std::string>& argv, const std::string& cwd) c
 bool sandbox_available() {
   static int cached = -1;
   if (cached < 0) {
-    Proc r = run_program({"/usr/bin/bwrap", "--unshare-all", "--unshare-user", "--ro-bind", "/",
-                         "/", "/bin/true"},
-                        {{"PATH", "/usr/bin:/bin"}}, "/");
+    Proc r = run_program(
+        {"/usr/bin/bwrap", "--unshare-all", "--unshare-user", "--ro-bind", "/", "/", "/bin/true"},
+        {{"PATH", "/usr/bin:/bin"}}, "/");
     cached = r.status == 0 ? 1 : 0;
   }
   return cached == 1;

@@ -116,13 +116,14 @@ TEST(Kernel, AStoppedPid1EndsTheSandboxInsteadOfHangingIt) {  // PROC-1
   pid_t pid1 = -1;
   for (int i = 0; i < 200 && pid1 < 0; ++i) {
     usleep(50000);
-    Proc ps = run_program({"/bin/sh", "-c", "pgrep -f 'sleep 3133[7]' | head -1"}, env, "/");
+    Proc ps = run_program({"/bin/sh", "-c", "pgrep -f '^sleep 3133[7]' | head -1"}, env, "/");
     int sleeper = atoi(ps.out.c_str());
     if (sleeper <= 0) continue;
     Proc pp = run_program({"/bin/sh", "-c", "ps -o ppid= -p " + std::to_string(sleeper)}, env, "/");
     pid1 = atoi(pp.out.c_str());
   }
-  ASSERT_GT(pid1, 0);
+  ASSERT_GT(pid1, 1);
+  ASSERT_NE(pid1, getpid());
   auto t0 = std::chrono::steady_clock::now();
   kill(pid1, SIGSTOP);
   int st = 0;

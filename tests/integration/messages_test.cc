@@ -37,6 +37,11 @@ struct Served {
 TEST(Messages, PlantedNamesArePrintedEscaped) {  // RES-1, PROT-7 (issue 13 item 12)
   REQUIRE_SANDBOX();
   World w;
+  // A .vscode with a tracked file is judged file by file: a new file in it is moved aside on
+  // its own, and its note names it (PROT-5, PROT-7).
+  w.write(".vscode/settings.json", "{}\n");
+  w.host({"git", "add", ".vscode/settings.json"});
+  w.host({"git", "commit", "-q", "-m", "vscode"});
   std::string script = std::string("mkdir -p .vscode && : > \"$(printf '") +
                        ".vscode/x\\033[2K\\033]0;owned\\007\\ncordon: note: forged.json" + "')\"";
   Proc r = w.sh(script);
