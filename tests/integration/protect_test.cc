@@ -70,10 +70,9 @@ TEST(Protect, TrackedVscodeFileIsWritableNewFileMovedToTheRoot) {  // PROT-4, PR
   w.write(".vscode/settings.json", "{}\n");
   commit_all(w);
   w.write(".vscode/untracked.json", "local\n");
-  Proc r = w.sh(
-      "echo '{\"x\":1}' > .vscode/settings.json && "
-      "echo '{\"tasks\":[]}' > .vscode/tasks.json && "
-      "(echo hacked > .vscode/untracked.json || true)");
+  Proc r = w.sh("echo '{\"x\":1}' > .vscode/settings.json && "
+                "echo '{\"tasks\":[]}' > .vscode/tasks.json && "
+                "(echo hacked > .vscode/untracked.json || true)");
   EXPECT_EQ(w.read(".vscode/settings.json"), "{\"x\":1}\n") << r.err;
   EXPECT_EQ(w.read(".vscode/untracked.json"), "local\n");
   EXPECT_FALSE(w.exists(".vscode/tasks.json"));
@@ -86,9 +85,8 @@ TEST(Protect, UntrackedIdeaFolderIsReadOnlyWhole) {  // PROT-5
   REQUIRE_SANDBOX();
   World w;
   w.write(".idea/workspace.xml", "<x/>\n");
-  Proc r = w.sh(
-      "echo bad > .idea/workspace.xml; echo new > .idea/new.xml; mkdir .idea/sub; "
-      "rm -rf .idea");
+  Proc r = w.sh("echo bad > .idea/workspace.xml; echo new > .idea/new.xml; mkdir .idea/sub; "
+                "rm -rf .idea");
   EXPECT_EQ(w.read(".idea/workspace.xml"), "<x/>\n");
   EXPECT_FALSE(w.exists(".idea/new.xml"));
   EXPECT_FALSE(w.exists(".idea/sub"));
@@ -135,9 +133,8 @@ TEST(Protect, GitHooksAndConfigCannotChangeButAddAndCommitWork) {  // GIT-1
   r = w.sh("echo 'echo pwned' >> .git/hooks/post-commit");
   EXPECT_EQ(w.read(".git/hooks/post-commit"), "#!/bin/sh\necho original\n");
   // git add and git commit keep working.
-  r = w.sh(
-      "echo feature > feature.txt && git add feature.txt && git commit -q -m feature && "
-      "git log --oneline | wc -l");
+  r = w.sh("echo feature > feature.txt && git add feature.txt && git commit -q -m feature && "
+           "git log --oneline | wc -l");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find("2"), 0u) << r.out;
   Proc log = w.host({"git", "log", "--format=%s", "-1"});
@@ -153,11 +150,10 @@ TEST(Protect, HooksPathAndIncludedConfigInAWritablePathAreReadOnly) {  // GIT-1
   w.host({"git", "config", "core.hooksPath", w.home() + "/.config/tools/hooks"});
   w.host({"git", "config", "include.path", w.home() + "/.config/tools/extra.gitconfig"});
   w.config("[sandbox]\nwritable = [\"~/.config/tools\"]\n");
-  Proc r = w.sh(
-      "echo x >> \"$HOME/.config/tools/other.txt\"; "
-      "echo 'curl evil' >> \"$HOME/.config/tools/hooks/pre-commit\"; "
-      "echo '[core]' >> \"$HOME/.config/tools/extra.gitconfig\"; "
-      "touch \"$HOME/.config/tools/hooks/post-checkout\"");
+  Proc r = w.sh("echo x >> \"$HOME/.config/tools/other.txt\"; "
+                "echo 'curl evil' >> \"$HOME/.config/tools/hooks/pre-commit\"; "
+                "echo '[core]' >> \"$HOME/.config/tools/extra.gitconfig\"; "
+                "touch \"$HOME/.config/tools/hooks/post-checkout\"");
   EXPECT_EQ(w.read(w.home() + "/.config/tools/other.txt"), "writable\nx\n") << r.err;
   EXPECT_EQ(w.read(w.home() + "/.config/tools/hooks/pre-commit"), "#!/bin/sh\n");
   EXPECT_EQ(w.read(w.home() + "/.config/tools/extra.gitconfig"), "[user]\n\tname = Extra\n");
@@ -197,9 +193,8 @@ TEST(Protect, SymlinkedGitFolderIsFollowed) {  // GIT-2
   std::string real = w.root() + "/real.git";
   ASSERT_EQ(rename(w.abs(".git").c_str(), real.c_str()), 0);
   ASSERT_EQ(symlink(real.c_str(), w.abs(".git").c_str()), 0);
-  Proc r = w.sh(
-      "echo 'echo pwned' > .git/hooks/pre-commit; echo x > f && git add f && "
-      "git commit -q -m f && echo committed");
+  Proc r = w.sh("echo 'echo pwned' > .git/hooks/pre-commit; echo x > f && git add f && "
+                "git commit -q -m f && echo committed");
   EXPECT_NE(r.out.find("committed"), std::string::npos) << r.err;
   EXPECT_FALSE(w.exists(real + "/hooks/pre-commit"));
   // GIT-6: re-pointing the link gets a note.
@@ -242,8 +237,8 @@ TEST(Protect, UnreadableFolderIsReadOnlyForTheRestOfTheSession) {  // FS-10
   Proc r = w.cordon({"run", "--session", "fs10", "--", "/bin/sh", "-c", "chmod 000 .vscode"});
   EXPECT_NE(r.err.find("FS-10"), std::string::npos) << r.err;
   chmod(w.abs(".vscode").c_str(), 0755);
-  r = w.cordon(
-      {"run", "--session", "fs10", "--", "/bin/sh", "-c", "echo changed > .vscode/settings.json"});
+  r = w.cordon({"run", "--session", "fs10", "--", "/bin/sh", "-c",
+                "echo changed > .vscode/settings.json"});
   EXPECT_EQ(w.read(".vscode/settings.json"), "{}\n") << r.err;
 }
 
@@ -262,9 +257,8 @@ TEST(Protect, ProtectedLinkToTheProjectRefuses) {  // PROT-8
 TEST(Protect, FailedMoveRefusesLaterCommandsUntilMoved) {  // PROT-7
   REQUIRE_SANDBOX();
   World w;
-  Proc r = w.sh(
-      "mkdir -p .github/workflows && echo x > .github/workflows/a.yml && "
-      "chmod 555 .github");
+  Proc r = w.sh("mkdir -p .github/workflows && echo x > .github/workflows/a.yml && "
+                "chmod 555 .github");
   chmod(w.abs(".github").c_str(), 0755);
   if (geteuid() == 0) {
     // Root renames inside a read-only folder anyway: the move succeeds.
@@ -288,9 +282,8 @@ TEST(Review, ListsChangesAddedFilesAndFilesHiddenByANewIgnoreRule) {  // REV-1
   commit_all(w);
   Proc r = w.cordon({"review", "start"});
   ASSERT_EQ(r.status, 0) << r.err;
-  w.sh(
-      "echo more >> README.md && echo new > added.txt && echo '*.secret' >> .gitignore && "
-      "echo s > hidden.secret && echo x >> old.log && git add added.txt");
+  w.sh("echo more >> README.md && echo new > added.txt && echo '*.secret' >> .gitignore && "
+       "echo s > hidden.secret && echo x >> old.log && git add added.txt");
   r = w.cordon({"review"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("M README.md"), std::string::npos) << r.out;

@@ -53,9 +53,8 @@ TEST(SandboxFs, HiddenFilesReadEmptyAndHiddenFoldersListEmpty) {  // FS-4
   w.write(w.home() + "/.ssh/id_ed25519", "PRIVATE KEY\n", 0600);
   w.write(w.home() + "/.netrc", "machine x login y password z\n", 0600);
   w.write(w.home() + "/.config/gh/hosts.yml", "oauth_token: gho_x\n");
-  Proc r = w.sh(
-      "cat \"$HOME/.netrc\"; echo \"[$(ls -A \"$HOME/.ssh\")]\"; "
-      "cat \"$HOME/.ssh/id_ed25519\" 2>&1; ls -A \"$HOME/.config/gh\" | wc -l");
+  Proc r = w.sh("cat \"$HOME/.netrc\"; echo \"[$(ls -A \"$HOME/.ssh\")]\"; "
+                "cat \"$HOME/.ssh/id_ed25519\" 2>&1; ls -A \"$HOME/.config/gh\" | wc -l");
   EXPECT_EQ(r.out.find("password"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("PRIVATE"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("gho_"), std::string::npos) << r.out;
@@ -73,9 +72,8 @@ TEST(SandboxFs, SymlinkedHiddenFolderIsHiddenWithItsTarget) {  // FS-5
   World w;
   w.write(w.home() + "/dotfiles/aws/credentials", "aws_secret_access_key = abc\n");
   ASSERT_EQ(symlink((w.home() + "/dotfiles/aws").c_str(), (w.home() + "/.aws").c_str()), 0);
-  Proc r = w.sh(
-      "cat \"$HOME/.aws/credentials\" \"$HOME/dotfiles/aws/credentials\" 2>/dev/null;"
-      " echo \"[$(ls -A \"$HOME/dotfiles/aws\")]\"; echo \"[$(ls -A \"$HOME/.aws/\")]\"");
+  Proc r = w.sh("cat \"$HOME/.aws/credentials\" \"$HOME/dotfiles/aws/credentials\" 2>/dev/null;"
+                " echo \"[$(ls -A \"$HOME/dotfiles/aws\")]\"; echo \"[$(ls -A \"$HOME/.aws/\")]\"");
   EXPECT_EQ(r.out.find("abc"), std::string::npos) << r.out;
   EXPECT_EQ(r.out, "[]\n[]\n");
   EXPECT_EQ(w.read(w.home() + "/dotfiles/aws/credentials"), "aws_secret_access_key = abc\n");
@@ -111,8 +109,8 @@ TEST(SandboxFs, MachineTmpIsInvisibleAndSessionTmpPersists) {  // FS-3
   EXPECT_NE(r.out.find("invisible"), std::string::npos) << r.out;
   unlink(marker.c_str());
   // A named session keeps its /tmp between commands; another session does not see it.
-  r = w.cordon(
-      {"run", "--session", "s1", "--", "/bin/sh", "-c", "echo kept > /tmp/state && echo $TMPDIR"});
+  r = w.cordon({"run", "--session", "s1", "--", "/bin/sh", "-c",
+                "echo kept > /tmp/state && echo $TMPDIR"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "/tmp\n");
   r = w.cordon({"run", "--session", "s1", "--", "/bin/cat", "/tmp/state"});
@@ -137,8 +135,8 @@ TEST(SandboxFs, ProjectUnderMachineTmpStaysVisibleAndWritable) {  // FS-3
   std::string proj = mkdtemp(tmpl);
   chmod(proj.c_str(), 0755);
   w.write(proj + "/in.txt", "inside\n");
-  Proc r =
-      w.cordon({"run", "--", "/bin/sh", "-c", "cat in.txt && echo out > out.txt && pwd"}, proj);
+  Proc r = w.cordon({"run", "--", "/bin/sh", "-c", "cat in.txt && echo out > out.txt && pwd"},
+                    proj);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "inside\n" + proj + "\n");
   EXPECT_EQ(w.read(proj + "/out.txt"), "out\n");

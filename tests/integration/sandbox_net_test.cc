@@ -75,9 +75,8 @@ TEST(SandboxNet, InternetIsRefusedFast) {  // NET-1
   EXPECT_EQ(r.out.substr(0, 7), "refused") << r.out << r.err;
   EXPECT_LT(r.ms, 3000);
   // DNS fails fast too, never hangs.
-  r = w.py(
-      "import socket\ntry:\n  socket.getaddrinfo('example.com', 443)\n  print('resolved')\n"
-      "except OSError as e:\n  print('no-dns', e)");
+  r = w.py("import socket\ntry:\n  socket.getaddrinfo('example.com', 443)\n  print('resolved')\n"
+           "except OSError as e:\n  print('no-dns', e)");
   EXPECT_NE(r.out.find("no-dns"), std::string::npos) << r.out;
   EXPECT_LT(r.ms, 3000);
   // Only loopback exists.

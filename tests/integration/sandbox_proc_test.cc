@@ -115,10 +115,11 @@ if pid == 0:
 os.waitpid(pid, 0)
 )");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* line : {"keyctl EPERM", "add_key EPERM", "bpf EPERM", "perf_event_open EPERM",
-                           "userfaultfd EPERM", "io_uring_setup EPERM", "unshare_user EPERM",
-                           "personality_change EPERM", "personality_query ok", "mount EPERM",
-                           "socket_unix_junk EPERM", "tiocsti EPERM", "tiocsti_junk EPERM"})
+  for (const char* line :
+       {"keyctl EPERM", "add_key EPERM", "bpf EPERM", "perf_event_open EPERM",
+        "userfaultfd EPERM", "io_uring_setup EPERM", "unshare_user EPERM",
+        "personality_change EPERM", "personality_query ok", "mount EPERM",
+        "socket_unix_junk EPERM", "tiocsti EPERM", "tiocsti_junk EPERM"})
     EXPECT_NE(r.out.find(std::string(line) + "\n"), std::string::npos) << line << "\n" << r.out;
 }
 
@@ -156,9 +157,9 @@ TEST(Probe, AllChecksHold) {  // PROBE-1, PROBE-3
   World w;
   Proc r = w.cordon({"probe"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  for (const char* check :
-       {"bwrap_present", "bwrap_runs", "namespaces", "seccomp", "hidden_file_empty",
-        "write_outside_fails", "loopback_up", "network_isolated"})
+  for (const char* check : {"bwrap_present", "bwrap_runs", "namespaces", "seccomp",
+                            "hidden_file_empty", "write_outside_fails", "loopback_up",
+                            "network_isolated"})
     EXPECT_NE(r.out.find(check), std::string::npos) << check;
   r = w.cordon({"probe", "--json"});
   EXPECT_EQ(r.status, 0);

@@ -29,8 +29,8 @@ std::vector<std::string> list_dir(const std::string& dir) {
 }
 
 bool host_has_process(const std::string& pattern) {
-  return run_program({"/usr/bin/pgrep", "-f", pattern}, {{"PATH", "/usr/bin:/bin"}}, "/").status ==
-         0;
+  return run_program({"/usr/bin/pgrep", "-f", pattern}, {{"PATH", "/usr/bin:/bin"}}, "/")
+             .status == 0;
 }
 
 // Starts cordon in the background; returns its pid.
@@ -124,9 +124,7 @@ TEST(Session, KilledCordonIsCleanedUpByResume) {  // SES-2, SES-3, PROT-7
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   // bwrap's --die-with-parent takes the sandbox down with cordon.
-  EXPECT_TRUE(wait_for([&] {
-    return !host_has_process("sleep " + tag.substr(0, tag.size() - 1) + "[" + tag.back() + "]");
-  }));
+  EXPECT_TRUE(wait_for([&] { return !host_has_process("sleep " + tag.substr(0, tag.size() - 1) + "[" + tag.back() + "]"); }));
   EXPECT_TRUE(w.exists(".envrc"));
   Proc r = w.cordon({"session", "resume", "crash"});
   EXPECT_EQ(r.status, 0) << r.err;
