@@ -2,14 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <unistd.h>
+#include <fmt/format.h>
 #include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -110,8 +109,7 @@ std::optional<PlantWatch> PlantWatch::begin(const std::string& project,
   PlantWatch w;
   w.project_ = project;
   w.file_ = index_file;
-  std::string lock_file =
-      path_join(state_dir, "inflight/" + path_base(index_file) + ".lock");
+  std::string lock_file = path_join(state_dir, "inflight/" + path_base(index_file) + ".lock");
   (void)make_dirs(path_parent(lock_file), 0700);
   w.lock_ = Fd(open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
   bool built = false;
