@@ -45,12 +45,12 @@ const char* kProfileHeader = "# Written by `cordon setup apparmor`";
 
 }  // namespace
 
-int cmd_setup_apparmor(const CliContext& ctx) {
+int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
   const std::string bwrap = bwrap_for_profile(ctx);
   const std::string profile = apparmor_profile(bwrap);
   // A test root stands in for "/": the profile is written under it and never loaded.
   const std::string test_root = ctx.env.value("CORDON_SETUP_ROOT");
-  if (geteuid() != 0 && test_root.empty()) {
+  if (print_only || (geteuid() != 0 && test_root.empty())) {
     // The profile alone on stdout, so that the first command below works as printed.
     std::fputs(profile.c_str(), stdout);
     std::fflush(stdout);

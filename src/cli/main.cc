@@ -168,6 +168,9 @@ int main(int argc, char** argv) {
       "to /etc/apparmor.d/bwrap and load it (PROBE-4).\n"
       "  cordon setup apparmor | sudo tee /etc/apparmor.d/bwrap\n"
       "  sudo cordon setup apparmor");
+  bool setup_print = false;
+  setup_apparmor->add_flag("--print", setup_print,
+                           "only print the profile and the commands, even when run as root");
 
   auto* version = app.add_subcommand(
       "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
@@ -178,13 +181,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 3 && std::strcmp(argv[1], "__completion") == 0) {
-    std::string script = completion_script(app, argv[2]);
-    if (script.empty()) {
+    std::string text = completion_script(app, argv[2]);
+    if (text.empty()) {
       print_error(std::string("no completion for the shell ") + argv[2] +
                   "; use bash, zsh or fish");
       return 2;
     }
-    std::fputs(script.c_str(), stdout);
+    std::fputs(text.c_str(), stdout);
     return 0;
   }
 
@@ -262,6 +265,6 @@ int main(int argc, char** argv) {
     std::printf("%s\n", version_text(ctx).c_str());
     return 0;
   }
-  if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx);
+  if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
   return 0;
 }

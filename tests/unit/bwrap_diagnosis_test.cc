@@ -1,7 +1,10 @@
 // PROBE-4: bwrap's real messages, row by row, in every spelling bwrap used across versions.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "backend/linux/bwrap_diagnosis.h"
 #include "backend/linux/bwrap_version.h"
@@ -257,6 +260,36 @@ TEST(BwrapVersion, RefusesBelowTheOldestSupported) {  // PROBE-4
   auto r = bwrap_too_old(BwrapVersion{0, 5, 0}, "/usr/bin/bwrap");
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, "bwrap 0.5.0 at /usr/bin/bwrap is older than cordon needs (0.6.0 or newer)");
+}
+
+// PROBE-4: the README's Troubleshooting section is the table's own words. Regenerate it with
+// CORDON_UPDATE_GOLDEN=1.
+TEST(BwrapDiagnosis, ReadmeTroubleshootingIsGeneratedFromTheTable) {
+  const std::string path = std::string(CORDON_GOLDEN_DIR) + "/../../README.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string readme = ss.str();
+  const std::string begin = "<!-- troubleshooting: generated from src/backend/linux/"
+                            "bwrap_diagnosis.cc; CORDON_UPDATE_GOLDEN=1 unit_tests rewrites it "
+                            "-->\n";
+  const std::string end = "<!-- troubleshooting end -->";
+  size_t b = readme.find(begin), e = readme.find(end);
+  ASSERT_NE(b, std::string::npos) << "README.md lacks the marker: " << begin;
+  ASSERT_NE(e, std::string::npos) << "README.md lacks the marker: " << end;
+  ASSERT_LT(b, e);
+  std::string generated = troubleshooting_markdown();
+  std::string current = readme.substr(b + begin.size(), e - b - begin.size());
+  if (std::getenv("CORDON_UPDATE_GOLDEN")) {
+    readme.replace(b + begin.size(), e - b - begin.size(), generated);
+    std::ofstream(path) << readme;
+    return;
+  }
+  EXPECT_EQ(current, generated) << "README.md's Troubleshooting differs from the table";
+  // Every row's messages are there.
+  for (const auto& row : bwrap_message_table())
+    for (const char* n : row.needles) EXPECT_NE(current.find(n), std::string::npos) << n;
 }
 
 }  // namespace

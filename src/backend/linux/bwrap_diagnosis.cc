@@ -266,6 +266,50 @@ Diagnosis diagnose_bwrap_message(const std::string& bwrap_stderr, const HostHint
   return d;
 }
 
+std::string troubleshooting_markdown() {
+  struct Kind {
+    SandboxCause cause;
+    const char* title;
+    HostHints hints;  // a typical machine where these messages appear
+  };
+  HostHints base;
+  base.bwrap_path = "/usr/bin/bwrap";
+  base.config_file = "~/.config/cordon/config.toml";
+  HostHints ubuntu = base, container = base;
+  ubuntu.apparmor_restrict_userns = 1;
+  container.container = "/.dockerenv or /run/.containerenv";
+  const Kind kinds[] = {
+      {SandboxCause::kAppArmorUserns,
+       "Ubuntu 23.10 and later: AppArmor restricts user namespaces", ubuntu},
+      {SandboxCause::kNoUserns, "The kernel does not allow unprivileged user namespaces", base},
+      {SandboxCause::kNoUsernsKernel, "The kernel has no user namespaces", base},
+      {SandboxCause::kUsernsLimit, "Too many user namespaces", base},
+      {SandboxCause::kContainer, "Docker, Podman and other containers", container},
+      {SandboxCause::kContainerProc, "Containers that mask /proc", container},
+      {SandboxCause::kOldBwrap, "bwrap older than an option cordon passed", base},
+      {SandboxCause::kNoDisableUserns, "Kernels older than 4.9", base},
+  };
+  std::string out;
+  for (const Kind& k : kinds) {
+    std::vector<std::string> messages;
+    const BwrapMessageRow* first = nullptr;
+    for (const auto& row : bwrap_message_table()) {
+      if (row.cause != k.cause) continue;
+      if (!first) first = &row;
+      for (const char* n : row.needles) messages.push_back(fmt::format("`{}`", n));
+    }
+    if (!first) continue;
+    Diagnosis d = diagnose_bwrap_message(std::string("bwrap: ") + first->needles[0], k.hints);
+    out += fmt::format("#### {}\n\nbwrap says {}.\n\n- **cause**: {}.\n- **fix**: {}.\n\n",
+                       k.title, join(messages, ", "), d.cause, d.fix);
+  }
+  out += fmt::format("#### bwrap older than {}\n\n- **cause**: {}.\n- **fix**: {}.\n",
+                     kMinBwrapVersion.str(),
+                     *bwrap_too_old(BwrapVersion{0, 5, 0}, "/usr/bin/bwrap"),
+                     bwrap_upgrade_fix());
+  return out;
+}
+
 std::string apparmor_profile(const std::string& bwrap_path) {
   // abi 4.0 is what knows the `userns` rule; without it the rule is not enforced as written.
   return fmt::format(

@@ -61,6 +61,11 @@ struct Diagnosis {
 //                          hints).row == "loopback_newaddr"
 Diagnosis diagnose_bwrap_message(const std::string& bwrap_stderr, const HostHints& hints);
 
+// The README's Troubleshooting entries, generated from the table (one per cause, with bwrap's
+// messages, the cause and the fix as cordon words them on a typical machine of that kind); a
+// unit test keeps README.md equal to it.
+std::string troubleshooting_markdown();
+
 // The AppArmor profile that lets `bwrap_path` create user namespaces (PROBE-4), as written to
 // /etc/apparmor.d/bwrap by `cordon setup apparmor`.
 std::string apparmor_profile(const std::string& bwrap_path);

@@ -40,4 +40,7 @@ BwrapFeatures bwrap_features(const std::optional<BwrapVersion>& v);
 std::optional<std::string> bwrap_too_old(const std::optional<BwrapVersion>& v,
                                          const std::string& bwrap_path);
 
+// The fix that goes with bwrap_too_old.
+std::string bwrap_upgrade_fix();
+
 }  // namespace cordon

@@ -173,9 +173,7 @@ ProbeReport run_probe(const ProbeInput& in) {
       r.failed_check = "bwrap_version";
       r.step = "reading bwrap's version";
       r.cause = *too_old;
-      r.fix = fmt::format("install bubblewrap {} or newer (Ubuntu 22.04 has 0.6.1, Debian 12 "
-                          "0.8.0), or point CORDON_BWRAP at a newer bwrap",
-                          kMinBwrapVersion.str());
+      r.fix = bwrap_upgrade_fix();
       r.total_ms = ms_since(t0);
       return r;
     }
