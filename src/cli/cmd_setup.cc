@@ -66,8 +66,14 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
                  kAppArmorSysctlCommand);
     return 0;
   }
-  const std::string file = test_root.empty() ? std::string(kAppArmorProfileFile)
-                                             : path_join(test_root, kAppArmorProfileFile);
+  // Concatenated, not path_join: the profile's path is absolute and must stay under the root.
+  const std::string file = test_root.empty()
+                               ? std::string(kAppArmorProfileFile)
+                               : normalize_path(test_root + "/" + kAppArmorProfileFile);
+  if (!test_root.empty() && !path_within(file, normalize_path(test_root))) {
+    print_error("CORDON_SETUP_ROOT must be an absolute folder: " + test_root);
+    return 1;
+  }
   auto existing = read_file(file, 1 << 20);
   if (existing.ok() && *existing != profile && !starts_with(*existing, kProfileHeader)) {
     print_error(fmt::format("{} exists and was not written by cordon; it is left as it is. "

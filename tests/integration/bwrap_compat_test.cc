@@ -18,17 +18,24 @@ std::string real_bwrap_version() {
   return r.out.substr(0, r.out.find('\n'));
 }
 
+std::string sh_quote(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
+
 // A bwrap that answers --version with `version` and fails every sandbox with `message`.
 std::string failing_bwrap(const World& w, const std::string& version, const std::string& message,
                           bool probe_passes = false) {
   std::string path = w.root() + "/bwrap-failing";
   std::string script = "#!/bin/sh\n"
-                       "if [ \"$1\" = --version ]; then echo '" + version + "'; exit 0; fi\n";
+                       "if [ \"$1\" = --version ]; then echo " + sh_quote(version) +
+                       "; exit 0; fi\n";
   // The probe's checker is `cordon __probe-inside`: let it through to the real bwrap when the
   // failure should come with a command instead.
   if (probe_passes)
     script += "case \" $* \" in *' __probe-inside '*) exec /usr/bin/bwrap \"$@\" ;; esac\n";
-  script += "echo '" + message + "' >&2\nexit 1\n";
+  script += "echo " + sh_quote(message) + " >&2\nexit 1\n";
   w.write(path, script, 0755);
   return path;
 }
@@ -218,7 +225,10 @@ TEST(SetupAppArmor, WritesTheProfileUnderARootAndNeverOverwritesAForeignOne) {  
   World w(false);
   std::string root = w.root() + "/sysroot";
   w.env["CORDON_SETUP_ROOT"] = root;  // never the machine's /etc, never loaded
+  const bool machine_had_one = access("/etc/apparmor.d/bwrap", F_OK) == 0;
   Proc r = w.cordon({"setup", "apparmor"});
+  EXPECT_EQ(access("/etc/apparmor.d/bwrap", F_OK) == 0, machine_had_one)
+      << "the machine's /etc/apparmor.d was touched";
   EXPECT_EQ(r.status, 0) << r.err;
   std::string profile = w.read(root + "/etc/apparmor.d/bwrap");
   EXPECT_NE(profile.find("profile bwrap /usr/bin/bwrap flags=(unconfined) {"), std::string::npos)
