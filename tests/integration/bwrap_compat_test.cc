@@ -35,6 +35,8 @@ std::string failing_bwrap(const World& w, const std::string& version, const std:
   // failure should come with a command instead.
   if (probe_passes)
     script += "case \" $* \" in *' __probe-inside '*) exec /usr/bin/bwrap \"$@\" ;; esac\n";
+  // Like bwrap, read the options (--args 3) before failing to set the sandbox up.
+  script += "[ \"$1\" = --args ] && /bin/cat <&3 >/dev/null\n";
   script += "echo " + sh_quote(message) + " >&2\nexit 1\n";
   w.write(path, script, 0755);
   return path;
