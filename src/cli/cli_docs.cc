@@ -59,7 +59,8 @@ std::vector<std::string> option_names(const CLI::Option* o) {
 
 std::string value_name(const CLI::Option* o) {
   std::string v = o->get_lnames().empty() ? std::string("VALUE") : o->get_lnames().front();
-  for (auto& c : v) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (auto& c : v)
+    c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return v;
 }
 
@@ -161,7 +162,8 @@ std::string bash_script(const CLI::App& app) {
       }
     }
     if (!c.path.empty()) paths += (paths.empty() ? "" : "|") + sh_single(c.joined());
-    cases += fmt::format("    {}) words={} ;;\n", sh_single(c.joined()), sh_single(join(words, " ")));
+    cases +=
+        fmt::format("    {}) words={} ;;\n", sh_single(c.joined()), sh_single(join(words, " ")));
   }
   std::vector<std::string> vo(value_options.begin(), value_options.end());
   std::string out = "# bash completion for cordon, generated from its command line definition.\n";
@@ -218,7 +220,7 @@ std::string zsh_script(const CLI::App& app) {
       for (const auto& s : specs) out += "    " + s + " \\\n";
       out += "    '1: :->subcommand' '*:: :->args' && return\n";
       out += "  case $state in\n";
-      out += "    subcommand) _describe -t commands 'cordon " + c.joined() +
+      out += "    subcommand) _describe -t commands '" + trim("cordon " + c.joined()) +
              " command' subcommands ;;\n";
       out += "    args)\n      case $words[1] in\n";
       for (const CLI::App* s : subs) {
@@ -284,7 +286,9 @@ std::string man_page(const CLI::App& app, const std::string& version) {
   std::string out;
   out += ".\\\" cordon(1), generated from cordon's command line definition (cordon __man).\n";
   out += ".TH CORDON 1 \"\" \"cordon " + version + "\" \"User Commands\"\n";
-  out += ".SH NAME\ncordon \\- " + roff_escape(first_line(app.get_description())) + "\n";
+  std::string name_line = first_line(app.get_description());
+  if (starts_with(name_line, "cordon: ")) name_line = name_line.substr(8);
+  out += ".SH NAME\ncordon \\- " + roff_escape(name_line) + "\n";
   out += ".SH SYNOPSIS\n.B cordon\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR]\n";
   out += ".SH DESCRIPTION\n" + roff_text(app.get_description());
   out += ".SH OPTIONS\n" + roff_options(app);
@@ -298,12 +302,14 @@ std::string man_page(const CLI::App& app, const std::string& version) {
     if (!c.app->get_footer().empty()) out += ".PP\n" + roff_text(c.app->get_footer());
   }
   out += ".SH EXIT STATUS\n";
-  out += "The command's own status (128+N when a signal N ended it); 124 when it timed out, "
-         "125 when cordon refused to run it (the reason on standard error), 126 when it could "
-         "not be executed, 127 when it was not found.\n";
+  out +=
+      "The command's own status (128+N when a signal N ended it); 124 when it timed out, "
+      "125 when cordon refused to run it (the reason on standard error), 126 when it could "
+      "not be executed, 127 when it was not found.\n";
   out += ".SH FILES\n.TP\n\\fI~/.config/cordon/config.toml\\fR\nThe configuration.\n";
-  out += ".SH SEE ALSO\n\\fBbwrap\\fR(1). The documentation in \\fI/usr/share/doc/cordon/\\fR "
-         "(README.md, docs/).\n";
+  out +=
+      ".SH SEE ALSO\n\\fBbwrap\\fR(1). The documentation in \\fI/usr/share/doc/cordon/\\fR "
+      "(README.md, docs/).\n";
   return out;
 }
 

@@ -62,8 +62,7 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
                  "  sudo apparmor_parser -r %s\n"
                  "cordon: or run `sudo cordon setup apparmor`, which does both. For every "
                  "program on this machine instead: %s\n",
-                 bwrap.c_str(), kAppArmorProfileFile, kAppArmorProfileFile,
-                 kAppArmorSysctlCommand);
+                 bwrap.c_str(), kAppArmorProfileFile, kAppArmorProfileFile, kAppArmorSysctlCommand);
     return 0;
   }
   // Concatenated, not path_join: the profile's path is absolute and must stay under the root.
@@ -76,9 +75,10 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
   }
   auto existing = read_file(file, 1 << 20);
   if (existing.ok() && *existing != profile && !starts_with(*existing, kProfileHeader)) {
-    print_error(fmt::format("{} exists and was not written by cordon; it is left as it is. "
-                            "Compare it with `cordon setup apparmor` run as a normal user.",
-                            file));
+    print_error(
+        fmt::format("{} exists and was not written by cordon; it is left as it is. "
+                    "Compare it with `cordon setup apparmor` run as a normal user.",
+                    file));
     return 1;
   }
   if (existing.ok() && *existing == profile) {
@@ -100,8 +100,9 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
   }
   std::string parser = find_apparmor_parser(ctx.env);
   if (parser.empty()) {
-    std::printf("not loaded: apparmor_parser was not found (this machine may not use AppArmor; "
-                "the profile loads when AppArmor starts)\n");
+    std::printf(
+        "not loaded: apparmor_parser was not found (this machine may not use AppArmor; "
+        "the profile loads when AppArmor starts)\n");
     return 0;
   }
   ProcessSpec spec;
@@ -114,13 +115,13 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only) {
   spec.timeout = std::chrono::seconds(60);
   auto o = run_process(spec);
   if (!o.ok() || o->exit_code != 0) {
-    print_error(fmt::format("`{} -r {}` failed{}", parser, file,
-                            o.ok() ? fmt::format(" (exit status {})", o->exit_code)
-                                   : ": " + o.error().message));
+    print_error(fmt::format(
+        "`{} -r {}` failed{}", parser, file,
+        o.ok() ? fmt::format(" (exit status {})", o->exit_code) : ": " + o.error().message));
     return 1;
   }
-  std::printf("loaded it with `%s -r %s`; `cordon probe` checks the sandbox now\n",
-              parser.c_str(), file.c_str());
+  std::printf("loaded it with `%s -r %s`; `cordon probe` checks the sandbox now\n", parser.c_str(),
+              file.c_str());
   return 0;
 }
 

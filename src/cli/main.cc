@@ -32,8 +32,9 @@ int main(int argc, char** argv) {
                "cordon"};
   app.require_subcommand(1);
   // DIST-3: the version, the commit, the bwrap found and its version, the backend.
-  app.set_version_flag("--version", [] { return version_text(load_cli_context(environ)); },
-                       "print cordon's version and commit, the bwrap found and the backend");
+  app.set_version_flag(
+      "--version", [] { return version_text(load_cli_context(environ)); },
+      "print cordon's version and commit, the bwrap found and the backend");
 
   RunArgs run_args;
   std::string script;

@@ -28,9 +28,10 @@ std::string sh_quote(const std::string& s) {
 std::string failing_bwrap(const World& w, const std::string& version, const std::string& message,
                           bool probe_passes = false) {
   std::string path = w.root() + "/bwrap-failing";
-  std::string script = "#!/bin/sh\n"
-                       "if [ \"$1\" = --version ]; then echo " + sh_quote(version) +
-                       "; exit 0; fi\n";
+  std::string script =
+      "#!/bin/sh\n"
+      "if [ \"$1\" = --version ]; then echo " +
+      sh_quote(version) + "; exit 0; fi\n";
   // The probe's checker is `cordon __probe-inside`: let it through to the real bwrap when the
   // failure should come with a command instead.
   if (probe_passes)
@@ -48,9 +49,12 @@ std::string failing_bwrap(const World& w, const std::string& version, const std:
 std::string old_bwrap(const World& w, const std::string& version = "bubblewrap 0.6.1") {
   std::string path = w.root() + "/bwrap-0.6.1";
   std::string log = w.root() + "/bwrap-0.6.1.log";
-  w.write(path,
-          "#!/bin/sh\n"
-          "if [ \"$1\" = --version ]; then echo '" + version + "'; exit 0; fi\n"
+  w.write(
+      path,
+      "#!/bin/sh\n"
+      "if [ \"$1\" = --version ]; then echo '" +
+          version +
+          "'; exit 0; fi\n"
           "[ \"$1\" = --args ] && [ \"$2\" = 3 ] || { echo 'bwrap: expected --args 3' >&2; "
           "exit 1; }\n"
           "tmp=$(/usr/bin/mktemp) || exit 1\n"
@@ -61,9 +65,11 @@ std::string old_bwrap(const World& w, const std::string& version = "bubblewrap 0
           "exit 1; fi\n"
           "exec 3<\"$tmp\"\n"
           "/bin/rm -f \"$tmp\"\n"
-          "echo ran >>'" + log + "'\n"
+          "echo ran >>'" +
+          log +
+          "'\n"
           "exec /usr/bin/bwrap \"$@\"\n",
-          0755);
+      0755);
   return path;
 }
 
@@ -98,7 +104,8 @@ TEST(BwrapDiagnosis, ProbeNamesTheStepCauseAndFixOfEachMessage) {  // PROBE-4
     EXPECT_EQ(r.status, 1) << m.text << r.out << r.err;
     EXPECT_NE(r.out.find("\"failed_check\": \"bwrap_runs\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(std::string("\"diagnosis\": \"") + m.row + "\""), std::string::npos)
-        << m.text << "\n" << r.out;
+        << m.text << "\n"
+        << r.out;
     EXPECT_NE(r.out.find("\"step\": "), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("no setting fixes"), std::string::npos) << r.out;
     if (m.container) {
@@ -126,8 +133,8 @@ TEST(BwrapDiagnosis, ProbeNamesTheStepCauseAndFixOfEachMessage) {  // PROBE-4
 TEST(BwrapDiagnosis, ACommandWhoseSandboxFailsAfterTheProbeGetsTheDiagnosis) {  // PROBE-4
   REQUIRE_SANDBOX();
   World w(false);
-  w.env["CORDON_BWRAP"] = failing_bwrap(
-      w, real_bwrap_version(), "bwrap: Failed to make / slave: Permission denied", true);
+  w.env["CORDON_BWRAP"] = failing_bwrap(w, real_bwrap_version(),
+                                        "bwrap: Failed to make / slave: Permission denied", true);
   Proc r = w.cordon({"probe"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;  // the probe's own sandbox goes to the real bwrap
   r = w.sh("echo ran");
@@ -160,9 +167,10 @@ TEST(OlderBwrap, Bwrap061RunsCommandsWithTheSandboxHolding) {  // PROBE-4, PROC-
   EXPECT_NE(r.out.find("\"bwrap_version\": \"bubblewrap 0.6.1\""), std::string::npos) << r.out;
   // A hidden file reads empty; a new user namespace is refused (the seccomp rule, without
   // --disable-userns); the project is writable.
-  r = w.sh("cat \"$HOME/.netrc\"; echo \"[hidden read]\"; "
-           "if unshare -U true 2>/dev/null; then echo userns-created; else echo userns-refused; fi; "
-           "echo hi > made.txt && echo written");
+  r = w.sh(
+      "cat \"$HOME/.netrc\"; echo \"[hidden read]\"; "
+      "if unshare -U true 2>/dev/null; then echo userns-created; else echo userns-refused; fi; "
+      "echo hi > made.txt && echo written");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "[hidden read]\nuserns-refused\nwritten\n") << r.err;
   EXPECT_EQ(w.read("made.txt"), "hi\n");
@@ -189,7 +197,8 @@ TEST(OlderBwrap, BelowTheOldestSupportedIsRefusedNamingBothVersions) {  // PROBE
   Proc r = w.cordon({"probe", "--json"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("\"failed_check\": \"bwrap_version\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("bwrap 0.5.0 at " + w.root() + "/bwrap-failing is older than cordon needs "
+  EXPECT_NE(r.out.find("bwrap 0.5.0 at " + w.root() +
+                       "/bwrap-failing is older than cordon needs "
                        "(0.6.0 or newer)"),
             std::string::npos)
       << r.out;
@@ -255,8 +264,7 @@ TEST(Version, NamesCordonItsCommitTheBwrapAndTheBackend) {  // DIST-3
     Proc r = w.cordon(args);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.rfind("cordon 0.1.0 (commit ", 0), 0u) << r.out;
-    EXPECT_NE(r.out.find("bwrap: /usr/bin/bwrap (" + real_bwrap_version() + ")"),
-              std::string::npos)
+    EXPECT_NE(r.out.find("bwrap: /usr/bin/bwrap (" + real_bwrap_version() + ")"), std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("backend: linux"), std::string::npos) << r.out;
   }
@@ -272,8 +280,8 @@ TEST(Docs, ManPageSaysWhatHelpSays) {  // DIST-1
   EXPECT_EQ(man.out.rfind(".\\\"", 0), 0u);
   EXPECT_NE(man.out.find(".TH CORDON 1"), std::string::npos);
   Proc help = w.cordon({"--help"});
-  for (const char* cmd : {"run", "probe", "policy", "review", "session", "serve", "mcp",
-                          "classify", "setup", "version"}) {
+  for (const char* cmd : {"run", "probe", "policy", "review", "session", "serve", "mcp", "classify",
+                          "setup", "version"}) {
     EXPECT_NE(help.out.find(cmd), std::string::npos) << cmd;
     EXPECT_NE(man.out.find(std::string(".SS \"cordon ") + cmd), std::string::npos) << cmd;
   }
@@ -282,9 +290,9 @@ TEST(Docs, ManPageSaysWhatHelpSays) {  // DIST-1
   for (const char* opt : {"--project", "--session", "--network", "--outside-sandbox", "--away",
                           "--allow-command", "--timeout"})
     EXPECT_NE(run_help.out.find(opt), std::string::npos) << opt;
-  for (const char* opt : {"\\-\\-project", "\\-\\-session", "\\-\\-network",
-                          "\\-\\-outside\\-sandbox", "\\-\\-away", "\\-\\-allow\\-command",
-                          "\\-\\-timeout"})
+  for (const char* opt :
+       {"\\-\\-project", "\\-\\-session", "\\-\\-network", "\\-\\-outside\\-sandbox", "\\-\\-away",
+        "\\-\\-allow\\-command", "\\-\\-timeout"})
     EXPECT_NE(man.out.find(opt), std::string::npos) << opt;
   EXPECT_NE(man.out.find("approve the machine's network for this command"), std::string::npos);
   EXPECT_NE(man.out.find(".SS \"cordon setup apparmor\""), std::string::npos);
@@ -306,8 +314,8 @@ std::string bash_complete(const World& w, const std::string& script,
   std::string arr;
   for (const auto& x : words) arr += " '" + x + "'";
   Proc r = run_program({"/bin/bash", "-c",
-                        "source '" + script + "'; COMP_WORDS=(" + arr + "); COMP_CWORD=" +
-                            std::to_string(words.size() - 1) +
+                        "source '" + script + "'; COMP_WORDS=(" + arr +
+                            "); COMP_CWORD=" + std::to_string(words.size() - 1) +
                             "; _cordon; printf '%s\\n' \"${COMPREPLY[@]}\""},
                        w.env, "/");
   return r.out;
@@ -317,12 +325,12 @@ TEST(Docs, BashCompletionFollowsTheCommandLineDefinition) {  // DIST-1
   World w(false);
   std::string s = completion(w, "bash");
   EXPECT_EQ(bash_complete(w, s, {"cordon", "se"}), "session\nserve\nsetup\n");
-  EXPECT_EQ(bash_complete(w, s, {"cordon", "session", ""}), "start\nlist\nend\nresume\n-h\n--help\n");
+  EXPECT_EQ(bash_complete(w, s, {"cordon", "session", ""}),
+            "start\nlist\nend\nresume\n-h\n--help\n");
   EXPECT_EQ(bash_complete(w, s, {"cordon", "setup", "a"}), "apparmor\n");
   EXPECT_EQ(bash_complete(w, s, {"cordon", "run", "--proj"}), "--project\n");
   // An option's value is not a command: `--project session` stays in `run`.
-  EXPECT_EQ(bash_complete(w, s, {"cordon", "run", "--project", "session", "--net"}),
-            "--network\n");
+  EXPECT_EQ(bash_complete(w, s, {"cordon", "run", "--project", "session", "--net"}), "--network\n");
   // After `--` comes the command itself: bash's own completion.
   EXPECT_EQ(bash_complete(w, s, {"cordon", "run", "--", "se"}), "\n");
 }
@@ -339,9 +347,8 @@ TEST(Docs, ZshAndFishCompletionsParse) {  // DIST-1
   // fish: the subcommands of `session` are offered after `cordon session`.
   if (access("/usr/bin/fish", X_OK) == 0) {
     std::string path = w.root() + "/completion.fish";
-    Proc r = run_program({"/usr/bin/fish", "-c",
-                          "source " + path + "; complete -C 'cordon session '"},
-                         w.env, "/");
+    Proc r = run_program(
+        {"/usr/bin/fish", "-c", "source " + path + "; complete -C 'cordon session '"}, w.env, "/");
     EXPECT_NE(r.out.find("resume"), std::string::npos) << r.out << r.err;
     r = run_program({"/usr/bin/fish", "-c", "source " + path + "; complete -C 'cordon run --net'"},
                     w.env, "/");

@@ -116,8 +116,7 @@ TEST(BwrapDiagnosis, UbuntuNamesTheAppArmorProfileFirstThenTheSysctl) {  // PROB
                         "bwrap: setting up uid map: Permission denied"}) {
     Diagnosis d = diagnose_bwrap_message(m, ubuntu());
     EXPECT_NE(d.cause.find("AppArmor"), std::string::npos) << d.cause;
-    EXPECT_NE(d.cause.find("kernel.apparmor_restrict_unprivileged_userns = 1"),
-              std::string::npos)
+    EXPECT_NE(d.cause.find("kernel.apparmor_restrict_unprivileged_userns = 1"), std::string::npos)
         << d.cause;
     size_t profile = d.fix.find("sudo cordon setup apparmor");
     size_t sysctl = d.fix.find("kernel.apparmor_restrict_unprivileged_userns=0");
@@ -140,8 +139,9 @@ TEST(BwrapDiagnosis, ContainersNameExternalModeFirstThenTheRuntimeOptions) {  //
   EXPECT_NE(d.cause.find("container (/.dockerenv)"), std::string::npos) << d.cause;
   EXPECT_NE(d.cause.find(d.step), std::string::npos) << "names the step: " << d.cause;
   size_t external = d.fix.find("mode = \"external\"");
-  size_t options = d.fix.find("--security-opt seccomp=unconfined --security-opt "
-                              "apparmor=unconfined");
+  size_t options = d.fix.find(
+      "--security-opt seccomp=unconfined --security-opt "
+      "apparmor=unconfined");
   ASSERT_NE(external, std::string::npos) << d.fix;
   ASSERT_NE(options, std::string::npos) << d.fix;
   EXPECT_LT(external, options);
@@ -214,7 +214,8 @@ TEST(BwrapDiagnosis, UnknownOptionNamesTheOptionAndTheVersion) {  // PROBE-4
 TEST(BwrapDiagnosis, AnUnknownMessageIsPROBE2sReport) {  // PROBE-2
   Diagnosis d = diagnose_bwrap_message("bwrap: something new: Invalid argument\n", ubuntu());
   EXPECT_EQ(d.row, "");
-  EXPECT_EQ(d.cause, "the sandbox did not hold (bwrap_runs): bwrap: something new: Invalid argument");
+  EXPECT_EQ(d.cause,
+            "the sandbox did not hold (bwrap_runs): bwrap: something new: Invalid argument");
   EXPECT_NE(d.fix.find("please report"), std::string::npos);
 }
 
@@ -271,9 +272,10 @@ TEST(BwrapDiagnosis, ReadmeTroubleshootingIsGeneratedFromTheTable) {
   std::stringstream ss;
   ss << in.rdbuf();
   std::string readme = ss.str();
-  const std::string begin = "<!-- troubleshooting: generated from src/backend/linux/"
-                            "bwrap_diagnosis.cc; CORDON_UPDATE_GOLDEN=1 unit_tests rewrites it "
-                            "-->\n";
+  const std::string begin =
+      "<!-- troubleshooting: generated from src/backend/linux/"
+      "bwrap_diagnosis.cc; CORDON_UPDATE_GOLDEN=1 unit_tests rewrites it "
+      "-->\n";
   const std::string end = "<!-- troubleshooting end -->";
   size_t b = readme.find(begin), e = readme.find(end);
   ASSERT_NE(b, std::string::npos) << "README.md lacks the marker: " << begin;

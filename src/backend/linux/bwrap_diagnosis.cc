@@ -14,9 +14,10 @@ std::string where_config(const HostHints& h) {
 
 // External mode first when the container is the boundary (PROBE-4).
 std::string external_first(const HostHints& h) {
-  return fmt::format("if this container is the boundary, set mode = \"external\" under [sandbox] "
-                     "in {}",
-                     where_config(h));
+  return fmt::format(
+      "if this container is the boundary, set mode = \"external\" under [sandbox] "
+      "in {}",
+      where_config(h));
 }
 
 std::string container_options(const HostHints& h, bool proc) {
@@ -33,24 +34,27 @@ std::string container_options(const HostHints& h, bool proc) {
 
 std::string apparmor_fix(const HostHints& h) {
   std::string bwrap = h.bwrap_path.empty() ? "/usr/bin/bwrap" : h.bwrap_path;
-  return fmt::format("install an AppArmor profile that lets {} create user namespaces: run `sudo "
-                     "cordon setup apparmor` (it writes {} and loads it with apparmor_parser "
-                     "-r); or, for every program on this machine, `{}`",
-                     bwrap, kAppArmorProfileFile, kAppArmorSysctlCommand);
+  return fmt::format(
+      "install an AppArmor profile that lets {} create user namespaces: run `sudo "
+      "cordon setup apparmor` (it writes {} and loads it with apparmor_parser "
+      "-r); or, for every program on this machine, `{}`",
+      bwrap, kAppArmorProfileFile, kAppArmorSysctlCommand);
 }
 
 Diagnosis apparmor(const BwrapMessageRow& row, const HostHints& h) {
   Diagnosis d;
   if (h.apparmor_restrict_userns == 1) {
-    d.cause = fmt::format("AppArmor restricts unprivileged user namespaces on this machine "
-                          "(kernel.apparmor_restrict_unprivileged_userns = 1): bwrap's new "
-                          "namespace has no privileges, so {} failed",
-                          row.step);
+    d.cause = fmt::format(
+        "AppArmor restricts unprivileged user namespaces on this machine "
+        "(kernel.apparmor_restrict_unprivileged_userns = 1): bwrap's new "
+        "namespace has no privileges, so {} failed",
+        row.step);
   } else {
-    d.cause = fmt::format("bwrap's new user namespace has no privileges, so {} failed (what "
-                          "AppArmor's restriction of unprivileged user namespaces does on "
-                          "Ubuntu 23.10 and later)",
-                          row.step);
+    d.cause = fmt::format(
+        "bwrap's new user namespace has no privileges, so {} failed (what "
+        "AppArmor's restriction of unprivileged user namespaces does on "
+        "Ubuntu 23.10 and later)",
+        row.step);
   }
   d.fix = apparmor_fix(h);
   if (!h.container.empty()) d.fix = external_first(h) + "; otherwise " + d.fix;
@@ -64,18 +68,25 @@ Diagnosis container(const BwrapMessageRow& row, const HostHints& h, bool proc) {
                           : "refuses the namespaces and mounts a sandbox needs (its seccomp "
                             "and AppArmor profiles)";
   if (!h.container.empty()) {
-    d.cause = fmt::format("{} failed: this machine looks like a container ({}), which {}",
-                          row.step, h.container, what);
-    d.fix = external_first(h) + "; otherwise start the container with options that let bwrap "
-                                "run: " + container_options(h, proc);
+    d.cause = fmt::format("{} failed: this machine looks like a container ({}), which {}", row.step,
+                          h.container, what);
+    d.fix = external_first(h) +
+            "; otherwise start the container with options that let bwrap "
+            "run: " +
+            container_options(h, proc);
   } else {
-    d.cause = fmt::format("{} failed: something refuses what a sandbox needs, as a container "
-                          "does (no container was detected; a security module or a "
-                          "container runtime cordon does not know may be the cause)",
-                          row.step);
-    d.fix = "if cordon runs in a container that is the boundary, set mode = \"external\" under "
-            "[sandbox] in " + where_config(h) + "; otherwise start the container with options "
-            "that let bwrap run: " + container_options(h, proc);
+    d.cause = fmt::format(
+        "{} failed: something refuses what a sandbox needs, as a container "
+        "does (no container was detected; a security module or a "
+        "container runtime cordon does not know may be the cause)",
+        row.step);
+    d.fix =
+        "if cordon runs in a container that is the boundary, set mode = \"external\" under "
+        "[sandbox] in " +
+        where_config(h) +
+        "; otherwise start the container with options "
+        "that let bwrap run: " +
+        container_options(h, proc);
   }
   return d;
 }
@@ -96,10 +107,12 @@ Diagnosis no_userns(const BwrapMessageRow& row, const HostHints& h) {
              "make sure user.max_user_namespaces is above 0 (`sudo sysctl -w "
              "user.max_user_namespaces=15000`)"};
   }
-  d.cause = fmt::format("this kernel does not let unprivileged users create user namespaces{}, "
-                        "so {} failed",
-                        why.empty() ? "" : " (" + join(why, ", ") + ")", row.step);
-  d.fix = "allow them: " + join(fixes, " and ") + ", kept across reboots in a file under "
+  d.cause = fmt::format(
+      "this kernel does not let unprivileged users create user namespaces{}, "
+      "so {} failed",
+      why.empty() ? "" : " (" + join(why, ", ") + ")", row.step);
+  d.fix = "allow them: " + join(fixes, " and ") +
+          ", kept across reboots in a file under "
           "/etc/sysctl.d/";
   if (!h.container.empty()) d.fix = external_first(h) + "; otherwise, on the host, " + d.fix;
   return d;
@@ -115,10 +128,11 @@ Diagnosis old_bwrap(const std::string& msg, const HostHints& h) {
   }
   d.cause = fmt::format("bwrap {} does not know {}, which cordon passed",
                         h.bwrap_version ? h.bwrap_version->str() : "(version unknown)", option);
-  d.fix = "install bubblewrap 0.8 or newer; cordon leaves out the options an older bwrap (0.6 "
-          "or newer) lacks when `bwrap --version` names its version, so please also report "
-          "this with the output of `" +
-          (h.bwrap_path.empty() ? std::string("bwrap") : h.bwrap_path) + " --version`";
+  d.fix =
+      "install bubblewrap 0.8 or newer; cordon leaves out the options an older bwrap (0.6 "
+      "or newer) lacks when `bwrap --version` names its version, so please also report "
+      "this with the output of `" +
+      (h.bwrap_path.empty() ? std::string("bwrap") : h.bwrap_path) + " --version`";
   return d;
 }
 
@@ -183,19 +197,13 @@ const std::vector<BwrapMessageRow>& bwrap_message_table() {
        {"pivot_root"},
        "switching to the new root (pivot_root)",
        SandboxCause::kContainer},
-      {"mount_devpts",
-       {"Can't mount devpts on"},
-       "mounting /dev/pts",
-       SandboxCause::kContainer},
+      {"mount_devpts", {"Can't mount devpts on"}, "mounting /dev/pts", SandboxCause::kContainer},
       // Docker and Podman mask /proc/kcore, /proc/sys, ...: a fresh procfs is refused.
       {"mount_proc",
        {"Can't mount proc on"},
        "mounting a fresh /proc",
        SandboxCause::kContainerProc},
-      {"unknown_option",
-       {"Unknown option"},
-       "reading cordon's options",
-       SandboxCause::kOldBwrap},
+      {"unknown_option", {"Unknown option"}, "reading cordon's options", SandboxCause::kOldBwrap},
       {"disable_userns",
        {"creation of new user namespaces was not disabled as requested",
         "sysctl user.max_user_namespaces = 1", "cannot open /proc/sys/user/max_user_namespaces"},
@@ -217,27 +225,30 @@ Diagnosis diagnose_bwrap_message(const std::string& bwrap_stderr, const HostHint
       case SandboxCause::kAppArmorUserns:
         // Without the AppArmor switch, a container explains a refused map better.
         d = h.apparmor_restrict_userns != 1 && !h.container.empty() ? container(row, h, false)
-                                                                     : apparmor(row, h);
+                                                                    : apparmor(row, h);
         break;
       case SandboxCause::kNoUserns:
         d = no_userns(row, h);
         break;
       case SandboxCause::kNoUsernsKernel:
-        d.cause = fmt::format("this kernel was built without user namespaces, so {} failed",
-                              row.step);
-        d.fix = "use a kernel with user namespaces (CONFIG_USER_NS; every major distribution's "
-                "kernel has them), or, when this machine is itself the boundary, set mode = "
-                "\"external\" under [sandbox] in " + where_config(h);
+        d.cause =
+            fmt::format("this kernel was built without user namespaces, so {} failed", row.step);
+        d.fix =
+            "use a kernel with user namespaces (CONFIG_USER_NS; every major distribution's "
+            "kernel has them), or, when this machine is itself the boundary, set mode = "
+            "\"external\" under [sandbox] in " +
+            where_config(h);
         break;
       case SandboxCause::kUsernsLimit:
-        d.cause = fmt::format("no more user namespaces may be created (user.max_user_namespaces"
-                              "{} or the nesting depth was reached), so {} failed",
-                              h.max_user_namespaces >= 0
-                                  ? " = " + std::to_string(h.max_user_namespaces)
-                                  : std::string(),
-                              row.step);
-        d.fix = "raise the limit: `sudo sysctl -w user.max_user_namespaces=15000`, kept across "
-                "reboots in a file under /etc/sysctl.d/";
+        d.cause = fmt::format(
+            "no more user namespaces may be created (user.max_user_namespaces"
+            "{} or the nesting depth was reached), so {} failed",
+            h.max_user_namespaces >= 0 ? " = " + std::to_string(h.max_user_namespaces)
+                                       : std::string(),
+            row.step);
+        d.fix =
+            "raise the limit: `sudo sysctl -w user.max_user_namespaces=15000`, kept across "
+            "reboots in a file under /etc/sysctl.d/";
         if (!h.container.empty()) d.fix = external_first(h) + "; otherwise " + d.fix;
         break;
       case SandboxCause::kContainer:
@@ -250,9 +261,10 @@ Diagnosis diagnose_bwrap_message(const std::string& bwrap_stderr, const HostHint
         d = old_bwrap(msg, h);
         break;
       case SandboxCause::kNoDisableUserns:
-        d.cause = fmt::format("{} failed: the kernel has no per-namespace "
-                              "user.max_user_namespaces (Linux 4.9 and later have it)",
-                              row.step);
+        d.cause = fmt::format(
+            "{} failed: the kernel has no per-namespace "
+            "user.max_user_namespaces (Linux 4.9 and later have it)",
+            row.step);
         d.fix = "use Linux 4.9 or later";
         break;
     }
@@ -279,8 +291,8 @@ std::string troubleshooting_markdown() {
   ubuntu.apparmor_restrict_userns = 1;
   container.container = "/.dockerenv or /run/.containerenv";
   const Kind kinds[] = {
-      {SandboxCause::kAppArmorUserns,
-       "Ubuntu 23.10 and later: AppArmor restricts user namespaces", ubuntu},
+      {SandboxCause::kAppArmorUserns, "Ubuntu 23.10 and later: AppArmor restricts user namespaces",
+       ubuntu},
       {SandboxCause::kNoUserns, "The kernel does not allow unprivileged user namespaces", base},
       {SandboxCause::kNoUsernsKernel, "The kernel has no user namespaces", base},
       {SandboxCause::kUsernsLimit, "Too many user namespaces", base},
@@ -300,13 +312,12 @@ std::string troubleshooting_markdown() {
     }
     if (!first) continue;
     Diagnosis d = diagnose_bwrap_message(std::string("bwrap: ") + first->needles[0], k.hints);
-    out += fmt::format("#### {}\n\nbwrap says {}.\n\n- **cause**: {}.\n- **fix**: {}.\n\n",
-                       k.title, join(messages, ", "), d.cause, d.fix);
+    out += fmt::format("#### {}\n\nbwrap says {}.\n\n- **cause**: {}.\n- **fix**: {}.\n\n", k.title,
+                       join(messages, ", "), d.cause, d.fix);
   }
   out += fmt::format("#### bwrap older than {}\n\n- **cause**: {}.\n- **fix**: {}.\n",
                      kMinBwrapVersion.str(),
-                     *bwrap_too_old(BwrapVersion{0, 5, 0}, "/usr/bin/bwrap"),
-                     bwrap_upgrade_fix());
+                     *bwrap_too_old(BwrapVersion{0, 5, 0}, "/usr/bin/bwrap"), bwrap_upgrade_fix());
   return out;
 }
 

@@ -15,14 +15,14 @@ namespace cordon {
 
 // What lies behind a family of messages; the fix depends on it and on the machine.
 enum class SandboxCause {
-  kAppArmorUserns,  // Ubuntu 23.10+: user namespaces exist but get no privileges
-  kNoUserns,        // the kernel refuses unprivileged user namespaces (sysctl)
-  kNoUsernsKernel,  // the kernel was built without user namespaces
-  kUsernsLimit,     // user.max_user_namespaces (or nesting depth) reached
-  kContainer,       // a container's seccomp/AppArmor profile refuses namespaces or mounts
-  kContainerProc,   // a container masks /proc, so a fresh procfs cannot be mounted
-  kOldBwrap,        // bwrap lacks an option cordon passed
-  kNoDisableUserns, // --disable-userns could not be applied (kernel too old)
+  kAppArmorUserns,   // Ubuntu 23.10+: user namespaces exist but get no privileges
+  kNoUserns,         // the kernel refuses unprivileged user namespaces (sysctl)
+  kNoUsernsKernel,   // the kernel was built without user namespaces
+  kUsernsLimit,      // user.max_user_namespaces (or nesting depth) reached
+  kContainer,        // a container's seccomp/AppArmor profile refuses namespaces or mounts
+  kContainerProc,    // a container masks /proc, so a fresh procfs cannot be mounted
+  kOldBwrap,         // bwrap lacks an option cordon passed
+  kNoDisableUserns,  // --disable-userns could not be applied (kernel too old)
 };
 
 struct BwrapMessageRow {
@@ -40,10 +40,10 @@ struct HostHints {
   int apparmor_restrict_userns = -1;   // kernel.apparmor_restrict_unprivileged_userns; -1 absent
   int unprivileged_userns_clone = -1;  // kernel.unprivileged_userns_clone (Debian); -1 absent
   long max_user_namespaces = -1;       // user.max_user_namespaces; -1 unreadable
-  std::string container;       // evidence of a container ("/.dockerenv", ...), "" for none
-  std::string container_kind;  // "docker", "podman" or "" (unknown or none)
-  std::string bwrap_path;      // the bwrap that failed
-  std::string config_file;     // where `mode = "external"` goes (Folders::config_file)
+  std::string container;               // evidence of a container ("/.dockerenv", ...), "" for none
+  std::string container_kind;          // "docker", "podman" or "" (unknown or none)
+  std::string bwrap_path;              // the bwrap that failed
+  std::string config_file;             // where `mode = "external"` goes (Folders::config_file)
   std::optional<BwrapVersion> bwrap_version;
 };
 

@@ -65,8 +65,9 @@ BwrapInfo read_bwrap_info(const std::string& bwrap, const std::string& cache_dir
   if (!key.empty()) {
     if (auto it = seen.find(key); it != seen.end()) return it->second;
   }
-  std::string file =
-      cache_dir.empty() ? "" : path_join(cache_dir, fmt::format("bwrap-version-{}.json", geteuid()));
+  std::string file = cache_dir.empty()
+                         ? ""
+                         : path_join(cache_dir, fmt::format("bwrap-version-{}.json", geteuid()));
   if (!file.empty() && !key.empty()) {
     auto text = read_file(file, 1 << 16);
     if (text.ok()) {

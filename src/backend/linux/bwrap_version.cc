@@ -53,9 +53,10 @@ std::optional<std::string> bwrap_too_old(const std::optional<BwrapVersion>& v,
 }
 
 std::string bwrap_upgrade_fix() {
-  return fmt::format("install bubblewrap {} or newer (Ubuntu 22.04 has 0.6.1, Debian 12 0.8.0), "
-                     "or point CORDON_BWRAP at a newer bwrap",
-                     kMinBwrapVersion.str());
+  return fmt::format(
+      "install bubblewrap {} or newer (Ubuntu 22.04 has 0.6.1, Debian 12 0.8.0), "
+      "or point CORDON_BWRAP at a newer bwrap",
+      kMinBwrapVersion.str());
 }
 
 }  // namespace cordon

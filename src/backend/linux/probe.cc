@@ -76,9 +76,12 @@ void detect_container(HostHints& h) {
   std::ifstream in("/proc/1/cgroup");
   std::string line;
   while (std::getline(in, line)) {
-    for (const auto& [word, kind] : std::initializer_list<std::pair<const char*, const char*>>{
-             {"docker", "docker"}, {"libpod", "podman"}, {"kubepods", ""}, {"containerd", ""},
-             {"lxc", ""}}) {
+    for (const auto& [word, kind] :
+         std::initializer_list<std::pair<const char*, const char*>>{{"docker", "docker"},
+                                                                    {"libpod", "podman"},
+                                                                    {"kubepods", ""},
+                                                                    {"containerd", ""},
+                                                                    {"lxc", ""}}) {
       if (line.find(word) != std::string::npos) {
         h.container = std::string("/proc/1/cgroup names ") + word;
         h.container_kind = kind;
