@@ -534,7 +534,11 @@ bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res,
     lr.pid_start = process_start_time(pid);
     lr.pgid = pid;
   }
-  if (lr.sandboxed) lr.snapshot = snapshot_of(pc.facts, &plan);
+  if (lr.sandboxed) {
+    lr.snapshot = snapshot_of(pc.facts, &plan);
+    lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    pc.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
+  }
   Status written = make_error("io", "not written");
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -742,7 +746,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
   if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(*lr.snapshot);
+    AftercareOutcome after = run_aftercare(*lr.snapshot, pc.watch ? &*pc.watch : nullptr);
     res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);
