@@ -311,7 +311,10 @@ std::string troubleshooting_markdown() {
       for (const char* n : row.needles) messages.push_back(fmt::format("`{}`", n));
     }
     if (!first) continue;
-    Diagnosis d = diagnose_bwrap_message(std::string("bwrap: ") + first->needles[0], k.hints);
+    // bwrap names the option it does not know; the needle alone does not.
+    std::string sample = std::string("bwrap: ") + first->needles[0] +
+                         (k.cause == SandboxCause::kOldBwrap ? " --disable-userns" : "");
+    Diagnosis d = diagnose_bwrap_message(sample, k.hints);
     out += fmt::format("#### {}\n\nbwrap says {}.\n\n- **cause**: {}.\n- **fix**: {}.\n\n", k.title,
                        join(messages, ", "), d.cause, d.fix);
   }
