@@ -62,6 +62,12 @@ bool keep_submodule(const Beneath& b, const PlantedFind& f, const std::string& c
   std::string text;
   for (const char* name : {"config", "config.worktree"})
     if (auto c = read_file(path_join(real, name), 1 << 20); c.ok()) text += *c + "\n";
+  // A linked worktree's commondir must lead back to this repository (else its config, hooks
+  // and fsmonitor are another's).
+  if (auto c = read_file(path_join(real, "commondir"), 4096); c.ok()) {
+    std::string target = real_or_lexical(path_join(real, trim(c->substr(0, c->find('\n')))));
+    if (target != common_dir) return false;
+  }
   return checkout_of_this_repository(real, common_dir, text);
 }
 

@@ -191,6 +191,11 @@ TEST(Planted, SubmoduleCheckoutIsKeptAPlantedOneIsNot) {  // GIT-8
   EXPECT_FALSE(w.exists("lib/evil/.git")) << r.err;
   users_git(w, w.abs("lib/evil"));
   EXPECT_FALSE(ran(w, "mod"));
+  // A worktree made by the command whose commondir is then pointed at a planted repository.
+  r = w.sh("git worktree add -q .claude/worktrees/w2 -b w2 && echo " + w.root() +
+           "/planted-wt > .git/worktrees/w2/commondir && git init -q --bare " + w.root() +
+           "/planted-wt 2>/dev/null; true");
+  EXPECT_FALSE(w.exists(".claude/worktrees/w2/.git")) << r.err;
   // The submodule's own `.git` file rewritten to name a planted repository (GIT-2).
   std::string planted = w.root() + "/planted-git";
   w.host({"git", "init", "-q", "--bare", planted});
