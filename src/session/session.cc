@@ -50,7 +50,7 @@ std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
 std::string limits_hint(const Limits& limits, const std::string& config) {
   if (!limits.pids || *limits.pids >= 64) return "";
   return fmt::format(
-      ". The likely cause is [limits] pids = {} in {}: as an rlimit it counts every process of "
+      "The likely cause is [limits] pids = {} in {}: as an rlimit it counts every process of "
       "your user on this machine, and the sandbox itself needs a few. Fix: raise it (to 256 or "
       "more), or remove it; commands get a cgroup limit of {} processes by default where a "
       "cgroup can be made.",
@@ -548,7 +548,11 @@ bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res, const 
     lr.pid_start = process_start_time(pid);
     lr.pgid = pid;
   }
-  if (lr.sandboxed) lr.snapshot = snapshot_of(pc.facts, &plan);
+  if (lr.sandboxed) {
+    lr.snapshot = snapshot_of(pc.facts, &plan);
+    lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    pc.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
+  }
   Status written = make_error("io", "not written");
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -678,10 +682,13 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   res.canceled = o.canceled;
   if (plan.runner == Runner::kSandbox && !o.bwrap_started && !o.timed_out && !o.canceled) {
     drop_record();
-    // bwrap failed while setting up: nothing of the command ran.
-    res.refusal = Refusal{"unavailable",
-                          "the sandbox could not start: " + trim(o.held_err + res.stderr_text) +
-                              limits_hint(plan.limits, opts_.policy.source_file)};
+    // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
+    Diagnosis d = diagnose_sandbox_start(o.held_err + res.stderr_text, bwrap, opts_.folders);
+    const std::string hint = limits_hint(plan.limits, opts_.policy.source_file);  // PROC-6
+    res.refusal = Refusal{
+        "unavailable",
+        hint.empty() ? fmt::format("the sandbox could not start: {}. Fix: {}.", d.cause, d.fix)
+                     : fmt::format("the sandbox could not start: {}. {}", d.cause, hint)};
     res.exit_code = 125;
     return finish(res);
   }
@@ -769,7 +776,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
   if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(*lr.snapshot);
+    AftercareOutcome after = run_aftercare(*lr.snapshot, pc.watch ? &*pc.watch : nullptr);
     res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);
