@@ -68,6 +68,16 @@ std::vector<std::string> tracked_protected_now(const SessionOptions& o,
   return g.tracked;
 }
 
+// The project's real git folder now ("" when none), to check a leftover record against.
+std::string current_git_dir(const SessionOptions& o, const std::string& project) {
+  GitFactsInput gi;
+  gi.project = project;
+  gi.home = o.home;
+  gi.env = o.env;
+  gi.cache_dir = o.folders.cache;
+  return read_git_facts(gi).git_dir;
+}
+
 // Processes in a process group (for an unconfined command whose first process is gone).
 std::vector<int> processes_in_group(int pgid) {
   std::vector<int> out;
@@ -322,6 +332,24 @@ void Session::mark_notices_shown() {
   first_command_ = false;
 }
 
+std::string Session::record_problem(const LeftoverRecord& rec, const std::string& path,
+                                    std::optional<SnapshotExpectations>& want) const {
+  const std::string dir_id = path_base(path_parent(path));
+  if (!valid_session_id(rec.session) || rec.session != dir_id)
+    return fmt::format("its session id is not the one it is filed under ({})", dir_id);
+  if (std::to_string(rec.effect) != path_base(path)) return "its effect number is not its name";
+  if (rec.project != record_.project) return "its project is not the session's";
+  if (!rec.snapshot) return "";
+  if (!want) {
+    SnapshotExpectations w;
+    w.project = record_.project;
+    w.entries = protected_entries(opts_.policy);
+    w.git_dir = current_git_dir(opts_, record_.project);
+    want = std::move(w);
+  }
+  return snapshot_problem(*rec.snapshot, *want);
+}
+
 ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   // Two commands in flight must not handle the same record twice (SRV-4).
   std::unique_lock<std::mutex> sweep_lock(sweep_mu_);
@@ -335,6 +363,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
       while (dirent* e = readdir(d)) {
         std::string id = e->d_name;
         if (id == "." || id == ".." || id == record_.id) continue;
+        if (!valid_session_id(id)) continue;  // not cordon's: never followed (SES-1)
         if (access(store_.record_path(id).c_str(), F_OK) == 0) continue;  // a named session
         for (const auto& f : store_.leftover_files(id)) files.push_back(f);
       }
@@ -343,9 +372,17 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   }
   std::string boot = current_boot_id();
   std::vector<std::string> held, failed_moves;
+  std::optional<SnapshotExpectations> want;  // read once, when a record has a snapshot
   for (const auto& path : files) {
     auto rec = read_leftover(path);
     bool ours = path_within(path, store_.leftovers_dir(record_.id));
+    // SES-3: every field checked before anything is moved; a record that does not fit is
+    // damaged, and holds the session like an unreadable one.
+    if (rec.ok() && (ours || rec->project == record_.project)) {
+      std::string problem = record_problem(*rec, path, want);
+      if (!problem.empty())
+        rec = make_error("damaged", fmt::format("it does not fit this session: {}", problem), path);
+    }
     if (!rec.ok()) {
       // Listed, then removed by its own command before it could be read: that command has
       // finished with it (several commands in flight, SRV-4). Only a record still there is

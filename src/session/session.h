@@ -17,6 +17,7 @@
 #include "core/result.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
+#include "plan/record_check.h"
 #include "plan/request.h"
 #include "session/command_result.h"
 #include "session/session_store.h"
@@ -114,6 +115,10 @@ class Session {
   // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
   // of this project), adding notes; returns the holds they leave.
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
+  // Why a leftover record at `path` cannot be trusted (SES-3), or "". `want` is filled on first
+  // use (it costs a git run).
+  std::string record_problem(const LeftoverRecord& rec, const std::string& path,
+                             std::optional<SnapshotExpectations>& want) const;
 
   SessionOptions opts_;
   SessionStore store_{Folders{}};

@@ -109,16 +109,16 @@ TEST(SandboxFs, MachineTmpIsInvisibleAndSessionTmpPersists) {  // FS-3
   EXPECT_NE(r.out.find("invisible"), std::string::npos) << r.out;
   unlink(marker.c_str());
   // A named session keeps its /tmp between commands; another session does not see it.
-  r = w.cordon({"run", "--session", "s1", "--", "/bin/sh", "-c",
+  r = w.cordon({"run", "--session", "0000000000000001", "--", "/bin/sh", "-c",
                 "echo kept > /tmp/state && echo $TMPDIR"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "/tmp\n");
-  r = w.cordon({"run", "--session", "s1", "--", "/bin/cat", "/tmp/state"});
+  r = w.cordon({"run", "--session", "0000000000000001", "--", "/bin/cat", "/tmp/state"});
   EXPECT_EQ(r.out, "kept\n") << r.err;
-  r = w.cordon({"run", "--session", "s2", "--", "/bin/sh", "-c", "cat /tmp/state 2>&1 || true"});
+  r = w.cordon({"run", "--session", "0000000000000002", "--", "/bin/sh", "-c", "cat /tmp/state 2>&1 || true"});
   EXPECT_EQ(r.out.find("kept"), std::string::npos);
   // CORDON_SESSION names the session too.
-  w.env["CORDON_SESSION"] = "s1";
+  w.env["CORDON_SESSION"] = "0000000000000001";
   r = w.cordon({"run", "--", "/bin/cat", "/tmp/state"});
   EXPECT_EQ(r.out, "kept\n") << r.err;
   w.env.erase("CORDON_SESSION");
