@@ -22,8 +22,10 @@
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
+#include "host/path_resolver.h"
 #include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
+#include "plan/hidden_list.h"
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "session/aftercare.h"
@@ -197,9 +199,32 @@ Status Session::prepare() {
     if ((ds.st_mode & 07777) != 0555) chmod(empty_dir_.c_str(), 0555);
     if ((fs.st_mode & 07777) != 0444) chmod(empty_file_.c_str(), 0444);
     // A writable path that does not exist yet is made, so the command can use it.
-    for (const auto& w : opts_.policy.writable) (void)make_dirs(expand_home(w, opts_.home), 0700);
+    for (const auto& w : opts_.policy.writable)
+      if (auto real = writable_to_make(w)) (void)make_dirs(*real, 0700);
   }
   return ok_status();
+}
+
+// CFG-3: a writable entry is made where it really leads (links on the way followed), and only
+// when that is still below the home folder and outside every hidden path: `~/wdir/sub` with
+// `~/wdir -> ~/.ssh` must not create `~/.ssh/sub`.
+std::optional<std::string> Session::writable_to_make(const std::string& entry) const {
+  const std::string real = resolve_path_for_policy(expand_home(entry, opts_.home));
+  const std::string home = resolve_path_for_policy(opts_.home);
+  if (real.empty() || home.empty() || real == home || !path_within(real, home)) return std::nullopt;
+  for (const auto& h : hide_entries(opts_.policy, opts_.folders, opts_.home)) {
+    if (h.path.empty() || h.path[0] != '/') continue;
+    // A glob entry (`~/.cargo/credentials*`) hides the matches in its folder, not the folder.
+    const std::string base = h.glob ? path_parent(h.path) : h.path;
+    for (const std::string& p : {base, resolve_path_for_policy(base)}) {
+      if (p.empty() || !path_within(real, p)) continue;
+      if (!h.glob) return std::nullopt;
+      if (real == p) continue;
+      std::string rest = path_relative(real, p);
+      if (glob_match(path_base(h.path), rest.substr(0, rest.find('/')))) return std::nullopt;
+    }
+  }
+  return real;
 }
 
 Status Session::save_record() {

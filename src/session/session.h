@@ -115,6 +115,9 @@ class Session {
   // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
   // of this project), adding notes; returns the holds they leave.
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
+  // Where a `[sandbox] writable` entry that does not exist yet may be made, or nullopt when it
+  // leads into a hidden path or out of the home folder (CFG-3).
+  std::optional<std::string> writable_to_make(const std::string& entry) const;
   // Why a leftover record at `path` cannot be trusted (SES-3), or "". `want` is filled on first
   // use (it costs a git run).
   std::string record_problem(const LeftoverRecord& rec, const std::string& path,

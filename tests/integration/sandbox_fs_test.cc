@@ -231,5 +231,18 @@ TEST(SandboxFs, UnsearchableProjectRootIsRefused) {  // FS-10
   EXPECT_NE(r.err.find("cannot be searched"), std::string::npos) << r.err;
 }
 
+// CFG-3: a writable entry is made only where it really leads: through a link into a hidden
+// path it creates nothing there; an ordinary one is made.
+TEST(SandboxFs, WritableThroughALinkIntoAHiddenPathCreatesNothing) {  // CFG-3
+  REQUIRE_SANDBOX();
+  World w;
+  mkdir((w.home() + "/.ssh").c_str(), 0700);
+  ASSERT_EQ(symlink((w.home() + "/.ssh").c_str(), (w.home() + "/wdir").c_str()), 0);
+  w.config("[sandbox]\nwritable = [\"~/wdir/sub\", \"~/made/here\"]\n");
+  w.sh("true");
+  EXPECT_FALSE(w.exists(w.home() + "/.ssh/sub"));
+  EXPECT_TRUE(w.exists(w.home() + "/made/here"));
+}
+
 }  // namespace
 }  // namespace cordon::it
