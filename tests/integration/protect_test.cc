@@ -234,7 +234,8 @@ TEST(Protect, UnreadableFolderIsReadOnlyForTheRestOfTheSession) {  // FS-10
   World w;
   w.write(".vscode/settings.json", "{}\n");
   commit_all(w);
-  Proc r = w.cordon({"run", "--session", "00000000000000f1", "--", "/bin/sh", "-c", "chmod 000 .vscode"});
+  Proc r = w.cordon(
+      {"run", "--session", "00000000000000f1", "--", "/bin/sh", "-c", "chmod 000 .vscode"});
   EXPECT_NE(r.err.find("FS-10"), std::string::npos) << r.err;
   chmod(w.abs(".vscode").c_str(), 0755);
   r = w.cordon({"run", "--session", "00000000000000f1", "--", "/bin/sh", "-c",

@@ -115,7 +115,8 @@ TEST(SandboxFs, MachineTmpIsInvisibleAndSessionTmpPersists) {  // FS-3
   EXPECT_EQ(r.out, "/tmp\n");
   r = w.cordon({"run", "--session", "0000000000000001", "--", "/bin/cat", "/tmp/state"});
   EXPECT_EQ(r.out, "kept\n") << r.err;
-  r = w.cordon({"run", "--session", "0000000000000002", "--", "/bin/sh", "-c", "cat /tmp/state 2>&1 || true"});
+  r = w.cordon({"run", "--session", "0000000000000002", "--", "/bin/sh", "-c",
+                "cat /tmp/state 2>&1 || true"});
   EXPECT_EQ(r.out.find("kept"), std::string::npos);
   // CORDON_SESSION names the session too.
   w.env["CORDON_SESSION"] = "0000000000000001";
