@@ -289,6 +289,7 @@ class SessionImpl : public Session {
           return files::write_file(c, q);
         });
     if (!r.ok()) return r.error();
+    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
     return WriteFileResult{r->path, r->bytes, r->created, r->created_dirs};
   }
 
@@ -303,6 +304,7 @@ class SessionImpl : public Session {
           return files::edit_file(c, q);
         });
     if (!r.ok()) return r.error();
+    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
     return EditFileResult{r->path, r->replacements};
   }
 

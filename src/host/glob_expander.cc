@@ -24,7 +24,7 @@ bool is_dir(const std::string& path) {
 }
 
 struct Walk {
-  size_t limit;
+  size_t limit = 0;
   size_t entries = 0;
   Expander::Matches out;
 
@@ -75,7 +75,8 @@ struct Walk {
 }  // namespace
 
 Expander::Matches HostExpander::glob(const std::string& pattern, size_t limit) const {
-  Walk w{limit};
+  Walk w;
+  w.limit = limit;
   if (pattern.empty() || pattern[0] != '/') {
     w.out.complete = false;
     return w.out;

@@ -205,6 +205,80 @@ Status Session::prepare() {
   return ok_status();
 }
 
+namespace {
+
+constexpr size_t kMaxToolWrites = 256;
+
+bool stat_write(const std::string& path, uint64_t& dev, uint64_t& ino, uint64_t& size,
+                long long& mtime_ns) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  dev = st.st_dev;
+  ino = st.st_ino;
+  size = static_cast<uint64_t>(st.st_size);
+  mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  return true;
+}
+
+// Adds `rel` (and the folders on its way below `entry`) to a file-by-file entry's children.
+void add_children(SnapshotEntry& e, const std::string& rel) {
+  for (size_t at = e.rel.size() + 1;;) {
+    const size_t slash = rel.find('/', at);
+    const std::string part = rel.substr(0, slash);
+    bool known = false;
+    for (const auto& c : e.children) known |= c.rel == part;
+    if (!known)
+      e.children.push_back(
+          ChildFact{part, slash == std::string::npos ? Kind::kFile : Kind::kDir, ""});
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+}
+
+}  // namespace
+
+void Session::note_file_tool_write(const std::string& abs_path) {
+  ToolWrite w;
+  w.path = normalize_path(abs_path);
+  if (!stat_write(w.path, w.dev, w.ino, w.size, w.mtime_ns)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(tool_writes_, [&](const ToolWrite& t) { return t.path == w.path; });
+  tool_writes_.push_back(std::move(w));
+  if (tool_writes_.size() > kMaxToolWrites) tool_writes_.erase(tool_writes_.begin());
+}
+
+ProtectedSnapshot Session::without_file_tool_writes(const ProtectedSnapshot& snapshot) const {
+  std::vector<ToolWrite> writes;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    writes = tool_writes_;
+  }
+  ProtectedSnapshot s = snapshot;
+  for (const auto& w : writes) {
+    ToolWrite now;
+    // Only the very file written: a command that changed or replaced it gets no pass.
+    if (!stat_write(w.path, now.dev, now.ino, now.size, now.mtime_ns) || now.dev != w.dev ||
+        now.ino != w.ino || now.size != w.size || now.mtime_ns != w.mtime_ns)
+      continue;
+    if (w.path == s.project || !path_within(w.path, s.project)) continue;
+    const std::string rel = path_relative(w.path, s.project);
+    for (auto& e : s.entries) {
+      if (rel == e.rel) {
+        if (e.kind == Kind::kMissing) e.kind = Kind::kFile;
+      } else if (path_within(rel, e.rel)) {
+        // A new protected folder made by the write: only what the write made is expected in it.
+        if (e.kind == Kind::kMissing) {
+          e.kind = Kind::kDir;
+          e.file_by_file = true;
+          e.children.clear();
+        }
+        if (e.file_by_file) add_children(e, rel);
+      }
+    }
+  }
+  return s;
+}
+
 // CFG-3: a writable entry is made where it really leads (links on the way followed), and only
 // when that is still below the home folder and outside every hidden path: `~/wdir/sub` with
 // `~/wdir -> ~/.ssh` must not create `~/.ssh/sub`.
@@ -803,7 +877,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
   if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(*lr.snapshot);
+    AftercareOutcome after = run_aftercare(without_file_tool_writes(*lr.snapshot));
     res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);

@@ -89,6 +89,11 @@ class Session {
   // Ends a named session: removes its private /tmp and its record (SES-1).
   Status end();
 
+  // A file the file tools wrote (approved when it needed approval, FILE-5, FILE-6): the
+  // aftercare of a command running at the same time leaves it alone as long as it is still the
+  // very file written (same inode, size and time), and moves aside anything else (PROT-6).
+  void note_file_tool_write(const std::string& abs_path);
+
  private:
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
@@ -135,6 +140,14 @@ class Session {
   // handle the same leftover record or rewrite that file at the same time.
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;
+  // Keeps the aftercare of `snapshot`'s command off the file tools' writes (PROT-6).
+  ProtectedSnapshot without_file_tool_writes(const ProtectedSnapshot& snapshot) const;
+  struct ToolWrite {
+    std::string path;
+    uint64_t dev = 0, ino = 0, size = 0;
+    long long mtime_ns = 0;
+  };
+  std::vector<ToolWrite> tool_writes_;  // under mu_; the latest kMaxToolWrites
   mutable std::mutex mu_;
   std::mutex probe_mu_;
   mutable std::mutex sweep_mu_;

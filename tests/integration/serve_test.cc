@@ -375,6 +375,32 @@ TEST(Serve, CredentialReadAsks) {  // FILE-4, APR-1
   EXPECT_EQ(r["result"]["content"], "TOKEN=1\n") << r.dump();
 }
 
+// PROT-6, SRV-4: a write the user approved through the file tools while a command runs is left
+// alone by that command's aftercare; what the command itself plants next to it is moved aside.
+TEST(Serve, ApprovedFileToolWriteSurvivesAConcurrentCommandsAftercare) {  // PROT-6, SRV-4
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  s.client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "allow"}}}; });
+  json running = s.client.start(
+      "exec", {{"command",
+                "sleep 1.5; mkdir -p .vscode; echo planted > .vscode/tasks.json; "
+                "echo planted > AGENTS.md"}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  json wr = s.client.call("write_file", {{"path", ".envrc"}, {"content", "approved\n"}});
+  ASSERT_TRUE(wr.contains("result")) << wr.dump();
+  wr = s.client.call("write_file", {{"path", ".vscode/settings.json"}, {"content", "{}\n"}});
+  ASSERT_TRUE(wr.contains("result")) << wr.dump();
+  json r = s.client.wait(running);
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  // Only the very files written: what the command planted beside them is moved aside.
+  EXPECT_EQ(r["result"]["quarantined"].size(), 2u) << r.dump();
+  EXPECT_EQ(w.read(".envrc"), "approved\n");
+  EXPECT_EQ(w.read(".vscode/settings.json"), "{}\n");
+  EXPECT_FALSE(w.exists(".vscode/tasks.json")) << r.dump();
+  EXPECT_FALSE(w.exists("AGENTS.md")) << r.dump();
+}
+
 TEST(Serve, TwoExecsInFlightOverlap) {  // SRV-4
   REQUIRE_SANDBOX();
   World w;
