@@ -382,10 +382,10 @@ TEST(Serve, ApprovedFileToolWriteSurvivesAConcurrentCommandsAftercare) {  // PRO
   World w;
   Served s(w);
   s.client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "allow"}}}; });
-  json running = s.client.start(
-      "exec", {{"command",
-                "sleep 1.5; mkdir -p .vscode; echo planted > .vscode/tasks.json; "
-                "echo planted > AGENTS.md"}});
+  json running =
+      s.client.start("exec", {{"command",
+                               "sleep 1.5; mkdir -p .vscode; echo planted > .vscode/tasks.json; "
+                               "echo planted > AGENTS.md"}});
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   json wr = s.client.call("write_file", {{"path", ".envrc"}, {"content", "approved\n"}});
   ASSERT_TRUE(wr.contains("result")) << wr.dump();
