@@ -60,10 +60,10 @@ TEST(Classify, GlobsBracesAndLinksToTheHomeFolderAreDenied) {  // CMD-4
   const std::string parent = home.substr(0, home.rfind('/'));
   const std::string name = home.substr(home.rfind('/') + 1);
   ASSERT_EQ(symlink(home.c_str(), w.abs("homelink").c_str()), 0);
-  for (const std::string& line :
-       {"rm -rf " + home.substr(0, home.size() - 1) + "?", "rm -rf " + parent + "/*/",
-        "rm -rf " + parent + "/{" + name + ",nothing}", "rm -rf homelink/", "chmod -R 777 homelink",
-        "cat x > /dev/nul?"}) {
+  for (const std::string& line : std::vector<std::string>{
+           "rm -rf " + home.substr(0, home.size() - 1) + "?", "rm -rf " + parent + "/*/",
+           "rm -rf " + parent + "/{" + name + ",nothing}", "rm -rf homelink/",
+           "chmod -R 777 homelink", "cat x > /dev/nul?"}) {
     Proc r = w.cordon({"classify", "-c", line});
     EXPECT_EQ(r.out.rfind("denied\n", 0), 0u) << line << ": " << r.out;
   }
