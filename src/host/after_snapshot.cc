@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "core/paths.h"
+#include "host/beneath.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
 
@@ -29,6 +30,23 @@ ProtectedSnapshot read_snapshot_after(const ProtectedSnapshot& before) {
   for (const auto& [link, target] : before.git_links) {
     PathInfo l = read_path_info(link);
     if (l.kind == Kind::kSymlink) after.git_links.push_back({link, l.link_target});
+  }
+  // GIT-9: the identities, read beneath their roots without following links.
+  for (const auto& b : before.identities) {
+    IdentityEntry a = b;
+    a.kind = Kind::kMissing;
+    a.dev = a.ino = 0;
+    if (auto root = Beneath::open(b.root); root.ok()) {
+      BeneathStat st = root->lstat(b.rel);
+      if (st.via_link.empty() && !st.error) {
+        a.kind = st.kind;
+        a.dev = st.dev;
+        a.ino = st.ino;
+      } else if (st.error) {
+        a = b;  // cannot tell: not a change
+      }
+    }
+    after.identities.push_back(std::move(a));
   }
   after.git_dir = before.git_dir;
   after.commondir_exists =

@@ -93,6 +93,8 @@ std::vector<ConfigEntry> parse_config_list(const std::string& out, const std::st
     if (kv_end == std::string::npos) kv_end = out.size();
     std::string kv = out.substr(o_end + 1, kv_end - o_end - 1);
     p = kv_end + 1;
+    // cordon's own `-c` overrides (safe_git_overrides) are not the project's config.
+    if (starts_with(origin, "command line:")) continue;
     ConfigEntry e;
     if (starts_with(origin, "file:")) e.origin = path_join(cwd, origin.substr(5));
     size_t nl = kv.find('\n');
@@ -130,6 +132,16 @@ void add_lock(GitFacts& g, const std::string& path, const std::string& why, bool
     if (l.info.real == info.real) return;
   bool dir = info.real_kind == Kind::kDir;
   g.locks.push_back(GitLockFact{info, why, folder && dir});
+}
+
+// GIT-1, GIT-3: a linked worktree's files that say where its config, hooks and objects are
+// (commondir, gitdir) and its own config: rewriting commondir to a planted copy would make the
+// worktree's next `git status` run that copy's fsmonitor.
+void lock_worktree_files(GitFacts& g, const std::string& admin, std::set<std::string>& seen) {
+  add_lock(g, path_join(admin, "config"), "worktree config", false, seen);
+  add_lock(g, path_join(admin, "config.worktree"), "worktree config", false, seen);
+  add_lock(g, path_join(admin, "commondir"), "worktree commondir", false, seen);
+  add_lock(g, path_join(admin, "gitdir"), "worktree gitdir", false, seen);
 }
 
 // Each git folder under modules/ (submodules, nested too), up to the GIT-5 cap.
@@ -241,130 +253,9 @@ void memo_store(const std::string& file, const std::string& key,
   m.facts = facts;
 }
 
-}  // namespace
-
-std::string resolve_git_dir(const std::string& dot_git) {
-  PathInfo dg = read_path_info(dot_git);
-  if (!dg.exists() || dg.real.empty()) return "";
-  if (dg.real_kind == Kind::kDir) return dg.real;
-  if (dg.real_kind != Kind::kFile) return "";
-  std::string line = read_first_line(dg.real);
-  if (!starts_with(line, "gitdir:")) return "";
-  std::string target = trim(line.substr(7));
-  PathInfo gd = read_path_info(path_join(path_parent(dg.real), target));
-  return gd.real_kind == Kind::kDir ? gd.real : "";
-}
-
-GitFacts read_git_facts(const GitFactsInput& in) {
-  GitFacts g;
-  g.dot_git = path_join(in.project, ".git");
-  PathInfo dg = read_path_info(g.dot_git);
-  g.dot_git_kind = dg.kind;
-  g.git_dir = resolve_git_dir(g.dot_git);
-  if (g.git_dir.empty()) return g;  // no repository: nothing tracked, nothing to lock
-  g.repo = true;
-  g.common_dir = g.git_dir;
-  std::string commondir_file = path_join(g.git_dir, "commondir");
-  if (access(commondir_file.c_str(), F_OK) == 0) {
-    g.commondir_existed = true;
-    std::string c = read_first_line(commondir_file);
-    PathInfo ci = read_path_info(path_join(g.git_dir, c));
-    if (ci.real_kind == Kind::kDir) g.common_dir = ci.real;
-  }
-
-  // The cache key: everything these facts are read from.
-  auto globals = global_configs(in.env, in.home);
-  std::string key = fmt::format("v1|{}|{}|{}|{}|{}|{}|{}|{}", in.project, g.git_dir,
-                                g.common_dir, stamp(g.dot_git), stamp(path_join(g.git_dir, "index")),
-                                stamp(path_join(g.common_dir, "config")),
-                                stamp(path_join(g.git_dir, "config.worktree")),
-                                stamp(path_join(g.common_dir, "hooks")));
-  key += "|" + stamp(path_join(g.common_dir, "worktrees")) + "|" +
-         stamp(path_join(g.common_dir, "modules"));
-  for (const auto& [p, why] : globals) key += "|" + stamp(p);
-  for (const auto& r : in.protected_rels) key += "|" + r;
-  for (const char* v : {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
-                        "XDG_CONFIG_HOME", "HOME"})
-    key += "|" + in.env.value(v);
-  std::string cache_file;
-  if (!in.cache_dir.empty()) {
-    cache_file = path_join(in.cache_dir, fmt::format("git-facts/{:016x}.json",
-                                                     std::hash<std::string>{}(in.project)));
-    // A long-lived cordon (serve, mcp, the API) keeps the last facts of each project in memory
-    // under the same key, so a repeated command does not read and parse the file again.
-    // What a cached copy holds is completed by what was just read.
-    auto completed = [&](GitFacts cached) {
-      cached.repo = true;
-      cached.dot_git = g.dot_git;
-      cached.dot_git_kind = g.dot_git_kind;
-      cached.commondir_existed = g.commondir_existed;
-      cached.index_stamp = stamp(path_join(g.git_dir, "index"));
-      return cached;
-    };
-    if (auto hit = memo_lookup(cache_file, key)) {
-      trace("git facts: from memory");
-      return completed(std::move(*hit));
-    }
-    auto text = read_file(cache_file, 32 << 20);
-    if (text.ok()) {
-      try {
-        nlohmann::json j = nlohmann::json::parse(*text);
-        bool fresh = j.value("key", "") == key;
-        // Files named by the config (includes, hooksPath) are part of the key too.
-        if (fresh)
-          for (const auto& [p, s] : j.at("extra_stamps").items())
-            if (stamp(p) != s.get<std::string>()) fresh = false;
-        GitFacts cached = g;
-        if (fresh && facts_from_json(j.at("facts"), cached)) {
-          cached = completed(std::move(cached));
-          memo_store(cache_file, key,
-                     j.at("extra_stamps").get<std::map<std::string, std::string>>(), cached);
-          trace("git facts: from cache");
-          return cached;
-        }
-      } catch (...) {
-      }
-    }
-  }
-
-  std::set<std::string> seen;
-  // GIT-1: the repository's own auto-run files.
-  add_lock(g, path_join(g.common_dir, "hooks"), "hooks folder", true, seen);
-  add_lock(g, path_join(g.common_dir, "config"), "repository config", false, seen);
-  add_lock(g, path_join(g.common_dir, "config.worktree"), "repository config", false, seen);
-  if (g.git_dir != g.common_dir) {
-    add_lock(g, path_join(g.git_dir, "config.worktree"), "worktree config", false, seen);
-    add_lock(g, path_join(g.git_dir, "config"), "worktree config", false, seen);
-    add_lock(g, path_join(g.git_dir, "hooks"), "hooks folder", true, seen);
-  }
-  // Worktrees' and submodules' copies. Past 512 entries the planner locks the folder whole
-  // (GIT-5), so their files are not even looked at.
-  std::string worktrees = path_join(g.common_dir, "worktrees");
-  auto wt = list_dir(worktrees);
-  g.worktrees_entries = wt.size();
-  if (wt.size() <= kMaxModulesEntries) {
-    for (const auto& w : wt) {
-      add_lock(g, path_join(worktrees, w + "/config"), "worktree config", false, seen);
-      add_lock(g, path_join(worktrees, w + "/config.worktree"), "worktree config", false, seen);
-    }
-  }
-  std::string modules = path_join(g.common_dir, "modules");
-  auto mods = list_dir(modules);
-  g.modules_entries = mods.size();
-  if (!mods.empty() && mods.size() <= kMaxModulesEntries) {
-    std::vector<std::string> dirs;
-    size_t budget = 4 * kMaxModulesEntries;
-    find_module_dirs(modules, dirs, budget);
-    if (budget == 0) g.modules_entries = kMaxModulesEntries + 1;  // nested past the cap
-    for (const auto& d : dirs) {
-      add_lock(g, path_join(d, "config"), "submodule config", false, seen);
-      add_lock(g, path_join(d, "hooks"), "submodule hooks folder", true, seen);
-    }
-  }
-  for (const auto& [p, why] : globals) add_lock(g, p, why, false, seen);
-
-  // What the config names: hooksPath, fsmonitor, include files (followed transitively).
-  std::map<std::string, std::string> extra_stamps;
+// What the config names: hooksPath, fsmonitor, include files (followed transitively).
+void lock_named_files(GitFacts& g, const GitFactsInput& in, std::set<std::string>& seen,
+                      std::map<std::string, std::string>& extra_stamps) {
   auto listed = run_git({"config", "--list", "--show-origin", "-z", "--includes"}, in.project,
                         in.env);
   if (!listed.ok()) {
@@ -411,6 +302,161 @@ GitFacts read_git_facts(const GitFactsInput& in) {
       extra_stamps[o] = stamp(o);
     }
   }
+}
+
+// GIT-1: without a repository, the global and system config files are still read-only, and so
+// is what they include (git is asked only when one of them mentions an include).
+void lock_global_configs(GitFacts& g, const GitFactsInput& in) {
+  std::set<std::string> seen;
+  bool includes = false;
+  for (const auto& [p, why] : global_configs(in.env, in.home)) {
+    add_lock(g, p, why, false, seen);
+    auto text = read_file(p, 1 << 20);
+    if (text.ok() && to_lower(*text).find("include") != std::string::npos) includes = true;
+  }
+  if (!includes) return;
+  std::map<std::string, std::string> unused;
+  lock_named_files(g, in, seen, unused);
+}
+
+}  // namespace
+
+std::string resolve_git_dir(const std::string& dot_git) {
+  PathInfo dg = read_path_info(dot_git);
+  if (!dg.exists() || dg.real.empty()) return "";
+  if (dg.real_kind == Kind::kDir) return dg.real;
+  if (dg.real_kind != Kind::kFile) return "";
+  std::string line = read_first_line(dg.real);
+  if (!starts_with(line, "gitdir:")) return "";
+  std::string target = trim(line.substr(7));
+  PathInfo gd = read_path_info(path_join(path_parent(dg.real), target));
+  return gd.real_kind == Kind::kDir ? gd.real : "";
+}
+
+GitFacts read_git_facts(const GitFactsInput& in) {
+  GitFacts g;
+  g.dot_git = path_join(in.project, ".git");
+  PathInfo dg = read_path_info(g.dot_git);
+  g.dot_git_kind = dg.kind;
+  if (dg.kind == Kind::kDir || dg.kind == Kind::kFile) {
+    g.dot_git_dev = dg.dev;
+    g.dot_git_ino = dg.ino;
+  }
+  g.git_dir = resolve_git_dir(g.dot_git);
+  if (g.git_dir.empty()) {  // no repository: nothing tracked, only the global config locked
+    lock_global_configs(g, in);
+    return g;
+  }
+  g.repo = true;
+  g.common_dir = g.git_dir;
+  std::string commondir_file = path_join(g.git_dir, "commondir");
+  if (access(commondir_file.c_str(), F_OK) == 0) {
+    g.commondir_existed = true;
+    std::string c = read_first_line(commondir_file);
+    PathInfo ci = read_path_info(path_join(g.git_dir, c));
+    if (ci.real_kind == Kind::kDir) g.common_dir = ci.real;
+  }
+
+  // The cache key: everything these facts are read from.
+  auto globals = global_configs(in.env, in.home);
+  std::string key = fmt::format("v1|{}|{}|{}|{}|{}|{}|{}|{}", in.project, g.git_dir,
+                                g.common_dir, stamp(g.dot_git), stamp(path_join(g.git_dir, "index")),
+                                stamp(path_join(g.common_dir, "config")),
+                                stamp(path_join(g.git_dir, "config.worktree")),
+                                stamp(path_join(g.common_dir, "hooks")));
+  key += "|" + stamp(path_join(g.common_dir, "worktrees")) + "|" +
+         stamp(path_join(g.common_dir, "modules"));
+  for (const auto& [p, why] : globals) key += "|" + stamp(p);
+  for (const auto& r : in.protected_rels) key += "|" + r;
+  for (const char* v : {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
+                        "XDG_CONFIG_HOME", "HOME"})
+    key += "|" + in.env.value(v);
+  std::string cache_file;
+  if (!in.cache_dir.empty()) {
+    cache_file = path_join(in.cache_dir, fmt::format("git-facts/{:016x}.json",
+                                                     std::hash<std::string>{}(in.project)));
+    // A long-lived cordon (serve, mcp, the API) keeps the last facts of each project in memory
+    // under the same key, so a repeated command does not read and parse the file again.
+    // What a cached copy holds is completed by what was just read.
+    auto completed = [&](GitFacts cached) {
+      cached.repo = true;
+      cached.dot_git = g.dot_git;
+      cached.dot_git_kind = g.dot_git_kind;
+      cached.dot_git_dev = g.dot_git_dev;
+      cached.dot_git_ino = g.dot_git_ino;
+      cached.commondir_existed = g.commondir_existed;
+      cached.index_stamp = stamp(path_join(g.git_dir, "index"));
+      return cached;
+    };
+    if (auto hit = memo_lookup(cache_file, key)) {
+      trace("git facts: from memory");
+      return completed(std::move(*hit));
+    }
+    auto text = read_file(cache_file, 32 << 20);
+    if (text.ok()) {
+      try {
+        nlohmann::json j = nlohmann::json::parse(*text);
+        bool fresh = j.value("key", "") == key;
+        // Files named by the config (includes, hooksPath) are part of the key too.
+        if (fresh)
+          for (const auto& [p, s] : j.at("extra_stamps").items())
+            if (stamp(p) != s.get<std::string>()) fresh = false;
+        GitFacts cached = g;
+        if (fresh && facts_from_json(j.at("facts"), cached)) {
+          cached = completed(std::move(cached));
+          memo_store(cache_file, key,
+                     j.at("extra_stamps").get<std::map<std::string, std::string>>(), cached);
+          trace("git facts: from cache");
+          return cached;
+        }
+      } catch (...) {
+      }
+    }
+  }
+
+  std::set<std::string> seen;
+  // GIT-2: a `.git` file says where the repository is; rewritten, it points git at a planted
+  // copy. git never rewrites it in daily work (only `git worktree move/repair`).
+  if (g.dot_git_kind == Kind::kFile)
+    add_lock(g, g.dot_git, "the project's .git file", false, seen);
+  // GIT-1: the repository's own auto-run files.
+  add_lock(g, path_join(g.common_dir, "hooks"), "hooks folder", true, seen);
+  add_lock(g, path_join(g.common_dir, "config"), "repository config", false, seen);
+  add_lock(g, path_join(g.common_dir, "config.worktree"), "repository config", false, seen);
+  if (g.git_dir != g.common_dir) {
+    add_lock(g, path_join(g.git_dir, "hooks"), "hooks folder", true, seen);
+    // The project is a linked worktree: its commondir and gitdir say where git looks.
+    lock_worktree_files(g, g.git_dir, seen);
+  }
+  // Worktrees' and submodules' copies. Past 512 entries the planner locks the folder whole
+  // (GIT-5), so their files are not even looked at.
+  std::string worktrees = path_join(g.common_dir, "worktrees");
+  auto wt = list_dir(worktrees);
+  g.worktrees_entries = wt.size();
+  if (wt.size() <= kMaxModulesEntries) {
+    for (const auto& w : wt) lock_worktree_files(g, path_join(worktrees, w), seen);
+  }
+  std::string modules = path_join(g.common_dir, "modules");
+  auto mods = list_dir(modules);
+  g.modules_entries = mods.size();
+  if (!mods.empty() && mods.size() <= kMaxModulesEntries) {
+    std::vector<std::string> dirs;
+    size_t budget = 4 * kMaxModulesEntries;
+    find_module_dirs(modules, dirs, budget);
+    if (budget == 0) g.modules_entries = kMaxModulesEntries + 1;  // nested past the cap
+    for (const auto& d : dirs) {
+      add_lock(g, path_join(d, "config"), "submodule config", false, seen);
+      add_lock(g, path_join(d, "config.worktree"), "submodule config", false, seen);
+      add_lock(g, path_join(d, "hooks"), "submodule hooks folder", true, seen);
+      // GIT-1, GIT-3: a submodule's own linked worktrees.
+      for (const auto& w : list_dir(path_join(d, "worktrees")))
+        lock_worktree_files(g, path_join(d, "worktrees/" + w), seen);
+    }
+  }
+  for (const auto& [p, why] : globals) add_lock(g, p, why, false, seen);
+
+  std::map<std::string, std::string> extra_stamps;
+  lock_named_files(g, in, seen, extra_stamps);
   // Hooks that are symlinks: their targets are locked too (GIT-1).
   for (const auto& l : std::vector<GitLockFact>(g.locks)) {
     if (!l.folder) continue;

@@ -14,14 +14,30 @@ std::string find_git(const EnvMap& env) {
   return resolve_command("git", env, "/");
 }
 
+const std::vector<std::string>& safe_git_overrides() {
+  static const std::vector<std::string> kOverrides = {
+      "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat",
+      "core.editor=false",    "sequence.editor=false",    "core.sshCommand=false",
+      "core.askPass=",        "credential.helper=",       "diff.external=",
+      "core.gitProxy=",       "protocol.allow=never",     "core.attributesFile=/dev/null",
+      "core.untrackedCache=false"};
+  return kOverrides;
+}
+
 Result<GitOutput> run_git(const std::vector<std::string>& args, const std::string& cwd,
                           const EnvMap& env,
-                          const std::vector<std::pair<std::string, std::string>>& extra_env) {
+                          const std::vector<std::pair<std::string, std::string>>& extra_env,
+                          const std::string& input) {
   std::string git = find_git(env);
   if (git.empty()) return make_error("git", "git is not installed");
   ProcessSpec spec;
   spec.path = git;
-  spec.argv = {"git", "-c", "core.fsmonitor=false", "--no-pager"};
+  spec.argv = {"git"};
+  for (const auto& o : safe_git_overrides()) {
+    spec.argv.push_back("-c");
+    spec.argv.push_back(o);
+  }
+  spec.argv.push_back("--no-pager");
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.env = env;
   // Nothing may redirect git to another repository or index than the project's own.
@@ -29,14 +45,18 @@ Result<GitOutput> run_git(const std::vector<std::string>& args, const std::strin
                         "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
                         "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
                         "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND",
-                        "GIT_ASKPASS", "GIT_TRACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"})
+                        "GIT_ASKPASS", "GIT_TRACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+                        "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR", "SSH_ASKPASS",
+                        "GIT_ATTR_SOURCE"})
     spec.env.unset(v);
   spec.env.set("GIT_OPTIONAL_LOCKS", "0");
   spec.env.set("GIT_TERMINAL_PROMPT", "0");
   spec.env.set("LC_ALL", "C");
+  spec.env.set("GIT_ATTR_NOSYSTEM", "1");
   for (const auto& [k, v] : extra_env) spec.env.set(k, v);
   spec.cwd = cwd;
-  spec.in = InputMode::kNull;
+  spec.in = input.empty() ? InputMode::kNull : InputMode::kData;
+  spec.in_data = input;
   spec.out = OutputMode::kCapture;
   spec.err = OutputMode::kCapture;
   spec.capture_limit = 64 << 20;

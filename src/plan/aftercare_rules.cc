@@ -22,8 +22,8 @@ bool in_claude_worktrees(const std::string& rel) {
 
 bool decided_file_by_file(const Plan* plan, const std::string& rel) {
   if (!plan) return false;
-  for (const auto& d : plan->protect)
-    if (d.path == rel) return d.state == "file by file";
+  for (const auto& d : plan->protect)  // a folder may also have a "pinned" decision
+    if (d.path == rel && d.state == "file by file") return true;
   return false;
 }
 
@@ -61,6 +61,14 @@ ProtectedSnapshot snapshot_of(const Facts& facts, const Plan* plan) {
     e.file_by_file = decided_file_by_file(plan, f.rel);
     e.children = f.children;
     e.tracked_children = f.tracked;
+    e.via_link = f.via_link;
+    e.via_link_target = f.via_link_target;
+    if (!e.via_link.empty()) {
+      // Reached only through a link: not inside the project, so nothing of it is watched.
+      e.kind = Kind::kMissing;
+      e.dev = e.ino = 0;
+      e.children.clear();
+    }
     s.entries.push_back(std::move(e));
     for (const auto& d : f.unreadable_dirs)
       if (!contains(s.unreadable, d)) s.unreadable.push_back(d);
@@ -69,7 +77,32 @@ ProtectedSnapshot snapshot_of(const Facts& facts, const Plan* plan) {
   s.git_links = facts.git.links_on_the_way;
   s.git_dir = facts.git.git_dir;
   s.commondir_exists = facts.git.commondir_existed;
+  s.identities = git_identities(facts);
+  s.common_dir = facts.git.common_dir;
   return s;
+}
+
+std::vector<IdentityEntry> git_identities(const Facts& facts) {
+  std::vector<IdentityEntry> out;
+  const GitFacts& g = facts.git;
+  if (g.dot_git_ino != 0 && path_within(g.dot_git, facts.project))
+    out.push_back(IdentityEntry{facts.project, path_relative(g.dot_git, facts.project),
+                                g.dot_git_kind, g.dot_git_dev, g.dot_git_ino,
+                                "the project's git folder"});
+  for (const auto& l : g.locks) {
+    const PathInfo& i = l.info;
+    if (i.kind == Kind::kSymlink || i.real.empty() || i.real != i.path) continue;
+    std::string root;
+    for (const std::string& r : {facts.project, g.common_dir, g.git_dir})
+      if (!r.empty() && path_within(i.real, r) && i.real != r) {
+        root = r;
+        break;
+      }
+    if (root.empty()) continue;
+    IdentityEntry e{root, path_relative(i.real, root), i.real_kind, i.dev, i.ino, l.why};
+    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(std::move(e));
+  }
+  return out;
 }
 
 AftercareReport compare_snapshots(const ProtectedSnapshot& before,
@@ -82,11 +115,33 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     if (!moving.insert(abs).second) return;
     // PROT-7: beside it, or at the project root when it was inside a protected folder.
     std::string dest = inside_protected_folder ? project : path_parent(abs);
-    r.moves.push_back(QuarantineAction{abs, dest, rel});
+    r.moves.push_back(QuarantineAction{abs, dest, rel, project});
+  };
+  auto restore = [&](const std::string& root, const std::string& rel, uint64_t dev,
+                     uint64_t ino, const std::string& shown) {
+    r.restores.push_back(RestoreAction{root, rel, dev, ino, shown});
   };
   for (const auto& b : before.entries) {
     const SnapshotEntry* a = find_entry(after, b.rel);
-    if (!a || a->kind == Kind::kMissing) continue;
+    if (!a) continue;
+    // FS-2, PROT-7: a link now on the way to a protected path is moved aside as the link,
+    // never followed (it would lead out of the project).
+    if (!a->via_link.empty() &&
+        (a->via_link != b.via_link || a->via_link_target != b.via_link_target)) {
+      move(a->via_link, false);
+      continue;
+    }
+    // GIT-9: a protected folder or read-only file replaced by another one (renamed away,
+    // a copy put in its place): the copy is moved aside and the original put back.
+    const bool watched_identity =
+        b.ino != 0 && b.via_link.empty() &&
+        (b.kind == Kind::kDir || (b.kind == Kind::kFile && !b.tracked));
+    if (watched_identity && (a->kind == Kind::kMissing || a->dev != b.dev || a->ino != b.ino)) {
+      if (a->kind != Kind::kMissing) move(b.rel, false);
+      restore(project, b.rel, b.dev, b.ino, b.rel);
+      continue;
+    }
+    if (a->kind == Kind::kMissing) continue;
     if (b.kind == Kind::kMissing) {
       // PROT-1: a new .claude/ holding only worktrees/ is kept (git worktree add).
       if (b.rel == ".claude" && a->kind == Kind::kDir) {
@@ -127,7 +182,20 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
   // GIT-3: a new commondir would point git at another repository's hooks and config.
   if (!before.commondir_exists && after.commondir_exists && !before.git_dir.empty()) {
     std::string abs = path_join(before.git_dir, "commondir");
-    r.moves.push_back(QuarantineAction{abs, before.git_dir, tilde_path(abs, project)});
+    r.moves.push_back(
+        QuarantineAction{abs, before.git_dir, tilde_path(abs, project), before.git_dir});
+  }
+  // GIT-9: the git folder and git's auto-run files are the ones of the snapshot.
+  for (const auto& b : before.identities) {
+    const IdentityEntry* a = nullptr;
+    for (const auto& x : after.identities)
+      if (x.root == b.root && x.rel == b.rel) a = &x;
+    if (!a || (a->kind == b.kind && a->dev == b.dev && a->ino == b.ino)) continue;
+    std::string abs = path_join(b.root, b.rel);
+    std::string shown = path_within(abs, project) ? path_relative(abs, project) : abs;
+    if (a->kind != Kind::kMissing && moving.insert(abs).second)
+      r.moves.push_back(QuarantineAction{abs, path_parent(abs), shown, b.root});
+    restore(b.root, b.rel, b.dev, b.ino, shown);
   }
   // GIT-4: git files that did not exist at session start are not locked: say so.
   for (const auto& [path, existed] : before.git_candidates) {

@@ -22,6 +22,18 @@ struct SnapshotEntry {
   bool file_by_file = false;  // a folder judged file by file: new entries are moved aside
   std::vector<ChildFact> children;  // for file-by-file folders
   std::vector<std::string> tracked_children;
+  std::string via_link;  // FS-2: a link on the way to the entry (project-relative), and its text
+  std::string via_link_target;
+};
+
+// GIT-9: a path whose identity must not change: the git folder, git's auto-run files.
+struct IdentityEntry {
+  std::string root;  // trusted absolute folder the path is resolved beneath (no links)
+  std::string rel;   // root-relative
+  Kind kind = Kind::kMissing;
+  uint64_t dev = 0, ino = 0;
+  std::string what;  // "the project's git folder", "repository config", ...
+  bool operator==(const IdentityEntry&) const = default;
 };
 
 struct ProtectedSnapshot {
@@ -32,6 +44,9 @@ struct ProtectedSnapshot {
   std::string git_dir;
   bool commondir_exists = false;  // GIT-3
   std::vector<std::string> unreadable;  // FS-10
+  std::vector<IdentityEntry> identities;  // GIT-9 (after: as found now, kMissing when gone)
+  std::string common_dir;  // the project's common git folder (GIT-8: submodule checkouts)
+  std::string dir_index;   // GIT-8, PROT-6: the directory index file ("" when not watched)
 };
 
 // Builds a snapshot from facts (before: with the plan's decisions; after: re-read facts).
@@ -41,13 +56,30 @@ struct QuarantineAction {
   std::string path;      // absolute path to move aside
   std::string dest_dir;  // absolute folder to move it into (beside it, or the project root)
   std::string shown;     // project-relative path for the note
+  // The trusted folder both are resolved beneath, without following links (FS-2, PROT-7);
+  // the project, or a git folder outside it.
+  std::string root;
+};
+
+// GIT-9: put the user's original back where it was, once what replaced it is moved aside. The
+// original is looked for in the same folder by its identity (a rename keeps it).
+struct RestoreAction {
+  std::string root;
+  std::string rel;  // where the original belongs (root-relative)
+  uint64_t dev = 0, ino = 0;
+  std::string shown;
 };
 
 struct AftercareReport {
   std::vector<QuarantineAction> moves;
+  std::vector<RestoreAction> restores;  // after the moves
   std::vector<std::string> notes;   // GIT-4, GIT-6, FS-10 and others
   std::vector<std::string> newly_unreadable;  // FS-10: remember for the session
 };
+
+// GIT-9: the identities to check after each command: `.git` itself and git's auto-run files
+// that lie inside the project or a git folder (outside, commands cannot change them).
+std::vector<IdentityEntry> git_identities(const Facts& facts);
 
 AftercareReport compare_snapshots(const ProtectedSnapshot& before, const ProtectedSnapshot& after);
 

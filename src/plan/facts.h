@@ -61,6 +61,10 @@ struct ProtectedFact {
   bool unreadable = false;    // a folder (or a parent) that could not be listed (FS-10)
   std::vector<std::string> unreadable_dirs;  // project-relative folders that could not be read
   std::vector<std::string> tracked;  // tracked paths at or below rel (project-relative)
+  // FS-2, PROT-7: the first component on the way to `rel` that is a link (project-relative),
+  // when the entry can only be reached through one, and that link's text.
+  std::string via_link;
+  std::string via_link_target;
 };
 
 // A git file whose contents make git run code (GIT-1, GIT-2).
@@ -75,6 +79,7 @@ struct GitFacts {
   bool git_available = true;    // the git program could be run
   std::string dot_git;          // <project>/.git
   Kind dot_git_kind = Kind::kMissing;
+  uint64_t dot_git_dev = 0, dot_git_ino = 0;  // GIT-9: the identity of <project>/.git (lstat)
   std::string git_dir;          // real git folder (followed through a .git file)
   std::string common_dir;       // real common folder (worktrees share it)
   bool commondir_existed = false;  // <git_dir>/commondir exists (GIT-3)

@@ -84,6 +84,58 @@ std::optional<Refusal> protected_refusal(const Facts& facts) {
   return std::nullopt;
 }
 
+std::vector<std::string> pinned_paths(const Facts& facts) {
+  std::vector<std::string> out;
+  const GitFacts& g = facts.git;
+  // Inside the project, or inside a git folder outside it (writable there, GIT-2).
+  auto inside = [&](const std::string& abs) {
+    for (const std::string& r : {facts.project, g.common_dir, g.git_dir})
+      if (!r.empty() && abs != r && path_within(abs, r)) return true;
+    return false;
+  };
+  auto add = [&](const std::string& abs) {
+    if (abs.empty() || !inside(abs)) return;
+    if (!contains(out, abs)) out.push_back(abs);
+  };
+  // GIT-9: the git folder and the real git folders inside the project (a `.git` file is
+  // locked read-only by the git facts: it says where the repository is, GIT-2).
+  if (g.dot_git_kind == Kind::kDir) add(g.dot_git);
+  for (const std::string& d : {g.common_dir, g.git_dir}) add(d);
+  // GIT-1, GIT-9: the folders on the way from a git folder to each locked file (a worktree's
+  // or a submodule's folder), so that renaming one cannot carry its locked files away.
+  for (const auto& l : g.locks) {
+    const std::string& lock = l.info.real;
+    for (const std::string& root : {g.common_dir, g.git_dir}) {
+      if (root.empty() || lock == root || !path_within(lock, root)) continue;
+      std::vector<std::string> chain;
+      for (std::string p = path_parent(lock); p != root && path_within(p, root);
+           p = path_parent(p))
+        chain.push_back(p);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
+      break;
+    }
+  }
+  // PROT-2, PROT-6: every protected folder, and the folders on the way to a protected entry
+  // that is read-only (an untracked file, a folder), so that renaming a parent cannot carry the
+  // read-only binds away. A tracked file's folder is left alone: git replaces tracked files.
+  for (const auto& f : facts.protected_paths) {
+    const PathInfo& i = f.info;
+    if (!i.exists() || i.kind == Kind::kSymlink || !f.via_link.empty() || f.unreadable) continue;
+    bool dir = i.real_kind == Kind::kDir;
+    if (!dir && contains(f.tracked, f.rel)) continue;
+    std::string parent = path_parent(f.rel);
+    std::vector<std::string> ancestors;
+    while (!parent.empty() && parent != "." && parent != "/") {
+      ancestors.push_back(parent);
+      parent = path_parent(parent);
+    }
+    for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it)
+      add(path_join(facts.project, *it));
+    if (dir) add(i.path);
+  }
+  return out;
+}
+
 void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   Protector pr(p);
   const GitFacts& g = facts.git;
@@ -93,6 +145,18 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     if (d.empty() || within_any(d, p.writable_roots)) continue;
     pr.writable(d, "writable: the project's git folder (GIT-2)");
     p.writable_roots.push_back(d);
+  }
+  // GIT-9, PROT-2: a mount point cannot be renamed, removed or replaced (EBUSY). Each pin is a
+  // writable bind of the folder onto itself, made before the read-only binds inside it, which
+  // a later bind would cover.
+  for (const auto& d : pinned_paths(facts)) {
+    pr.writable(d, "pinned: cannot be renamed, removed or replaced (GIT-9)");
+    // A protected folder's own decision (below) says what it is; the others are named here.
+    bool protected_entry = false;
+    for (const auto& f : facts.protected_paths) protected_entry |= f.info.path == d;
+    if (!protected_entry)
+      pr.decide(path_relative(d, facts.project), "pinned",
+                "a mount point of its own, so it cannot be renamed or replaced (GIT-9)");
   }
   // GIT-5: past 512 entries, modules/ and worktrees/ are read-only whole.
   std::vector<std::string> whole_git_dirs;

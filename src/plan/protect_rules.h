@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "config/policy.h"
 #include "plan/facts.h"
@@ -14,6 +16,12 @@ namespace cordon {
 // PROT-7 (a move that failed earlier) and PROT-8 (a protected link to the project or above):
 // a refusal of every sandboxed command, naming the path.
 std::optional<Refusal> protected_refusal(const Facts& facts);
+
+// GIT-9, PROT-2: the folders inside the project that are bound onto themselves, so that a
+// command cannot rename, remove or replace them: the git folder (or `.git` file), the real git
+// folders inside the project, every existing protected folder and the folders on the way to a
+// read-only protected entry. Absolute paths, parents first.
+std::vector<std::string> pinned_paths(const Facts& facts);
 
 // Adds the read-only mounts of PROT-1..5, PROT-9, GIT-1, GIT-2, GIT-5 and FS-10 to `p`.
 // `coarse` makes every protected folder read-only whole (BUD-2).

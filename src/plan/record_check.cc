@@ -40,6 +40,23 @@ std::string entry_problem(const SnapshotEntry& e, const SnapshotExpectations& wa
     if (!clean_relative_path(c) || !starts_with(c, e.rel + "/"))
       return fmt::format("{} is not a clean path inside the protected entry {}", shown(c),
                          shown(e.rel));
+  // A link on the way to the entry: one of the folders above it, project-relative.
+  if (!e.via_link.empty() &&
+      (!clean_relative_path(e.via_link) || !starts_with(e.rel, e.via_link + "/")))
+    return fmt::format("the link {} is not on the way to {}", shown(e.via_link), shown(e.rel));
+  return "";
+}
+
+std::string identity_problem(const IdentityEntry& i, const SnapshotExpectations& want) {
+  bool root_ok = false;
+  for (const std::string* r : {&want.project, &want.git_dir, &want.common_dir})
+    root_ok |= !r->empty() && i.root == *r;
+  if (!root_ok)
+    return fmt::format("the identity root {} is neither the project nor its git folder",
+                       shown(i.root));
+  if (!clean_relative_path(i.rel))
+    return fmt::format("the identity path {} is not a clean path beneath {}", shown(i.rel),
+                       shown(i.root));
   return "";
 }
 
@@ -76,6 +93,12 @@ std::string snapshot_problem(const ProtectedSnapshot& s, const SnapshotExpectati
     if (std::string p = entry_problem(e, want); !p.empty()) return p;
   if (!s.git_dir.empty() && s.git_dir != want.git_dir)
     return fmt::format("its git folder {} is not the project's", shown(s.git_dir));
+  if (!s.common_dir.empty() && s.common_dir != want.common_dir)
+    return fmt::format("its common git folder {} is not the project's", shown(s.common_dir));
+  if (!s.dir_index.empty() && s.dir_index != want.dir_index)
+    return fmt::format("its directory index {} is not the project's", shown(s.dir_index));
+  for (const auto& i : s.identities)
+    if (std::string p = identity_problem(i, want); !p.empty()) return p;
   for (const auto& [path, exists] : s.git_candidates)
     if (!clean_absolute(path)) return fmt::format("the git path {} is not clean", shown(path));
   for (const auto& [link, target] : s.git_links)

@@ -29,11 +29,15 @@ struct SnapshotExpectations {
   std::string project;                // the session's project root
   std::vector<ProtectEntry> entries;  // the current protected list (PROT-1, PROT-9)
   std::string git_dir;                // the project's real git folder now; "" when none
+  std::string common_dir;             // its common folder now (worktrees share it); "" when none
+  std::string dir_index;              // the directory index file cordon keeps for the project
 };
 
 // Why the snapshot cannot be trusted, or "" when it fits: its project is the session's, every
-// entry names a path of the protected list (and its children lie beneath it), the git folder
-// is the project's, and every other path is absolute and normalized.
+// entry names a path of the protected list (its children, and a link on its way, lie beneath
+// it), the git and common folders and the directory index are the project's, every identity
+// is rooted at the project or one of its git folders with a clean relative path, and every
+// other path is absolute and normalized.
 std::string snapshot_problem(const ProtectedSnapshot& s, const SnapshotExpectations& want);
 
 }  // namespace cordon

@@ -13,6 +13,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/git_runner.h"
+#include "review/blob_compare.h"
 
 namespace cordon {
 
@@ -111,9 +112,8 @@ Result<ReviewReport> review_run(const std::string& project, const EnvMap& env,
     cleanup();
     return rt.error();
   }
-  auto diff = git_ok({"diff", "--name-status", "-z", "--no-ext-diff", "--no-textconv",
-                      "--no-renames"},
-                     project, env, idx);
+  // REV-1: compared by blob ids here, never through the project's filters or drivers.
+  auto diff = changed_since(project, rec.commit, env);
   auto added = git_ok({"ls-files", "-z", "--others", "--exclude-standard"}, project, env, idx);
   auto ign = git_ok({"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}, project,
                     env, idx);
@@ -121,8 +121,7 @@ Result<ReviewReport> review_run(const std::string& project, const EnvMap& env,
   if (!diff.ok()) return diff.error();
   if (!added.ok()) return added.error();
   if (!ign.ok()) return ign.error();
-  auto parts = nul_list(diff->out);
-  for (size_t i = 0; i + 1 < parts.size(); i += 2) r.changed.push_back(parts[i] + " " + parts[i + 1]);
+  r.changed = std::move(*diff);
   r.added = nul_list(added->out);
   std::set<std::string> before(rec.ignored.begin(), rec.ignored.end());
   for (const auto& f : nul_list(ign->out))

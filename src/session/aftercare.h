@@ -11,6 +11,8 @@
 
 namespace cordon {
 
+class PlantWatch;
+
 struct AftercareOutcome {
   std::vector<QuarantineMove> moved;
   std::vector<std::string> notes;
@@ -18,11 +20,11 @@ struct AftercareOutcome {
   std::vector<std::string> newly_unreadable;
 };
 
-// Compares `before` with the project now and performs the moves.
-AftercareOutcome run_aftercare(const ProtectedSnapshot& before);
-
-// Renames `path` into `dest_dir` as <name>.cordon-quarantined-<16 hex>, never replacing
-// anything; returns the new path or an error.
-Result<std::string> quarantine(const std::string& path, const std::string& dest_dir);
+// Compares `before` with the project now and performs the moves (beneath the project, never
+// following a link: FS-2, PROT-7) and the restores of GIT-9.
+//
+// `watch` (GIT-8, PROT-6 below the root) is the plant watch begun before the command; without
+// one, the snapshot's directory index on disk is the baseline (a command that was interrupted).
+AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watch = nullptr);
 
 }  // namespace cordon

@@ -70,14 +70,14 @@ std::vector<std::string> tracked_protected_now(const SessionOptions& o,
   return g.tracked;
 }
 
-// The project's real git folder now ("" when none), to check a leftover record against.
-std::string current_git_dir(const SessionOptions& o, const std::string& project) {
+// The project's git folders now, to check a leftover record against.
+GitFacts current_git_facts(const SessionOptions& o, const std::string& project) {
   GitFactsInput gi;
   gi.project = project;
   gi.home = o.home;
   gi.env = o.env;
   gi.cache_dir = o.folders.cache;
-  return read_git_facts(gi).git_dir;
+  return read_git_facts(gi);
 }
 
 // Processes in a process group (for an unconfined command whose first process is gone).
@@ -443,7 +443,10 @@ std::string Session::record_problem(const LeftoverRecord& rec, const std::string
     SnapshotExpectations w;
     w.project = record_.project;
     w.entries = protected_entries(opts_.policy);
-    w.git_dir = current_git_dir(opts_, record_.project);
+    GitFacts g = current_git_facts(opts_, record_.project);
+    w.git_dir = g.git_dir;
+    w.common_dir = g.common_dir;
+    w.dir_index = dir_index_file(opts_.folders.cache, record_.project);
     want = std::move(w);
   }
   return snapshot_problem(*rec.snapshot, *want);
@@ -670,7 +673,11 @@ bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res,
     lr.pid_start = process_start_time(pid);
     lr.pgid = pid;
   }
-  if (lr.sandboxed) lr.snapshot = snapshot_of(pc.facts, &plan);
+  if (lr.sandboxed) {
+    lr.snapshot = snapshot_of(pc.facts, &plan);
+    lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    pc.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
+  }
   Status written = make_error("io", "not written");
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -877,7 +884,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
   if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(without_file_tool_writes(*lr.snapshot));
+    AftercareOutcome after =
+        run_aftercare(without_file_tool_writes(*lr.snapshot), pc.watch ? &*pc.watch : nullptr);
     res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);

@@ -20,6 +20,7 @@
 #include "plan/record_check.h"
 #include "plan/request.h"
 #include "session/command_result.h"
+#include "session/plant_watch.h"
 #include "session/session_store.h"
 
 namespace cordon {
@@ -104,6 +105,7 @@ class Session {
     Plan plan;
     LeftoverRecord record;
     std::string record_path;
+    std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
   };
   // The first half, done while bwrap starts: sweeps leftovers, gathers facts, plans, probes.
   // False when the command must not run (res.refusal; the command policy's refusal, when it

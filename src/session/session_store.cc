@@ -32,6 +32,16 @@ json snapshot_json(const ProtectedSnapshot& s) {
   j["git_candidates"] = s.git_candidates;
   j["git_links"] = s.git_links;
   j["unreadable"] = s.unreadable;
+  j["common_dir"] = s.common_dir;
+  j["dir_index"] = s.dir_index;
+  j["identities"] = json::array();
+  for (const auto& i : s.identities)
+    j["identities"].push_back({{"root", i.root},
+                               {"rel", i.rel},
+                               {"kind", static_cast<int>(i.kind)},
+                               {"dev", i.dev},
+                               {"ino", i.ino},
+                               {"what", i.what}});
   j["entries"] = json::array();
   for (const auto& e : s.entries) {
     json c = json::array();
@@ -45,7 +55,9 @@ json snapshot_json(const ProtectedSnapshot& s) {
                             {"tracked", e.tracked},
                             {"file_by_file", e.file_by_file},
                             {"children", c},
-                            {"tracked_children", e.tracked_children}});
+                            {"tracked_children", e.tracked_children},
+                            {"via_link", e.via_link},
+                            {"via_link_target", e.via_link_target}});
   }
   return j;
 }
@@ -58,6 +70,12 @@ ProtectedSnapshot snapshot_from(const json& j) {
   s.git_candidates = j.at("git_candidates").get<std::vector<std::pair<std::string, bool>>>();
   s.git_links = j.at("git_links").get<std::vector<std::pair<std::string, std::string>>>();
   s.unreadable = j.at("unreadable").get<std::vector<std::string>>();
+  s.common_dir = j.value("common_dir", "");
+  s.dir_index = j.value("dir_index", "");
+  for (const auto& i : j.value("identities", json::array()))
+    s.identities.push_back(IdentityEntry{i.at("root"), i.at("rel"),
+                                         static_cast<Kind>(i.at("kind").get<int>()), i.at("dev"),
+                                         i.at("ino"), i.at("what")});
   for (const auto& e : j.at("entries")) {
     SnapshotEntry x;
     x.rel = e.at("rel");
@@ -70,6 +88,8 @@ ProtectedSnapshot snapshot_from(const json& j) {
     for (const auto& c : e.at("children"))
       x.children.push_back(ChildFact{c.at(0), static_cast<Kind>(c.at(1).get<int>()), c.at(2)});
     x.tracked_children = e.at("tracked_children").get<std::vector<std::string>>();
+    x.via_link = e.value("via_link", "");
+    x.via_link_target = e.value("via_link_target", "");
     s.entries.push_back(std::move(x));
   }
   return s;

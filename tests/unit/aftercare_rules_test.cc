@@ -162,3 +162,118 @@ TEST(Aftercare, GitStoppedShort) {  // GIT-7
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+SnapshotEntry ident_entry(const std::string& rel, Kind k, uint64_t ino) {
+  SnapshotEntry e;
+  e.rel = rel;
+  e.kind = k;
+  e.dev = 1;
+  e.ino = ino;
+  return e;
+}
+
+ProtectedSnapshot snap2(std::vector<SnapshotEntry> entries) {
+  ProtectedSnapshot s;
+  s.project = "/home/u/proj";
+  s.entries = std::move(entries);
+  s.git_dir = "/home/u/proj/.git";
+  return s;
+}
+
+TEST(AftercareLinks, ALinkNowOnTheWayIsMovedAsTheLink) {  // FS-2, PROT-7
+  auto before = snap2({ident_entry(".cargo/config.toml", Kind::kMissing, 0)});
+  auto after = before;
+  after.entries[0].via_link = ".cargo";
+  after.entries[0].via_link_target = "/home/u/.cargo";
+  auto r = compare_snapshots(before, after);
+  ASSERT_EQ(r.moves.size(), 1u);
+  EXPECT_EQ(r.moves[0].path, "/home/u/proj/.cargo");  // the link, never ~/.cargo/config.toml
+  EXPECT_EQ(r.moves[0].root, "/home/u/proj");
+  EXPECT_EQ(r.moves[0].dest_dir, "/home/u/proj");
+}
+
+TEST(AftercareLinks, ALinkTheUserAlreadyHadIsLeftAlone) {  // FS-2
+  auto before = snap2({ident_entry(".github/workflows", Kind::kMissing, 0)});
+  before.entries[0].via_link = ".github";
+  before.entries[0].via_link_target = "../shared/.github";
+  auto r = compare_snapshots(before, before);
+  EXPECT_TRUE(r.moves.empty());
+  // Re-pointed: moved.
+  auto after = before;
+  after.entries[0].via_link_target = "/other/repo/.github";
+  r = compare_snapshots(before, after);
+  ASSERT_EQ(r.moves.size(), 1u);
+  EXPECT_EQ(r.moves[0].path, "/home/u/proj/.github");
+}
+
+TEST(AftercareIdentity, AProtectedFolderReplacedByACopyIsMovedAndTheOriginalPutBack) {
+  // GIT-9, PROT-2: mv .vscode .vscode-x && mkdir .vscode && cp ... && echo evil > launch.json
+  auto before = snap2({ident_entry(".vscode", Kind::kDir, 100)});
+  before.entries[0].file_by_file = true;
+  auto after = snap2({ident_entry(".vscode", Kind::kDir, 200)});
+  auto r = compare_snapshots(before, after);
+  ASSERT_EQ(r.moves.size(), 1u);
+  EXPECT_EQ(r.moves[0].path, "/home/u/proj/.vscode");
+  EXPECT_EQ(r.moves[0].dest_dir, "/home/u/proj");
+  ASSERT_EQ(r.restores.size(), 1u);
+  EXPECT_EQ(r.restores[0].rel, ".vscode");
+  EXPECT_EQ(r.restores[0].ino, 100u);
+}
+
+TEST(AftercareIdentity, ATrackedProtectedFileMayBeReplaced) {  // PROT-4 (git checkout)
+  auto before = snap2({ident_entry("CLAUDE.md", Kind::kFile, 100)});
+  before.entries[0].tracked = true;
+  auto after = snap2({ident_entry("CLAUDE.md", Kind::kFile, 200)});
+  after.entries[0].tracked = true;
+  auto r = compare_snapshots(before, after);
+  EXPECT_TRUE(r.moves.empty());
+  EXPECT_TRUE(r.restores.empty());
+}
+
+TEST(AftercareIdentity, TheGitFolderReplacedIsMovedAndPutBack) {  // GIT-9
+  auto before = snap2({});
+  before.identities = {IdentityEntry{"/home/u/proj", ".git", Kind::kDir, 1, 10, "git folder"},
+                       IdentityEntry{"/home/u/proj", ".git/config", Kind::kFile, 1, 11, "cfg"}};
+  auto after = before;
+  after.identities[0].ino = 99;  // mv .git .git-orig && mkdir .git && cp -a ...
+  after.identities[1].ino = 98;
+  auto r = compare_snapshots(before, after);
+  ASSERT_EQ(r.moves.size(), 2u);
+  EXPECT_EQ(r.moves[0].path, "/home/u/proj/.git");
+  ASSERT_EQ(r.restores.size(), 2u);
+  EXPECT_EQ(r.restores[0].rel, ".git");
+  // Unchanged: nothing.
+  r = compare_snapshots(before, before);
+  EXPECT_TRUE(r.moves.empty());
+  EXPECT_TRUE(r.restores.empty());
+}
+
+TEST(AftercareIdentity, GitIdentitiesComeFromTheFacts) {  // GIT-9
+  Facts f;
+  f.project = "/home/u/proj";
+  f.git.dot_git = "/home/u/proj/.git";
+  f.git.dot_git_kind = Kind::kDir;
+  f.git.dot_git_dev = 1;
+  f.git.dot_git_ino = 10;
+  f.git.git_dir = f.git.common_dir = "/home/u/proj/.git";
+  PathInfo cfg;
+  cfg.path = cfg.real = "/home/u/proj/.git/config";
+  cfg.kind = cfg.real_kind = Kind::kFile;
+  cfg.dev = 1;
+  cfg.ino = 11;
+  PathInfo global = cfg;
+  global.path = global.real = "/home/u/.gitconfig";
+  f.git.locks = {GitLockFact{cfg, "repository config", false},
+                 GitLockFact{global, "global git config", false}};
+  auto ids = git_identities(f);
+  ASSERT_EQ(ids.size(), 2u);  // the global config lies outside: commands cannot replace it
+  EXPECT_EQ(ids[0].rel, ".git");
+  EXPECT_EQ(ids[1].rel, ".git/config");
+  EXPECT_EQ(ids[1].root, "/home/u/proj");
+}
+
+}  // namespace
+}  // namespace cordon

@@ -5,6 +5,7 @@
 
 #include "fake_facts.h"
 #include "plan/planner.h"
+#include "plan/protect_rules.h"
 #include "plan/protected_list.h"
 
 namespace cordon {
@@ -120,7 +121,9 @@ TEST(ProtectRules, FolderWithTrackedFilesIsJudgedFileByFile) {  // PROT-5
   w.facts.protected_paths.push_back(vs);
   Plan p = make_plan(w.policy, w.facts, cmd());
   EXPECT_EQ(state_of(p, ".vscode"), "file by file");
-  EXPECT_EQ(find_dest(p, w.project + "/.vscode"), nullptr);
+  // GIT-9, PROT-2: the folder itself is pinned (a writable bind onto itself), not read-only.
+  ASSERT_NE(find_dest(p, w.project + "/.vscode"), nullptr);
+  EXPECT_EQ(find_dest(p, w.project + "/.vscode")->kind, MountKind::kBind);
   EXPECT_EQ(find_dest(p, w.project + "/.vscode/settings.json"), nullptr);  // tracked: writable
   EXPECT_NE(find_dest(p, w.project + "/.vscode/launch.json"), nullptr);    // untracked: read-only
   EXPECT_NE(find_dest(p, w.project + "/.vscode/local"), nullptr);          // nothing tracked: whole
@@ -241,8 +244,67 @@ TEST(ProtectRules, GitAutoRunFilesAreLockedEvenInsideWritablePaths) {  // GIT-1
   EXPECT_EQ(find_dest(p, "/home/u/.gitconfig"), nullptr);          // read-only already
   EXPECT_EQ(find_dest(p, "/etc/gitconfig"), nullptr);
   EXPECT_EQ(state_of(p, "/home/u/.gitconfig"), "locked");
-  // The rest of .git stays writable (git add, git commit).
-  EXPECT_EQ(find_dest(p, w.project + "/.git"), nullptr);
+  // The rest of .git stays writable (git add, git commit): pinned, not read-only (GIT-9).
+  ASSERT_NE(find_dest(p, w.project + "/.git"), nullptr);
+  EXPECT_EQ(find_dest(p, w.project + "/.git")->kind, MountKind::kBind);
+}
+
+size_t index_of(const Plan& p, const std::string& dest) {
+  for (size_t i = 0; i < p.mounts.size(); ++i)
+    if (p.mounts[i].dest == dest) return i;
+  return SIZE_MAX;
+}
+
+TEST(ProtectRules, GitFolderAndProtectedFoldersArePinnedBeforeTheirLocks) {  // GIT-9, PROT-2
+  FakeWorld w;
+  w.facts.git.dot_git_kind = Kind::kDir;
+  w.facts.git.locks.push_back(
+      GitLockFact{file_info(w.project + "/.git/config", Kind::kFile), "repository config", false});
+  ProtectedFact wf = prot(w, ".github/workflows", Kind::kDir, true);
+  wf.children = {{".github/workflows/ci.yml", Kind::kFile, ""},
+                 {".github/workflows/local.yml", Kind::kFile, ""}};
+  wf.entry_count = 2;
+  wf.tracked = {".github/workflows/ci.yml"};
+  w.facts.protected_paths.push_back(wf);
+  Plan p = make_plan(w.policy, w.facts, cmd());
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  for (const char* rel : {"/.git", "/.github", "/.github/workflows"}) {
+    const MountOp* m = find_dest(p, w.project + rel);
+    ASSERT_NE(m, nullptr) << rel;
+    EXPECT_EQ(m->kind, MountKind::kBind) << rel;
+    EXPECT_EQ(m->src, m->dest);
+  }
+  // A later bind would cover the read-only binds inside: the pins come first.
+  EXPECT_LT(index_of(p, w.project + "/.git"), index_of(p, w.project + "/.git/config"));
+  EXPECT_LT(index_of(p, w.project + "/.github"), index_of(p, w.project + "/.github/workflows"));
+  EXPECT_LT(index_of(p, w.project + "/.github/workflows"),
+            index_of(p, w.project + "/.github/workflows/local.yml"));
+  EXPECT_EQ(state_of(p, ".git"), "pinned");
+}
+
+TEST(ProtectRules, PinsSkipTrackedFilesLinksAndMissingEntries) {  // GIT-9, PROT-4, PROT-10
+  FakeWorld w;
+  ProtectedFact cargo = prot(w, ".cargo/config.toml", Kind::kFile);
+  cargo.tracked = {".cargo/config.toml"};
+  w.facts.protected_paths.push_back(cargo);
+  ProtectedFact husky = prot(w, ".husky", Kind::kMissing, true);
+  w.facts.protected_paths.push_back(husky);
+  ProtectedFact via = prot(w, ".idea", Kind::kDir, true);
+  via.via_link = ".idea";
+  w.facts.protected_paths.push_back(via);
+  auto pins = pinned_paths(w.facts);
+  // Only the git folder of the fake repository: a tracked file's folder is left alone (git
+  // replaces tracked files), nothing is created for a missing entry, nothing behind a link.
+  EXPECT_EQ(pins, std::vector<std::string>{w.project + "/.git"});
+}
+
+TEST(ProtectRules, UntrackedProtectedFilePinsItsFolders) {  // GIT-9, PROT-2
+  FakeWorld w;
+  ProtectedFact cargo = prot(w, ".cargo/config.toml", Kind::kFile);
+  w.facts.protected_paths.push_back(cargo);
+  auto pins = pinned_paths(w.facts);
+  EXPECT_NE(std::find(pins.begin(), pins.end(), w.project + "/.cargo"), pins.end());
+  EXPECT_EQ(std::find(pins.begin(), pins.end(), w.project + "/.cargo/config.toml"), pins.end());
 }
 
 TEST(ProtectRules, GitFolderOutsideTheProjectIsWritableWithItsFilesLocked) {  // GIT-2
@@ -255,7 +317,12 @@ TEST(ProtectRules, GitFolderOutsideTheProjectIsWritableWithItsFilesLocked) {  //
   const MountOp* common = find_dest(p, "/home/u/main/.git");
   ASSERT_NE(common, nullptr);
   EXPECT_EQ(common->kind, MountKind::kBind);
-  EXPECT_EQ(find_dest(p, "/home/u/main/.git/worktrees/proj"), nullptr);  // inside common
+  // Inside the common folder: writable through it, and pinned so that it cannot be renamed
+  // away from its locked files (GIT-9).
+  const MountOp* admin = find_dest(p, "/home/u/main/.git/worktrees/proj");
+  ASSERT_NE(admin, nullptr);
+  EXPECT_EQ(admin->kind, MountKind::kBind);
+  EXPECT_EQ(admin->why.rfind("pinned:", 0), 0u);
   const MountOp* hooks = find_dest(p, "/home/u/main/.git/hooks");
   ASSERT_NE(hooks, nullptr);
   EXPECT_EQ(hooks->kind, MountKind::kRoBind);

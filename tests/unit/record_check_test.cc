@@ -22,10 +22,16 @@ ProtectedSnapshot good() {
   s.entries.push_back(f);
   s.git_candidates = {{"/p/.git/hooks", true}};
   s.unreadable = {".vscode/x"};
+  s.common_dir = "/p/.git";
+  s.dir_index = "/c/index/p";
+  s.identities = {IdentityEntry{"/p/.git", "config", Kind::kFile, 1, 2, "repository config"}};
+  s.entries[0].via_link = "";
   return s;
 }
 
-SnapshotExpectations want() { return {"/p", protected_entries(Policy{}), "/p/.git"}; }
+SnapshotExpectations want() {
+  return {"/p", protected_entries(Policy{}), "/p/.git", "/p/.git", "/c/index/p"};
+}
 
 TEST(RecordCheck, AGoodSnapshotFits) { EXPECT_EQ(snapshot_problem(good(), want()), ""); }
 
@@ -51,6 +57,21 @@ TEST(RecordCheck, EditedFieldsAreDamaged) {
   EXPECT_NE(with([](ProtectedSnapshot& s) { s.git_candidates[0].first = "rel/x"; }), "");
   EXPECT_NE(with([](ProtectedSnapshot& s) { s.unreadable[0] = "../../etc"; }), "");
   EXPECT_NE(with([](ProtectedSnapshot& s) { s.unreadable[0] = "/etc"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.common_dir = "/elsewhere/.git"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.dir_index = "/tmp/crafted"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.identities[0].root = "/home/u"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.identities[0].rel = "../../etc/passwd"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.identities[0].rel = "/etc/passwd"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.entries[1].via_link = "../x"; }), "");
+  EXPECT_NE(with([](ProtectedSnapshot& s) { s.entries[1].via_link = "src"; }), "")
+      << "not on the way to .envrc";
+  EXPECT_EQ(with([](ProtectedSnapshot& s) {
+              s.entries.push_back(SnapshotEntry{});
+              s.entries.back().rel = ".github/workflows";
+              s.entries.back().via_link = ".github";
+            }),
+            "")
+      << "a link on the way is fine";
 }
 
 TEST(RecordCheck, CleanRelativePaths) {

@@ -453,6 +453,9 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
   std::vector<Filter> credentials;
   for (const auto& m : plan.mounts) {
     const bool empty_src = m.src == facts.empty_file || m.src == facts.empty_dir;
+    // A pin (GIT-9) is a mount point so that bwrap's sandbox refuses renames; a profile has no
+    // mount points, and the folder is inside a writable root already.
+    if (m.kind == MountKind::kBind && starts_with(m.why, "pinned:")) continue;
     if (m.kind == MountKind::kBind) {
       std::string note = m.src == facts.session_tmp ? "the private temp folder, $TMPDIR (MAC-1)"
                                                     : without_prefix(m.why);

@@ -1,0 +1,183 @@
+#include "host/beneath.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+namespace {
+
+Kind kind_of(mode_t m) {
+  if (S_ISREG(m)) return Kind::kFile;
+  if (S_ISDIR(m)) return Kind::kDir;
+  if (S_ISLNK(m)) return Kind::kSymlink;
+  return Kind::kOther;
+}
+
+std::vector<std::string> components(const std::string& rel) {
+  std::vector<std::string> out;
+  for (auto& c : split(rel, '/'))
+    if (!c.empty() && c != ".") out.push_back(std::move(c));
+  return out;
+}
+
+std::string read_link_at(int dirfd, const std::string& name) {
+  char buf[PATH_MAX];
+  ssize_t n = readlinkat(dirfd, name.c_str(), buf, sizeof buf - 1);
+  return n < 0 ? "" : std::string(buf, static_cast<size_t>(n));
+}
+
+// The walk for kernels without openat2: each component opened with O_NOFOLLOW.
+int open_by_walk(int dirfd, const std::vector<std::string>& parts, int flags) {
+  int cur = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+  if (cur < 0) return -1;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i] == "..") {
+      close(cur);
+      errno = EXDEV;
+      return -1;
+    }
+    bool last = i + 1 == parts.size();
+    int f = last ? (flags | O_NOFOLLOW | O_CLOEXEC) : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int next = openat(cur, parts[i].c_str(), f);
+    int e = errno;
+    close(cur);
+    if (next < 0) {
+      // O_PATH|O_NOFOLLOW on a link opens the link itself: tell it apart.
+      errno = e == ENOTDIR ? ELOOP : e;
+      return -1;
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+}  // namespace
+
+int open_beneath(int dirfd, const std::string& rel, int flags) {
+  std::vector<std::string> parts = components(rel);
+  std::string path = parts.empty() ? "." : join(parts, "/");
+  open_how how{};
+  how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  long fd = syscall(SYS_openat2, dirfd, path.c_str(), &how, sizeof how);
+  if (fd >= 0) return static_cast<int>(fd);
+  if (errno != ENOSYS) return -1;
+  return open_by_walk(dirfd, parts, flags);
+}
+
+Result<Beneath> Beneath::open(const std::string& root) {
+  Beneath b;
+  b.root_ = root;
+  b.fd_ = Fd(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (b.fd_.fd < 0)
+    return make_error("io", fmt::format("cannot open {} ({})", root, std::strerror(errno)), root,
+                      errno);
+  return b;
+}
+
+Fd Beneath::open_dir(const std::string& rel) const {
+  return Fd(open_beneath(fd_.fd, rel, O_RDONLY | O_DIRECTORY));
+}
+
+BeneathStat Beneath::lstat(const std::string& rel) const {
+  BeneathStat s;
+  std::vector<std::string> parts = components(rel);
+  std::string base = parts.empty() ? "." : parts.back();
+  if (!parts.empty()) parts.pop_back();
+  Fd parent(open_beneath(fd_.fd, join(parts, "/"), O_PATH | O_DIRECTORY));
+  if (parent.fd < 0) {
+    if (errno == ELOOP || errno == EXDEV) {
+      // A link on the way: name the first one, as the thing a command put there.
+      std::string cur;
+      for (const auto& p : parts) {
+        cur = cur.empty() ? p : cur + "/" + p;
+        BeneathStat c = lstat(cur);
+        if (c.kind == Kind::kSymlink) {
+          s.via_link = cur;
+          s.via_link_target = c.link_target;
+          break;
+        }
+      }
+    } else if (errno != ENOENT && errno != ENOTDIR) {
+      s.error = true;
+    }
+    return s;
+  }
+  struct stat st;
+  if (fstatat(parent.fd, base.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR) s.error = true;
+    return s;
+  }
+  s.kind = kind_of(st.st_mode);
+  s.dev = st.st_dev;
+  s.ino = st.st_ino;
+  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  if (s.kind == Kind::kSymlink) s.link_target = read_link_at(parent.fd, base);
+  return s;
+}
+
+Status Beneath::rename(const std::string& rel, const std::string& dest_dir_rel,
+                       const std::string& new_name) const {
+  std::vector<std::string> parts = components(rel);
+  if (parts.empty() || new_name.empty() || new_name.find('/') != std::string::npos)
+    return make_error("invalid", "nothing to rename", rel, EINVAL);
+  std::string base = parts.back();
+  parts.pop_back();
+  Fd from(open_beneath(fd_.fd, join(parts, "/"), O_PATH | O_DIRECTORY));
+  if (from.fd < 0)
+    return make_error("io", fmt::format("cannot open the folder of {} ({})", rel,
+                                        std::strerror(errno)),
+                      rel, errno);
+  Fd to(open_beneath(fd_.fd, dest_dir_rel, O_PATH | O_DIRECTORY));
+  if (to.fd < 0)
+    return make_error("io", fmt::format("cannot open {} ({})", dest_dir_rel,
+                                        std::strerror(errno)),
+                      dest_dir_rel, errno);
+  // renameat2 moves a link itself and RENAME_NOREPLACE never overwrites.
+  if (syscall(SYS_renameat2, from.fd, base.c_str(), to.fd, new_name.c_str(), RENAME_NOREPLACE) !=
+      0)
+    return make_error("io", fmt::format("cannot move {} ({})", rel, std::strerror(errno)), rel,
+                      errno);
+  return ok_status();
+}
+
+std::vector<std::string> Beneath::find_by_identity(const std::string& dir_rel, uint64_t dev,
+                                                   uint64_t ino) const {
+  std::vector<std::string> out;
+  Fd d = open_dir(dir_rel);
+  if (d.fd < 0) return out;
+  int list_fd = dup(d.fd);
+  DIR* dir = list_fd < 0 ? nullptr : fdopendir(list_fd);
+  if (!dir) {
+    if (list_fd >= 0) close(list_fd);
+    return out;
+  }
+  while (dirent* e = readdir(dir)) {
+    std::string n = e->d_name;
+    if (n == "." || n == "..") continue;
+    struct stat st;
+    if (fstatat(d.fd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == dev &&
+        st.st_ino == ino)
+      out.push_back(n);
+  }
+  closedir(dir);
+  return out;
+}
+
+}  // namespace cordon

@@ -1,0 +1,255 @@
+#include "host/dir_index.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/fs_util.h"
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace cordon {
+
+namespace {
+
+constexpr int64_t kRacyNs = 100 * 1000 * 1000;  // above any kernel's timestamp granularity
+constexpr const char* kMagic = "cordon-dir-index-v2";
+
+int64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+Kind kind_at(int dirfd, const char* name) {
+  struct stat st;
+  if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return Kind::kMissing;
+  if (S_ISDIR(st.st_mode)) return Kind::kDir;
+  if (S_ISREG(st.st_mode)) return Kind::kFile;
+  if (S_ISLNK(st.st_mode)) return Kind::kSymlink;
+  return Kind::kOther;
+}
+
+std::string child_rel(const std::string& rel, const std::string& name) {
+  return rel.empty() ? name : rel + "/" + name;
+}
+
+std::string identity_at(int dirfd, const char* path) {
+  struct stat st;
+  if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0) return "-";
+  return fmt::format("{}.{}.{}", st.st_ino, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+}
+
+// The print of a `.git` entry (planted_rules.h): a file's identity, a folder's with its config's
+// and hooks folder's.
+std::string git_print(int dirfd, Kind k) {
+  struct stat st;
+  if (fstatat(dirfd, ".git", &st, AT_SYMLINK_NOFOLLOW) != 0) return "";
+  if (k != Kind::kDir) return "f" + identity_at(dirfd, ".git");
+  return fmt::format("d{}/{}/{}", st.st_ino, identity_at(dirfd, ".git/config"),
+                     identity_at(dirfd, ".git/hooks"));
+}
+
+// One folder, listed: its record, its watched names with kinds, its child folders.
+struct Listing {
+  DirRecord rec;
+  std::vector<std::pair<Watched, Kind>> names;
+  std::vector<std::string> subdirs;
+};
+
+bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing& l) {
+  Fd fd = b.open_dir(rel);
+  if (fd.fd < 0) return false;
+  struct stat st;
+  if (fstat(fd.fd, &st) != 0) return false;
+  l.rec.rel = rel;
+  l.rec.ino = st.st_ino;
+  l.rec.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  l.rec.racy = now - l.rec.ctime_ns < kRacyNs;
+  int list_fd = dup(fd.fd);
+  DIR* d = list_fd < 0 ? nullptr : fdopendir(list_fd);
+  if (!d) {
+    if (list_fd >= 0) close(list_fd);
+    return false;
+  }
+  while (dirent* e = readdir(d)) {
+    const char* n = e->d_name;
+    if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
+    bool watched = planted_name(n) != nullptr;
+    Kind k = Kind::kOther;
+    if (e->d_type == DT_DIR) k = Kind::kDir;
+    if (watched || e->d_type == DT_UNKNOWN) k = kind_at(fd.fd, n);
+    if (watched) {
+      Watched w{n, strcmp(n, ".git") == 0 ? git_print(fd.fd, k) : ""};
+      l.names.push_back({w, k});
+      l.rec.names.push_back(w);
+    }
+    // Git's own folders are not walked: their insides change with every commit.
+    if (k == Kind::kDir && strcmp(n, ".git") != 0) l.subdirs.push_back(child_rel(rel, n));
+  }
+  closedir(d);
+  std::sort(l.rec.names.begin(), l.rec.names.end());
+  return true;
+}
+
+// Walks `start` and every folder below it; each is recorded, and reported as fresh when
+// `changes` is given.
+void walk(const Beneath& b, const std::string& start, int64_t now, DirIndex& idx,
+          std::vector<DirChange>* changes) {
+  std::deque<std::string> todo = {start};
+  while (!todo.empty()) {
+    if (idx.dirs.size() >= kDirIndexCap) {
+      idx.complete = false;
+      return;
+    }
+    std::string rel = std::move(todo.front());
+    todo.pop_front();
+    Listing l;
+    if (!list_folder(b, rel, now, l)) continue;
+    if (changes) changes->push_back(DirChange{rel, true, l.names});
+    for (auto& s : l.subdirs) todo.push_back(std::move(s));
+    idx.dirs.push_back(std::move(l.rec));
+  }
+}
+
+void sort_index(DirIndex& idx) {
+  std::sort(idx.dirs.begin(), idx.dirs.end(),
+            [](const DirRecord& a, const DirRecord& b) { return a.rel < b.rel; });
+}
+
+// A folder whose entries did not change may still hold a `.git` that did (a `gitdir:` file
+// rewritten, a nested repository's config or hooks changed).
+bool git_changed(int dirfd, const DirRecord& old) {
+  for (const auto& w : old.names) {
+    if (w.name != ".git") continue;
+    Kind k = w.print.rfind("d", 0) == 0 ? Kind::kDir : Kind::kFile;
+    if (git_print(dirfd, k) != w.print) return true;
+  }
+  return false;
+}
+
+// True when `rel` or one of its parent folders is in `set`.
+bool under_any(const std::string& rel, const std::set<std::string>& set) {
+  if (set.empty()) return false;
+  for (std::string p = rel;;) {
+    if (set.count(p)) return true;
+    size_t slash = p.rfind('/');
+    if (slash == std::string::npos) return false;
+    p.resize(slash);
+  }
+}
+
+}  // namespace
+
+std::string dir_index_file(const std::string& cache_dir, const std::string& project) {
+  return path_join(cache_dir,
+                   fmt::format("dir-index/{:016x}", std::hash<std::string>{}(project)));
+}
+
+DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* built) {
+  if (built) *built = false;
+  auto text = read_file(file, 512 << 20);
+  if (text.ok()) {
+    auto parts = split(*text, '\0');
+    if (parts.size() >= 4 && parts[0] == kMagic && parts[1] == project.root()) {
+      DirIndex idx;
+      idx.complete = parts[2] == "1";
+      bool good = true;
+      for (size_t i = 3; i + 4 < parts.size() && good; i += 5) {
+        DirRecord r;
+        r.rel = parts[i];
+        try {
+          r.ino = std::stoull(parts[i + 1]);
+          r.ctime_ns = std::stoll(parts[i + 2]);
+        } catch (...) {
+          good = false;
+        }
+        r.racy = parts[i + 3] == "1";
+        for (const auto& n : split(parts[i + 4], '|')) {
+          if (n.empty()) continue;
+          size_t colon = n.find(':');
+          r.names.push_back(Watched{n.substr(0, colon),
+                                    colon == std::string::npos ? "" : n.substr(colon + 1)});
+        }
+        idx.dirs.push_back(std::move(r));
+      }
+      if (good && !idx.dirs.empty()) {
+        sort_index(idx);
+        return idx;
+      }
+    }
+  }
+  if (built) *built = true;
+  DirIndex idx;
+  walk(project, "", now_ns(), idx, nullptr);
+  sort_index(idx);
+  return idx;
+}
+
+DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
+  DirRefresh r;
+  r.index.complete = index.complete;
+  const int64_t now = now_ns();
+  std::set<std::string> known;
+  for (const auto& d : index.dirs) known.insert(d.rel);
+  std::set<std::string> gone;  // folders dropped or walked afresh: their old records are skipped
+  for (const auto& old : index.dirs) {
+    if (!old.rel.empty() && under_any(old.rel, gone)) continue;
+    Listing l;
+    Fd probe = b.open_dir(old.rel);
+    struct stat st;
+    if (probe.fd < 0 || fstat(probe.fd, &st) != 0) {
+      gone.insert(old.rel), r.changed = true;  // removed, or now a link
+      continue;
+    }
+    int64_t ctime = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+    if (st.st_ino != old.ino) {
+      gone.insert(old.rel), r.changed = true;  // replaced: everything in it is new
+      walk(b, old.rel, now, r.index, &r.changes);
+      continue;
+    }
+    if (ctime == old.ctime_ns && !old.racy && !git_changed(probe.fd, old)) {
+      r.index.dirs.push_back(old);
+      continue;
+    }
+    if (!list_folder(b, old.rel, now, l)) {
+      gone.insert(old.rel), r.changed = true;
+      continue;
+    }
+    r.changed |= l.rec.ctime_ns != old.ctime_ns || l.rec.names != old.names ||
+                 l.rec.racy != old.racy;
+    r.changes.push_back(DirChange{old.rel, false, l.names});
+    r.index.dirs.push_back(l.rec);
+    for (const auto& s : l.subdirs)
+      if (!known.count(s)) {
+        r.changed = true;
+        walk(b, s, now, r.index, &r.changes);
+      }
+  }
+  sort_index(r.index);
+  return r;
+}
+
+Status save_dir_index(const std::string& file, const std::string& project, const DirIndex& idx) {
+  std::string out = std::string(kMagic) + '\0' + project + '\0' + (idx.complete ? "1" : "0");
+  out += '\0';
+  for (const auto& d : idx.dirs) {
+    std::vector<std::string> names;
+    for (const auto& w : d.names) names.push_back(w.print.empty() ? w.name : w.name + ":" + w.print);
+    out += fmt::format("{}{}{}{}{}{}{}{}{}{}", d.rel, '\0', d.ino, '\0', d.ctime_ns, '\0',
+                       d.racy ? "1" : "0", '\0', join(names, "|"), '\0');
+  }
+  if (auto st = make_dirs(path_parent(file), 0700); !st.ok()) return st;
+  return write_file_atomic(file, out, false);
+}
+
+}  // namespace cordon

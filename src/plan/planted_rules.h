@@ -1,0 +1,82 @@
+// GIT-8, PROT-6: what a command may not plant anywhere below the project root — a nested git
+// repository (its config can name an fsmonitor or hooks that editors and shell prompts run when
+// they work in that folder) and the files that steer agents or shells in a subfolder.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/facts.h"
+
+namespace cordon {
+
+// One name watched in every folder of the project, with the tool that reads it there.
+struct PlantedName {
+  const char* name;
+  const char* why;
+};
+// `.git`, `.envrc`, CLAUDE.md, CLAUDE.local.md, AGENTS.md, AGENTS.override.md, GEMINI.md,
+// `.cursor` (nested rules): data, one row per name (tested row by row).
+const std::vector<PlantedName>& planted_names();
+// The row for `name`, or nullptr.
+const PlantedName* planted_name(const std::string& name);
+
+// A watched name present in a folder. For `.git` the print is its identity, so that a rewritten
+// `gitdir:` file or a nested repository's changed config or hooks is judged again: "f<ino>.<ctime>"
+// for a file; "d<ino>/<config ino.ctime>/<hooks ino.ctime>" for a folder. Other names: "".
+struct Watched {
+  std::string name;
+  std::string print;
+  auto operator<=>(const Watched&) const = default;
+};
+
+// One folder of the project as last seen (the directory index).
+struct DirRecord {
+  std::string rel;  // project-relative, "" for the root
+  uint64_t ino = 0;
+  int64_t ctime_ns = 0;  // ctime changes with every entry added, removed or renamed, and with
+                         // every utimes: a command cannot put it back
+  bool racy = false;     // seen within the clock's granularity of its last change: rescan
+  std::vector<Watched> names;  // watched names present in it (sorted)
+};
+
+// What the host saw of one folder that changed (or is new).
+struct DirChange {
+  std::string rel;
+  bool fresh = false;  // the folder itself is new (not in the index before)
+  std::vector<std::pair<Watched, Kind>> names;  // watched names present now, with kinds
+};
+
+struct PlantedFind {
+  std::string rel;  // project-relative path of the planted entry
+  Kind kind = Kind::kMissing;
+  const char* why = "";
+  bool changed = false;  // a `.git` that was there before, with another identity now
+};
+
+// The watched names that are new: present now in a changed folder and not recorded before,
+// and each `.git` whose print changed (changed = true: judged again, not moved for that alone).
+// Entries at the project root are left to the protected list (PROT-6) except `.git` itself,
+// which is not judged here at all (the project's own git folder).
+std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
+                                    const std::vector<DirChange>& changes);
+
+// GIT-8: a `.git` file a command creates is kept only when git wrote it for this repository: a
+// submodule's checkout (`gitdir:` naming a folder under the common git folder's `modules/`) or
+// a linked worktree's (under `worktrees/`, as `git worktree add` makes in .claude/worktrees/),
+// and the config there names no program. `gitdir_real` is the resolved target ("" when it does
+// not resolve); `config_text` the text of that folder's config (config.worktree for a worktree).
+bool checkout_of_this_repository(const std::string& gitdir_real, const std::string& common_dir,
+                                 const std::string& config_text);
+
+// True when a git config text sets a key that makes git run a program (core.fsmonitor,
+// core.hooksPath, core.sshCommand, core.pager, core.editor, filter drivers, diff/textconv
+// drivers, credential helpers, includes, aliases that run a shell). Conservative: a key it
+// cannot parse counts as running one.
+bool git_config_runs_programs(const std::string& text);
+
+// The note for a plant moved aside (GIT-8, PROT-6).
+std::string planted_note(const PlantedFind& f, const std::string& moved_to);
+
+}  // namespace cordon

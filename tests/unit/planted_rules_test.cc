@@ -1,0 +1,115 @@
+// GIT-8, PROT-6: what may not be planted below the project root, judged from the directory
+// index (rows of the table, new names, submodule checkouts, git configs that run programs).
+#include <gtest/gtest.h>
+
+#include "plan/planted_rules.h"
+
+namespace cordon {
+namespace {
+
+TEST(PlantedNames, EachRowNamesTheToolThatReadsIt) {  // GIT-8, PROT-6
+  for (const char* n : {".git", ".envrc", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.md",
+                        "AGENTS.override.md", "GEMINI.md", ".cursor"}) {
+    const PlantedName* row = planted_name(n);
+    ASSERT_NE(row, nullptr) << n;
+    EXPECT_NE(std::string(row->why), "") << n;
+  }
+  EXPECT_EQ(planted_name("README.md"), nullptr);
+  EXPECT_EQ(planted_name("claude.md"), nullptr);  // the tools read these exact names
+}
+
+Watched w(const char* name, const char* print = "") { return Watched{name, print}; }
+
+TEST(PlantedNames, NewNamesInChangedFoldersAreFound) {  // GIT-8, PROT-6
+  std::vector<DirRecord> before = {{"", 1, 1, false, {w(".git", "d1/-/-")}},
+                                   {"src", 2, 1, false, {}},
+                                   {"packages/app", 3, 1, false, {w("AGENTS.md")}}};
+  std::vector<DirChange> changes = {
+      {"src", false, {{w("CLAUDE.md"), Kind::kFile}}},
+      {"packages/app", false, {{w("AGENTS.md"), Kind::kFile}, {w(".envrc"), Kind::kFile}}},
+      {"lib/x", true, {{w(".git", "d9/-/-"), Kind::kDir}}},
+      {"", false, {{w(".git", "d1/-/-"), Kind::kDir}, {w("CLAUDE.md"), Kind::kFile}}}};
+  auto found = new_plants(before, changes);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].rel, "lib/x/.git");
+  EXPECT_EQ(found[0].kind, Kind::kDir);
+  EXPECT_FALSE(found[0].changed);
+  EXPECT_EQ(found[1].rel, "packages/app/.envrc");  // AGENTS.md was there before
+  EXPECT_EQ(found[2].rel, "src/CLAUDE.md");
+  // The root is the protected list's (PROT-6) and the git facts' business.
+}
+
+TEST(PlantedNames, AFolderReplacedMakesEverythingInItNew) {  // GIT-8
+  std::vector<DirRecord> before = {{"lib", 2, 1, false, {w(".git", "f5.1.1")}}};
+  std::vector<DirChange> changes = {{"lib", true, {{w(".git", "f5.1.1"), Kind::kFile}}}};
+  auto found = new_plants(before, changes);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rel, "lib/.git");
+}
+
+TEST(PlantedNames, AnExistingGitWithAnotherPrintIsJudgedAgain) {  // GIT-8, GIT-2
+  // A submodule's `gitdir:` file rewritten; a nested repository's config changed.
+  std::vector<DirRecord> before = {{"lib/sub", 2, 1, false, {w(".git", "f5.1.1")}},
+                                   {"vendor/x", 3, 1, false, {w(".git", "d7/8.1.1/9.1.1")}},
+                                   {"docs", 4, 1, false, {w("AGENTS.md")}}};
+  std::vector<DirChange> changes = {
+      {"lib/sub", false, {{w(".git", "f5.2.2"), Kind::kFile}}},
+      {"vendor/x", false, {{w(".git", "d7/8.3.3/9.1.1"), Kind::kDir}}},
+      {"docs", false, {{w("AGENTS.md"), Kind::kFile}}}};
+  auto found = new_plants(before, changes);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].rel, "lib/sub/.git");
+  EXPECT_TRUE(found[0].changed);
+  EXPECT_EQ(found[1].rel, "vendor/x/.git");
+  EXPECT_TRUE(found[1].changed);
+}
+
+TEST(GitConfigRunsPrograms, EachKindOfDriver) {  // GIT-8, REV-1
+  for (const char* text : {
+           "[core]\n\tfsmonitor = \"touch /tmp/pwned; false\"\n",
+           "[core]\n\thooksPath = /tmp/h\n",
+           "[core]\n\tsshCommand = ./x\n",
+           "[core]\n\tpager = ./x\n",
+           "[core]\n\teditor = ./x\n",
+           "[CORE]\n\tFsMonitor = ./x\n",
+           "[filter \"x\"]\n\tclean = ./x\n",
+           "[diff \"x\"]\n\ttextconv = ./x\n",
+           "[merge \"x\"]\n\tdriver = ./x\n",
+           "[credential]\n\thelper = ./x\n",
+           "[include]\n\tpath = other\n",
+           "[includeIf \"gitdir:/\"]\n\tpath = other\n",
+           "[alias]\n\tst = !./x\n",
+           "[remote \"o\"]\n\tuploadpack = ./x\n",
+           "[core] fsmonitor = ./x\n",
+           "garbage line\n",
+       })
+    EXPECT_TRUE(git_config_runs_programs(text)) << text;
+}
+
+TEST(GitConfigRunsPrograms, AFreshSubmoduleConfigRunsNothing) {  // GIT-8
+  const char* text =
+      "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
+      "\tlogallrefupdates = true\n\tworktree = ../../../lib/sub\n\tfsmonitor = false\n"
+      "[remote \"origin\"]\n\turl = https://example.invalid/sub.git\n"
+      "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+      "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+      "; a comment\n# another\n";
+  EXPECT_FALSE(git_config_runs_programs(text));
+}
+
+TEST(CheckoutOfThisRepository, OnlyUnderTheModulesOrWorktreesFolder) {  // GIT-8, PROT-1
+  const std::string common = "/home/u/proj/.git";
+  EXPECT_TRUE(checkout_of_this_repository(common + "/modules/lib/sub", common, "[core]\n"));
+  EXPECT_TRUE(checkout_of_this_repository(common + "/worktrees/wt", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository(common + "/modules", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository(common + "/worktrees", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository("/home/u/proj/planted", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository(common + "/modules-x/a", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository("", common, ""));
+  EXPECT_FALSE(checkout_of_this_repository(common + "/modules/x", "", ""));
+  EXPECT_FALSE(
+      checkout_of_this_repository(common + "/modules/x", common, "[core]\n\tfsmonitor = ./x\n"));
+}
+
+}  // namespace
+}  // namespace cordon
