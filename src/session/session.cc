@@ -260,6 +260,13 @@ ProtectedSnapshot Session::without_file_tool_writes(const ProtectedSnapshot& sna
     if (!stat_write(w.path, now.dev, now.ino, now.size, now.mtime_ns) || now.dev != w.dev ||
         now.ino != w.ino || now.size != w.size || now.mtime_ns != w.mtime_ns)
       continue;
+    // GIT-9: an approved write of a locked git file is the file to keep, not one to put back.
+    for (auto& id : s.identities) {
+      if (path_join(id.root, id.rel) != w.path) continue;
+      id.kind = Kind::kFile;
+      id.dev = now.dev;
+      id.ino = now.ino;
+    }
     if (w.path == s.project || !path_within(w.path, s.project)) continue;
     const std::string rel = path_relative(w.path, s.project);
     for (auto& e : s.entries) {
