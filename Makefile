@@ -1,8 +1,11 @@
 # cordon: the two commands of the README are `make demo` and `make test`.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# DIST-1: `make install` puts cordon under PREFIX, inside DESTDIR when set (staging).
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps build test unit integration asan demo bench fuzz clean
+.PHONY: all deps build test unit integration asan demo bench fuzz clean install package check-package
 
 all: build
 
@@ -24,6 +27,19 @@ bench: build
 
 fuzz:
 	@./scripts/fuzz.sh
+
+# The binary stripped (the debug information stays in $(BUILD)/cordon), the man page, the
+# completions and the docs.
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)" --strip
+
+# DIST-2: $(BUILD)/cordon_<version>_<arch>.deb, the files of `make install PREFIX=/usr`.
+package: build
+	@cd $(BUILD) && cpack -G DEB
+
+# DIST-2: builds the package, checks its contents and dependencies, runs the unpacked binary.
+check-package: build
+	@./scripts/check_package.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

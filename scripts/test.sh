@@ -44,6 +44,11 @@ run_step "unit tests (asan+ubsan)" build-asan/tests/unit_tests --gtest_brief=1
 run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/build-asan/cordon" \
   "$BUILD/tests/integration_tests" --gtest_brief=1
 
+if [ -x scripts/check_package.sh ]; then
+  step "package: make package, its contents and dependencies, the unpacked binary (DIST-1, DIST-2)"
+  run_step "package" env BUILD="$BUILD" JOBS="$JOBS" ./scripts/check_package.sh
+fi
+
 if [ -x scripts/fuzz.sh ]; then
   step "fuzz targets (bounded time)"
   run_step "fuzz" ./scripts/fuzz.sh

@@ -27,8 +27,13 @@ int cmd_probe(const CliContext& ctx, bool json) {
       if (!c.detail.empty()) cj["detail"] = c.detail;
       j["checks"].push_back(cj);
     }
+    j["bwrap"] = r.bwrap;
+    j["bwrap_version"] = r.bwrap_version;
     if (!r.ok) {
       j["failed_check"] = r.failed_check;
+      // PROBE-4: the set-up step that failed and the row of bwrap's message, when known.
+      if (!r.step.empty()) j["step"] = r.step;
+      if (!r.diagnosis.empty()) j["diagnosis"] = r.diagnosis;
       j["cause"] = r.cause;
       j["fix"] = r.fix;
     }
@@ -38,7 +43,11 @@ int cmd_probe(const CliContext& ctx, bool json) {
       std::printf("%-20s %-6s %7.2f ms%s%s\n", c.name.c_str(), c.ok ? "ok" : "failed", c.ms,
                   c.detail.empty() ? "" : "  ", c.detail.c_str());
     std::printf("%-20s %-6s %7.2f ms\n", "total", r.ok ? "ok" : "failed", r.total_ms);
-    if (!r.ok) print_error(r.message());
+    if (!r.ok) {
+      // PROBE-4: one line of cause, one of fix.
+      print_error("the sandbox is unavailable: " + r.cause + ".");
+      print_error("fix: " + r.fix + ".");
+    }
   }
   return r.ok ? 0 : 1;
 }

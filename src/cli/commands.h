@@ -55,6 +55,14 @@ struct ClassifyArgs {
 // CMD-6: prints read-only, needs-approval or denied, then the reason; exit 0 whatever the class.
 int cmd_classify(const CliContext& ctx, const ClassifyArgs& args);
 
+// PROBE-4: prints the AppArmor profile for bwrap and how to install it; run as root (and not
+// `print_only`), writes /etc/apparmor.d/bwrap (under CORDON_SETUP_ROOT when set, for tests,
+// and then never loads it) and loads it with apparmor_parser.
+int cmd_setup_apparmor(const CliContext& ctx, bool print_only);
+
+// DIST-3: cordon's version and commit, the bwrap found and its version, the backend.
+std::string version_text(const CliContext& ctx);
+
 // Prints "cordon: <message>" to stderr.
 void print_error(const std::string& message);
 

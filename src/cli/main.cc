@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backend/linux/probe.h"
+#include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "core/trace.h"
 #include "core/version.h"
@@ -30,7 +31,10 @@ int main(int argc, char** argv) {
                "project.",
                "cordon"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("cordon ") + kCordonVersion);
+  // DIST-3: the version, the commit, the bwrap found and its version, the backend.
+  app.set_version_flag(
+      "--version", [] { return version_text(load_cli_context(environ)); },
+      "print cordon's version and commit, the bwrap found and the backend");
 
   RunArgs run_args;
   std::string script;
@@ -156,7 +160,37 @@ int main(int argc, char** argv) {
   classify->add_option("-c", classify_line, "a shell command line to classify");
   classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
 
-  auto* version = app.add_subcommand("version", "Print cordon's version.");
+  auto* setup = app.add_subcommand("setup", "Set this machine up for the sandbox.");
+  setup->require_subcommand(1);
+  auto* setup_apparmor = setup->add_subcommand(
+      "apparmor",
+      "Print the AppArmor profile that lets bwrap create user namespaces where AppArmor "
+      "restricts them (Ubuntu 23.10 and later), and how to install it; run as root, write it "
+      "to /etc/apparmor.d/bwrap and load it (PROBE-4).\n"
+      "  cordon setup apparmor | sudo tee /etc/apparmor.d/bwrap\n"
+      "  sudo cordon setup apparmor");
+  bool setup_print = false;
+  setup_apparmor->add_flag("--print", setup_print,
+                           "only print the profile and the commands, even when run as root");
+
+  auto* version = app.add_subcommand(
+      "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
+
+  // DIST-1: the man page and completions are generated from this definition at build time.
+  if (argc == 2 && std::strcmp(argv[1], "__man") == 0) {
+    std::fputs(man_page(app, kCordonVersion).c_str(), stdout);
+    return 0;
+  }
+  if (argc == 3 && std::strcmp(argv[1], "__completion") == 0) {
+    std::string text = completion_script(app, argv[2]);
+    if (text.empty()) {
+      print_error(std::string("no completion for the shell ") + argv[2] +
+                  "; use bash, zsh or fish");
+      return 2;
+    }
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
 
   // Split `cordon run [options] -- CMD ARGS...` at the first `--` after `run`.
   std::vector<std::string> command_after_dashes;
@@ -229,8 +263,9 @@ int main(int argc, char** argv) {
     return cmd_review(ctx, review_args);
   }
   if (version->parsed()) {
-    std::printf("cordon %s\n", kCordonVersion);
+    std::printf("%s\n", version_text(ctx).c_str());
     return 0;
   }
+  if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
   return 0;
 }

@@ -2,8 +2,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
+#include <fmt/format.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -11,8 +12,6 @@
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -52,7 +51,8 @@ int open_by_walk(int dirfd, const std::vector<std::string>& parts, int flags) {
       return -1;
     }
     bool last = i + 1 == parts.size();
-    int f = last ? (flags | O_NOFOLLOW | O_CLOEXEC) : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int f =
+        last ? (flags | O_NOFOLLOW | O_CLOEXEC) : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int next = openat(cur, parts[i].c_str(), f);
     int e = errno;
     close(cur);
@@ -141,17 +141,15 @@ Status Beneath::rename(const std::string& rel, const std::string& dest_dir_rel,
   parts.pop_back();
   Fd from(open_beneath(fd_.fd, join(parts, "/"), O_PATH | O_DIRECTORY));
   if (from.fd < 0)
-    return make_error("io", fmt::format("cannot open the folder of {} ({})", rel,
-                                        std::strerror(errno)),
+    return make_error("io",
+                      fmt::format("cannot open the folder of {} ({})", rel, std::strerror(errno)),
                       rel, errno);
   Fd to(open_beneath(fd_.fd, dest_dir_rel, O_PATH | O_DIRECTORY));
   if (to.fd < 0)
-    return make_error("io", fmt::format("cannot open {} ({})", dest_dir_rel,
-                                        std::strerror(errno)),
+    return make_error("io", fmt::format("cannot open {} ({})", dest_dir_rel, std::strerror(errno)),
                       dest_dir_rel, errno);
   // renameat2 moves a link itself and RENAME_NOREPLACE never overwrites.
-  if (syscall(SYS_renameat2, from.fd, base.c_str(), to.fd, new_name.c_str(), RENAME_NOREPLACE) !=
-      0)
+  if (syscall(SYS_renameat2, from.fd, base.c_str(), to.fd, new_name.c_str(), RENAME_NOREPLACE) != 0)
     return make_error("io", fmt::format("cannot move {} ({})", rel, std::strerror(errno)), rel,
                       errno);
   return ok_status();

@@ -7,8 +7,8 @@
 // always the entry inside the project, even when a link is swapped in while aftercare runs.
 //
 //   Beneath b = Beneath::open("/home/u/proj");
-//   BeneathStat s = b.lstat(".cargo/config.toml");   // s.via_link == ".cargo" when .cargo is a link
-//   b.rename_aside(".envrc", "", "/ .envrc.cordon-quarantined-…");
+//   BeneathStat s = b.lstat(".cargo/config.toml");   // s.via_link == ".cargo" when .cargo is a
+//   link b.rename_aside(".envrc", "", "/ .envrc.cordon-quarantined-…");
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <deque>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -151,8 +150,7 @@ bool under_any(const std::string& rel, const std::set<std::string>& set) {
 }  // namespace
 
 std::string dir_index_file(const std::string& cache_dir, const std::string& project) {
-  return path_join(cache_dir,
-                   fmt::format("dir-index/{:016x}", std::hash<std::string>{}(project)));
+  return path_join(cache_dir, fmt::format("dir-index/{:016x}", std::hash<std::string>{}(project)));
 }
 
 DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* built) {
@@ -177,8 +175,8 @@ DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* b
         for (const auto& n : split(parts[i + 4], '|')) {
           if (n.empty()) continue;
           size_t colon = n.find(':');
-          r.names.push_back(Watched{n.substr(0, colon),
-                                    colon == std::string::npos ? "" : n.substr(colon + 1)});
+          r.names.push_back(
+              Watched{n.substr(0, colon), colon == std::string::npos ? "" : n.substr(colon + 1)});
         }
         idx.dirs.push_back(std::move(r));
       }
@@ -225,8 +223,8 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
       gone.insert(old.rel), r.changed = true;
       continue;
     }
-    r.changed |= l.rec.ctime_ns != old.ctime_ns || l.rec.names != old.names ||
-                 l.rec.racy != old.racy;
+    r.changed |=
+        l.rec.ctime_ns != old.ctime_ns || l.rec.names != old.names || l.rec.racy != old.racy;
     r.changes.push_back(DirChange{old.rel, false, l.names});
     r.index.dirs.push_back(l.rec);
     for (const auto& s : l.subdirs)
@@ -244,7 +242,8 @@ Status save_dir_index(const std::string& file, const std::string& project, const
   out += '\0';
   for (const auto& d : idx.dirs) {
     std::vector<std::string> names;
-    for (const auto& w : d.names) names.push_back(w.print.empty() ? w.name : w.name + ":" + w.print);
+    for (const auto& w : d.names)
+      names.push_back(w.print.empty() ? w.name : w.name + ":" + w.print);
     out += fmt::format("{}{}{}{}{}{}{}{}{}{}", d.rel, '\0', d.ino, '\0', d.ctime_ns, '\0',
                        d.racy ? "1" : "0", '\0', join(names, "|"), '\0');
   }

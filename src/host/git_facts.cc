@@ -256,8 +256,8 @@ void memo_store(const std::string& file, const std::string& key,
 // What the config names: hooksPath, fsmonitor, include files (followed transitively).
 void lock_named_files(GitFacts& g, const GitFactsInput& in, std::set<std::string>& seen,
                       std::map<std::string, std::string>& extra_stamps) {
-  auto listed = run_git({"config", "--list", "--show-origin", "-z", "--includes"}, in.project,
-                        in.env);
+  auto listed =
+      run_git({"config", "--list", "--show-origin", "-z", "--includes"}, in.project, in.env);
   if (!listed.ok()) {
     g.git_available = false;
   } else {
@@ -417,8 +417,7 @@ GitFacts read_git_facts(const GitFactsInput& in) {
   std::set<std::string> seen;
   // GIT-2: a `.git` file says where the repository is; rewritten, it points git at a planted
   // copy. git never rewrites it in daily work (only `git worktree move/repair`).
-  if (g.dot_git_kind == Kind::kFile)
-    add_lock(g, g.dot_git, "the project's .git file", false, seen);
+  if (g.dot_git_kind == Kind::kFile) add_lock(g, g.dot_git, "the project's .git file", false, seen);
   // GIT-1: the repository's own auto-run files.
   add_lock(g, path_join(g.common_dir, "hooks"), "hooks folder", true, seen);
   add_lock(g, path_join(g.common_dir, "config"), "repository config", false, seen);

@@ -15,12 +15,19 @@ std::string find_git(const EnvMap& env) {
 }
 
 const std::vector<std::string>& safe_git_overrides() {
-  static const std::vector<std::string> kOverrides = {
-      "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat",
-      "core.editor=false",    "sequence.editor=false",    "core.sshCommand=false",
-      "core.askPass=",        "credential.helper=",       "diff.external=",
-      "core.gitProxy=",       "protocol.allow=never",     "core.attributesFile=/dev/null",
-      "core.untrackedCache=false"};
+  static const std::vector<std::string> kOverrides = {"core.fsmonitor=false",
+                                                      "core.hooksPath=/dev/null",
+                                                      "core.pager=cat",
+                                                      "core.editor=false",
+                                                      "sequence.editor=false",
+                                                      "core.sshCommand=false",
+                                                      "core.askPass=",
+                                                      "credential.helper=",
+                                                      "diff.external=",
+                                                      "core.gitProxy=",
+                                                      "protocol.allow=never",
+                                                      "core.attributesFile=/dev/null",
+                                                      "core.untrackedCache=false"};
   return kOverrides;
 }
 
@@ -41,12 +48,27 @@ Result<GitOutput> run_git(const std::vector<std::string>& args, const std::strin
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.env = env;
   // Nothing may redirect git to another repository or index than the project's own.
-  for (const char* v : {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                        "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
-                        "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-                        "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND",
-                        "GIT_ASKPASS", "GIT_TRACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-                        "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR", "SSH_ASKPASS",
+  for (const char* v : {"GIT_DIR",
+                        "GIT_WORK_TREE",
+                        "GIT_INDEX_FILE",
+                        "GIT_OBJECT_DIRECTORY",
+                        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+                        "GIT_COMMON_DIR",
+                        "GIT_NAMESPACE",
+                        "GIT_CEILING_DIRECTORIES",
+                        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+                        "GIT_EXTERNAL_DIFF",
+                        "GIT_PAGER",
+                        "GIT_EDITOR",
+                        "GIT_SSH_COMMAND",
+                        "GIT_ASKPASS",
+                        "GIT_TRACE",
+                        "GIT_CONFIG_PARAMETERS",
+                        "GIT_CONFIG_COUNT",
+                        "GIT_SSH",
+                        "GIT_PROXY_COMMAND",
+                        "GIT_SEQUENCE_EDITOR",
+                        "SSH_ASKPASS",
                         "GIT_ATTR_SOURCE"})
     spec.env.unset(v);
   spec.env.set("GIT_OPTIONAL_LOCKS", "0");

@@ -23,8 +23,8 @@ struct GitOutput {
 // variables that would point git at another repository. An error means git could not be run.
 //   run_git({"ls-files", "-z"}, project, env);
 Result<GitOutput> run_git(const std::vector<std::string>& args, const std::string& cwd,
-                          const EnvMap& env, const std::vector<std::pair<std::string, std::string>>&
-                                                 extra_env = {},
+                          const EnvMap& env,
+                          const std::vector<std::pair<std::string, std::string>>& extra_env = {},
                           const std::string& input = {});
 
 // The `-c` overrides every host git call carries (for tests and docs).

@@ -117,8 +117,8 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     std::string dest = inside_protected_folder ? project : path_parent(abs);
     r.moves.push_back(QuarantineAction{abs, dest, rel, project});
   };
-  auto restore = [&](const std::string& root, const std::string& rel, uint64_t dev,
-                     uint64_t ino, const std::string& shown) {
+  auto restore = [&](const std::string& root, const std::string& rel, uint64_t dev, uint64_t ino,
+                     const std::string& shown) {
     r.restores.push_back(RestoreAction{root, rel, dev, ino, shown});
   };
   for (const auto& b : before.entries) {
@@ -133,9 +133,8 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     }
     // GIT-9: a protected folder or read-only file replaced by another one (renamed away,
     // a copy put in its place): the copy is moved aside and the original put back.
-    const bool watched_identity =
-        b.ino != 0 && b.via_link.empty() &&
-        (b.kind == Kind::kDir || (b.kind == Kind::kFile && !b.tracked));
+    const bool watched_identity = b.ino != 0 && b.via_link.empty() &&
+                                  (b.kind == Kind::kDir || (b.kind == Kind::kFile && !b.tracked));
     if (watched_identity && (a->kind == Kind::kMissing || a->dev != b.dev || a->ino != b.ino)) {
       if (a->kind != Kind::kMissing) move(b.rel, false);
       restore(project, b.rel, b.dev, b.ino, b.rel);

@@ -13,8 +13,9 @@ namespace cordon {
 
 const std::vector<PlantedName>& planted_names() {
   static const std::vector<PlantedName> kNames = {
-      {".git", "a nested git repository: its config can name an fsmonitor or hooks that "
-               "editors, shell prompts and agents run in that folder (GIT-8)"},
+      {".git",
+       "a nested git repository: its config can name an fsmonitor or hooks that "
+       "editors, shell prompts and agents run in that folder (GIT-8)"},
       {".envrc", "direnv runs it when a shell enters that folder (PROT-6)"},
       {"CLAUDE.md", "Claude Code reads it when it works in that folder (PROT-6)"},
       {"CLAUDE.local.md", "Claude Code reads it when it works in that folder (PROT-6)"},
@@ -95,8 +96,8 @@ std::string section_of(const std::string& line) {
 
 bool git_config_runs_programs(const std::string& text) {
   static const std::set<std::string> kSections = {
-      "filter", "diff",  "merge",      "credential", "include", "includeif",
-      "pager",  "gpg",   "uploadpack", "sequence",   "difftool", "mergetool"};
+      "filter", "diff", "merge",      "credential", "include",  "includeif",
+      "pager",  "gpg",  "uploadpack", "sequence",   "difftool", "mergetool"};
   static const std::set<std::string> kCoreKeys = {"hookspath", "sshcommand", "pager",
                                                   "editor",    "askpass",    "gitproxy"};
   std::string section;
@@ -127,9 +128,10 @@ bool git_config_runs_programs(const std::string& text) {
 }
 
 std::string planted_note(const PlantedFind& f, const std::string& moved_to) {
-  return fmt::format("the command created {} — {} — so cordon moved it to {}. To keep it, move "
-                     "it back yourself after checking it.",
-                     f.rel, f.why, moved_to);
+  return fmt::format(
+      "the command created {} — {} — so cordon moved it to {}. To keep it, move "
+      "it back yourself after checking it.",
+      f.rel, f.why, moved_to);
 }
 
 }  // namespace cordon

@@ -35,9 +35,9 @@ struct Watched {
 struct DirRecord {
   std::string rel;  // project-relative, "" for the root
   uint64_t ino = 0;
-  int64_t ctime_ns = 0;  // ctime changes with every entry added, removed or renamed, and with
-                         // every utimes: a command cannot put it back
-  bool racy = false;     // seen within the clock's granularity of its last change: rescan
+  int64_t ctime_ns = 0;        // ctime changes with every entry added, removed or renamed, and with
+                               // every utimes: a command cannot put it back
+  bool racy = false;           // seen within the clock's granularity of its last change: rescan
   std::vector<Watched> names;  // watched names present in it (sorted)
 };
 

@@ -108,8 +108,7 @@ std::vector<std::string> pinned_paths(const Facts& facts) {
     for (const std::string& root : {g.common_dir, g.git_dir}) {
       if (root.empty() || lock == root || !path_within(lock, root)) continue;
       std::vector<std::string> chain;
-      for (std::string p = path_parent(lock); p != root && path_within(p, root);
-           p = path_parent(p))
+      for (std::string p = path_parent(lock); p != root && path_within(p, root); p = path_parent(p))
         chain.push_back(p);
       for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
       break;

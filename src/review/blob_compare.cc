@@ -1,10 +1,9 @@
 #include "review/blob_compare.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -22,8 +21,8 @@ Result<std::string> git_out(const std::vector<std::string>& args, const std::str
   auto r = run_git(args, project, env, {}, input);
   if (!r.ok()) return r.error();
   if (r->status != 0)
-    return make_error("git", fmt::format("git {} failed: {}", args.empty() ? "" : args[0],
-                                         trim(r->err)));
+    return make_error("git",
+                      fmt::format("git {} failed: {}", args.empty() ? "" : args[0], trim(r->err)));
   return std::move(r->out);
 }
 
@@ -126,7 +125,8 @@ Result<std::vector<std::string>> changed_since(const std::string& project,
   for (size_t k = 0; k < to_read.size(); ++k)
     if ((*texts)[k] != stats[to_read[k]].link_target)
       out.push_back({"M", entries[to_read[k]].path});
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
   std::vector<std::string> lines;
   for (const auto& [letter, path] : out) lines.push_back(letter + " " + path);
   return lines;

@@ -1,13 +1,12 @@
 #include "review/review.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <ctime>
-#include <set>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/fs_util.h"
 #include "core/paths.h"

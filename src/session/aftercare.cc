@@ -1,9 +1,9 @@
 #include "session/aftercare.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -88,8 +88,8 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
   std::string from = parent.empty() ? found[0] : parent + "/" + found[0];
   Status st = b->rename(from, parent, name);
   if (st.ok())
-    out.notes.push_back(fmt::format(
-        "the command renamed {} to {}; cordon put it back (GIT-9).", r.shown, from));
+    out.notes.push_back(
+        fmt::format("the command renamed {} to {}; cordon put it back (GIT-9).", r.shown, from));
   else
     out.notes.push_back(fmt::format(
         "the command renamed {} to {}, and cordon could not put it back ({}); rename it back "

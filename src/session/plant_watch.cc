@@ -2,14 +2,13 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <unistd.h>
+#include <fmt/format.h>
 #include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -62,6 +61,12 @@ bool keep_submodule(const Beneath& b, const PlantedFind& f, const std::string& c
   std::string text;
   for (const char* name : {"config", "config.worktree"})
     if (auto c = read_file(path_join(real, name), 1 << 20); c.ok()) text += *c + "\n";
+  // A linked worktree's commondir must lead back to this repository (else its config, hooks
+  // and fsmonitor are another's).
+  if (auto c = read_file(path_join(real, "commondir"), 4096); c.ok()) {
+    std::string target = real_or_lexical(path_join(real, trim(c->substr(0, c->find('\n')))));
+    if (target != common_dir) return false;
+  }
   return checkout_of_this_repository(real, common_dir, text);
 }
 
@@ -104,8 +109,7 @@ std::optional<PlantWatch> PlantWatch::begin(const std::string& project,
   PlantWatch w;
   w.project_ = project;
   w.file_ = index_file;
-  std::string lock_file =
-      path_join(state_dir, "inflight/" + path_base(index_file) + ".lock");
+  std::string lock_file = path_join(state_dir, "inflight/" + path_base(index_file) + ".lock");
   (void)make_dirs(path_parent(lock_file), 0700);
   w.lock_ = Fd(open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
   bool built = false;

@@ -21,8 +21,7 @@ namespace cordon {
 class PlantWatch {
  public:
   // Before a sandboxed command starts. `state_dir` holds the in-flight lock files.
-  static std::optional<PlantWatch> begin(const std::string& project,
-                                         const std::string& index_file,
+  static std::optional<PlantWatch> begin(const std::string& project, const std::string& index_file,
                                          const std::string& state_dir);
   // For a command that was interrupted (resume): the baseline is the index on disk.
   static std::optional<PlantWatch> from_disk(const std::string& project,

@@ -807,9 +807,10 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   res.canceled = o.canceled;
   if (plan.runner == Runner::kSandbox && !o.bwrap_started && !o.timed_out && !o.canceled) {
     drop_record();
-    // bwrap failed while setting up: nothing of the command ran.
+    // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
+    Diagnosis d = diagnose_sandbox_start(o.held_err + res.stderr_text, bwrap, opts_.folders);
     res.refusal = Refusal{"unavailable",
-                          "the sandbox could not start: " + trim(o.held_err + res.stderr_text)};
+                          fmt::format("the sandbox could not start: {}. Fix: {}.", d.cause, d.fix)};
     res.exit_code = 125;
     return finish(res);
   }

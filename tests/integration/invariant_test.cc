@@ -71,11 +71,11 @@ struct Env {
 
 // The operation pool: shell fragments over a fixed set of names and link targets.
 std::vector<std::string> operations(const World& w, const Env& e) {
-  std::vector<std::string> names = {".git",  ".vscode", ".github", ".github/workflows",
-                                    ".cargo", ".envrc", "CLAUDE.md", "src", "lib/x", ".claude"};
-  std::vector<std::string> targets = {w.home(),  w.home() + "/.cargo", e.other + "/.github",
-                                      "/",       "..",                 w.home() + "/.ssh",
-                                      e.other};
+  std::vector<std::string> names = {".git",   ".vscode", ".github",   ".github/workflows",
+                                    ".cargo", ".envrc",  "CLAUDE.md", "src",
+                                    "lib/x",  ".claude"};
+  std::vector<std::string> targets = {
+      w.home(), w.home() + "/.cargo", e.other + "/.github", "/", "..", w.home() + "/.ssh", e.other};
   std::vector<std::string> ops;
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& a = names[i];
@@ -92,11 +92,13 @@ std::vector<std::string> operations(const World& w, const Env& e) {
     ops.push_back("mkdir -p lib/x && git init -q lib/x && git -C lib/x config core.fsmonitor '" +
                   run + "'");
     ops.push_back("printf '[core]\\n\\tfsmonitor = \"" + run + "\"\\n' > .git/config");
-    ops.push_back("printf '#!/bin/sh\\n" + run + "\\n' > .git/hooks/post-checkout; chmod +x "
+    ops.push_back("printf '#!/bin/sh\\n" + run +
+                  "\\n' > .git/hooks/post-checkout; chmod +x "
                   ".git/hooks/post-checkout");
-    ops.push_back("mkdir -p src && echo 'gitdir: ../planted' > src/.git && mkdir -p planted && "
-                  "git init -q --bare planted && git config -f planted/config core.fsmonitor '" +
-                  run + "'");
+    ops.push_back(
+        "mkdir -p src && echo 'gitdir: ../planted' > src/.git && mkdir -p planted && "
+        "git init -q --bare planted && git config -f planted/config core.fsmonitor '" +
+        run + "'");
     ops.push_back("echo '" + run + "' > .envrc; echo x > src/CLAUDE.md");
   }
   ops.push_back("cat ~/.ssh/id_rsa; cat " + w.home() + "/.ssh/id_rsa");

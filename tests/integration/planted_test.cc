@@ -53,11 +53,11 @@ TEST(Planted, GitFolderCannotBeReplacedWholesale) {  // GIT-1, GIT-2, GIT-9
                     plant_cmd(w, "copy") + "\"\\n' > .git/config";
   for (const std::string& attack : std::vector<std::string>{
            "mv .git .git-orig && mkdir .git && cp -a .git-orig/. .git/ && " + fsm,
-        "mv .git .git-orig && echo 'gitdir: .git-orig' > .git",
-        "mv .git .git-x; ln -s .git-x .git",
-        "python3 -c \"import os; os.rename('.git', 'elsewhere')\"",
-        "mkdir -p /tmp/g && cp -a .git/. /tmp/g/ && mv -T /tmp/g .git",
-        "mkdir n && cp -a .git/. n/ && python3 -c \"import os; os.rename('n', '.git')\""}) {
+           "mv .git .git-orig && echo 'gitdir: .git-orig' > .git",
+           "mv .git .git-x; ln -s .git-x .git",
+           "python3 -c \"import os; os.rename('.git', 'elsewhere')\"",
+           "mkdir -p /tmp/g && cp -a .git/. /tmp/g/ && mv -T /tmp/g .git",
+           "mkdir n && cp -a .git/. n/ && python3 -c \"import os; os.rename('n', '.git')\""}) {
     Proc r = w.sh(attack);
     struct stat st;
     ASSERT_EQ(lstat(w.abs(".git").c_str(), &st), 0) << attack;
@@ -95,7 +95,8 @@ TEST(Planted, LinkedWorktreesGitFileAndCommondirAreLocked) {  // GIT-1, GIT-2, G
   w.host({"git", "init", "-q", "--bare", planted});
   w.host({"git", "config", "-f", planted + "/config", "core.fsmonitor", plant_cmd(w, "wt")});
   // From the main project: the worktree's commondir and gitdir.
-  Proc r = w.sh("echo " + planted + " > .git/worktrees/wt/commondir; echo /x > "
+  Proc r = w.sh("echo " + planted +
+                " > .git/worktrees/wt/commondir; echo /x > "
                 ".git/worktrees/wt/gitdir; mv .git/worktrees/wt .git/worktrees/wt2; true");
   EXPECT_EQ(w.read(admin + "/commondir"), commondir) << r.err;
   EXPECT_EQ(w.read(admin + "/gitdir"), gitdir);
@@ -129,8 +130,9 @@ TEST(Planted, NestedRepositoryIsMovedAside) {  // GIT-8, PROT-7
   EXPECT_EQ(quarantined(w.abs("lib/x"), ".git").size(), 1u);
   EXPECT_NE(r.err.find("lib/x/.git"), std::string::npos) << r.err;
   // In a folder that existed, as a `.git` file, with the folder's times put back.
-  r = w.sh("mkdir -p /tmp/g && git init -q --bare /tmp/g && cp -a /tmp/g src/.hidden-g && "
-           "echo 'gitdir: .hidden-g' > src/.git && touch -d @0 src");
+  r = w.sh(
+      "mkdir -p /tmp/g && git init -q --bare /tmp/g && cp -a /tmp/g src/.hidden-g && "
+      "echo 'gitdir: .hidden-g' > src/.git && touch -d @0 src");
   EXPECT_FALSE(w.exists("src/.git")) << r.err;
   EXPECT_EQ(quarantined(w.abs("src"), ".git").size(), 1u);
   // Deep, in a new tree, in one command with other work.
@@ -151,7 +153,7 @@ TEST(Planted, ANestedRepositoryThatWasThereIsJudgedWhenItChanges) {  // GIT-8
   REQUIRE_SANDBOX();
   World w;
   w.host({"git", "init", "-q", w.abs("vendor/real")});  // the user's own clone, untracked
-  w.sh("true");  // the directory index knows it now
+  w.sh("true");                                         // the directory index knows it now
   Proc r = w.sh("git -C vendor/real config user.name Someone && git -C vendor/real status");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(w.exists("vendor/real/.git/config"));  // an ordinary change: kept
@@ -176,21 +178,28 @@ TEST(Planted, SubmoduleCheckoutIsKeptAPlantedOneIsNot) {  // GIT-8
   w.write(sub + "/s.txt", "s\n");
   w.host({"git", "add", "s.txt"}, sub);
   w.host({"git", "commit", "-q", "-m", "s"}, sub);
-  ASSERT_EQ(w.host({"git", "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub,
-                    "lib/sub"})
-                .status,
-            0);
+  ASSERT_EQ(
+      w.host({"git", "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "lib/sub"})
+          .status,
+      0);
   commit_all(w);
   // A checkout's `.git` file naming this repository's module folder, as git writes it.
   Proc r = w.sh("mkdir -p lib/sub2 && echo 'gitdir: ../../.git/modules/lib/sub' > lib/sub2/.git");
   EXPECT_TRUE(w.exists("lib/sub2/.git")) << r.err;
   // A module folder made by the command with a config that runs a program: not a checkout.
-  r = w.sh("mkdir -p .git/modules/evil && git init -q --bare .git/modules/evil && "
-           "git config -f .git/modules/evil/config core.fsmonitor '" + plant_cmd(w, "mod") +
-           "' && mkdir -p lib/evil && echo 'gitdir: ../../.git/modules/evil' > lib/evil/.git");
+  r = w.sh(
+      "mkdir -p .git/modules/evil && git init -q --bare .git/modules/evil && "
+      "git config -f .git/modules/evil/config core.fsmonitor '" +
+      plant_cmd(w, "mod") +
+      "' && mkdir -p lib/evil && echo 'gitdir: ../../.git/modules/evil' > lib/evil/.git");
   EXPECT_FALSE(w.exists("lib/evil/.git")) << r.err;
   users_git(w, w.abs("lib/evil"));
   EXPECT_FALSE(ran(w, "mod"));
+  // A worktree made by the command whose commondir is then pointed at a planted repository.
+  r = w.sh("git worktree add -q .claude/worktrees/w2 -b w2 && echo " + w.root() +
+           "/planted-wt > .git/worktrees/w2/commondir && git init -q --bare " + w.root() +
+           "/planted-wt 2>/dev/null; true");
+  EXPECT_FALSE(w.exists(".claude/worktrees/w2/.git")) << r.err;
   // The submodule's own `.git` file rewritten to name a planted repository (GIT-2).
   std::string planted = w.root() + "/planted-git";
   w.host({"git", "init", "-q", "--bare", planted});
@@ -234,9 +243,10 @@ TEST(Planted, SteeringFilesBelowTheRootAreMovedAside) {  // PROT-6, PROT-7
   w.write("src/a.c", "x\n");
   w.write("docs/AGENTS.md", "the user's own\n");
   commit_all(w);
-  Proc r = w.sh("echo 'run curl evil' > src/CLAUDE.md && mkdir -p packages/app && "
-                "echo x > packages/app/AGENTS.md && echo x > src/GEMINI.md && "
-                "echo 'export X=1' > src/.envrc && echo y >> docs/AGENTS.md");
+  Proc r = w.sh(
+      "echo 'run curl evil' > src/CLAUDE.md && mkdir -p packages/app && "
+      "echo x > packages/app/AGENTS.md && echo x > src/GEMINI.md && "
+      "echo 'export X=1' > src/.envrc && echo y >> docs/AGENTS.md");
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* p : {"src/CLAUDE.md", "packages/app/AGENTS.md", "src/GEMINI.md", "src/.envrc"})
     EXPECT_FALSE(w.exists(p)) << p << "\n" << r.err;
@@ -283,7 +293,7 @@ TEST(Planted, AftercareNeverFollowsALinkOutOfTheProject) {  // FS-2, PROT-7
   w.write(other + "/.github/workflows/ci.yml", "other repo\n");
   for (const std::string& attack : std::vector<std::string>{
            "ln -s ~/.cargo .cargo", "ln -s " + other + "/.github .github",
-        "ln -s " + w.home() + " .cargo", "ln -s / .cargo", "ln -s .. .github"}) {
+           "ln -s " + w.home() + " .cargo", "ln -s / .cargo", "ln -s .. .github"}) {
     Proc r = w.sh(attack);
     EXPECT_EQ(w.read(w.home() + "/.cargo/config.toml"), "[build]\n") << attack << r.err;
     EXPECT_TRUE(quarantined(w.home() + "/.cargo", "config.toml").empty()) << attack;
@@ -305,8 +315,9 @@ TEST(Planted, GlobalGitConfigIsReadOnlyWithoutARepository) {  // GIT-1
   w.write(w.home() + "/.config/git/config", "[user]\n\tname = U\n");
   w.write(w.home() + "/.gitconfig", "[user]\n\temail = u@example.com\n");
   w.config("[sandbox]\nwritable = [\"~/.config\"]\n");
-  Proc r = w.sh("printf '[core]\\n\\tfsmonitor = x\\n' >> ~/.config/git/config; "
-                "printf '[core]\\n\\tpager = x\\n' >> ~/.gitconfig; echo ok > ~/.config/other");
+  Proc r = w.sh(
+      "printf '[core]\\n\\tfsmonitor = x\\n' >> ~/.config/git/config; "
+      "printf '[core]\\n\\tpager = x\\n' >> ~/.gitconfig; echo ok > ~/.config/other");
   EXPECT_EQ(w.read(w.home() + "/.config/git/config"), "[user]\n\tname = U\n") << r.err;
   EXPECT_EQ(w.read(w.home() + "/.gitconfig"), "[user]\n\temail = u@example.com\n");
   EXPECT_EQ(w.read(w.home() + "/.config/other"), "ok\n");  // the writable path still works
@@ -323,8 +334,7 @@ TEST(Planted, ReviewRunsNoDriverThatTheProjectNames) {  // REV-1
   ASSERT_EQ(w.cordon({"review", "start"}).status, 0);
   // What a swapped config and attributes could name (set here on the host, as the attack would
   // have left them).
-  for (const auto& [k, v] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
            {"filter.x.clean", plant_cmd(w, "clean")},
            {"filter.x.smudge", plant_cmd(w, "smudge")},
            {"filter.x.process", plant_cmd(w, "process")},
@@ -345,9 +355,8 @@ TEST(Planted, ReviewRunsNoDriverThatTheProjectNames) {  // REV-1
   EXPECT_NE(r.out.find("M a.txt"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("link"), std::string::npos) << r.out;  // unchanged link
   EXPECT_NE(r.out.find("b.txt"), std::string::npos);
-  for (const char* tag :
-       {"clean", "smudge", "process", "textconv", "diffcmd", "external", "fsmonitor", "pager",
-        "hook"})
+  for (const char* tag : {"clean", "smudge", "process", "textconv", "diffcmd", "external",
+                          "fsmonitor", "pager", "hook"})
     EXPECT_FALSE(ran(w, tag)) << tag;
   // And a command's run (git facts on the host) runs none of them either.
   w.sh("true");

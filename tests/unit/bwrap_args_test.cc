@@ -1,6 +1,7 @@
 // The bwrap renderer against golden argument lists, and the seccomp compiler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -52,6 +53,32 @@ TEST(BwrapArgs, DefaultPlan) {  // MODE-1, FS-1..4, FS-9, PROC-1, PROC-2, PROC-7
   expect_golden("bwrap_default.txt", args);
   EXPECT_EQ(bwrap_command_line(p, 3),
             (std::vector<std::string>{"bwrap", "--args", "3", "--", "make", "test"}));
+}
+
+TEST(BwrapArgs, OlderBwrapGetsOnlyTheOptionsItHas) {  // PROBE-4, PROC-7
+  FakeWorld w;
+  Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
+  ASSERT_FALSE(p.refused());
+  auto newest = render_bwrap_args(p, BwrapFds{4, 5});
+  auto old = render_bwrap_args(p, BwrapFds{4, 5}, bwrap_features(BwrapVersion{0, 6, 1}));
+  EXPECT_NE(std::find(newest.begin(), newest.end(), "--disable-userns"), newest.end());
+  EXPECT_EQ(std::find(old.begin(), old.end(), "--disable-userns"), old.end());
+  EXPECT_EQ(std::find(old.begin(), old.end(), "--size"), old.end());
+  // Otherwise the same arguments: only the one option is left out.
+  newest.erase(std::find(newest.begin(), newest.end(), "--disable-userns"));
+  EXPECT_EQ(old, newest);
+  // The seccomp rule against new user namespaces stays either way.
+  bool unshare = false, clone = false;
+  for (const auto& r : p.seccomp) {
+    for (const auto& a : r.args) {
+      if (a.index == 0 && a.mask == 0x10000000 && a.value == 0x10000000) {
+        if (r.syscall == "unshare") unshare = true;
+        if (r.syscall == "clone") clone = true;
+      }
+    }
+  }
+  EXPECT_TRUE(unshare);
+  EXPECT_TRUE(clone);
 }
 
 TEST(BwrapArgs, NetworkAndWritable) {  // NET-3, FS-2

@@ -1,8 +1,8 @@
 // GIT-8, PROT-6: what may not be planted below the project root, judged from the directory
 // index (rows of the table, new names, submodule checkouts, git configs that run programs).
-#include <gtest/gtest.h>
-
 #include "plan/planted_rules.h"
+
+#include <gtest/gtest.h>
 
 namespace cordon {
 namespace {

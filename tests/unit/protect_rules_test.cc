@@ -1,11 +1,12 @@
 // PROT-1..9, GIT-1, GIT-2, GIT-5, FS-10, BUD-2: the planner's rules for protected paths.
+#include "plan/protect_rules.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "fake_facts.h"
 #include "plan/planner.h"
-#include "plan/protect_rules.h"
 #include "plan/protected_list.h"
 
 namespace cordon {

@@ -2,13 +2,17 @@
 
 namespace cordon {
 
-std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds) {
+std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds,
+                                           const BwrapFeatures& features) {
   std::vector<std::string> a;
   a.reserve(plan.mounts.size() * 3 + plan.argv.size() + 24);
   // Every namespace (user, mount, pid, ipc, uts, net, cgroup). --unshare-user is explicit:
   // bwrap run by root skips the user namespace otherwise, and --disable-userns needs it.
-  a.insert(a.end(), {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-                     "--new-session", "--cap-drop", "ALL"});
+  a.insert(a.end(), {"--unshare-all", "--unshare-user"});
+  // bwrap 0.6/0.7 lack --disable-userns; the seccomp rule against CLONE_NEWUSER (PROC-7) is in
+  // every plan, so the command still cannot create a user namespace (PROBE-4).
+  if (features.disable_userns) a.push_back("--disable-userns");
+  a.insert(a.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL"});
   if (plan.share_network) a.push_back("--share-net");
   for (const auto& m : plan.mounts) {
     switch (m.kind) {

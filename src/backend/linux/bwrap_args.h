@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/linux/bwrap_version.h"
 #include "plan/plan.h"
 
 namespace cordon {
@@ -15,8 +16,10 @@ struct BwrapFds {
 };
 
 // bwrap's options (namespaces, mounts, chdir, fds), read from `--args FD`. bwrap takes the
-// command itself from its real command line only: `bwrap --args FD -- COMMAND...`.
-std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds);
+// command itself from its real command line only: `bwrap --args FD -- COMMAND...`. Options an
+// older bwrap lacks are left out as `features` says (PROBE-4); the default is the newest bwrap.
+std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds,
+                                           const BwrapFeatures& features = {});
 
 // The real command line: {"bwrap", "--args", FD, "--", COMMAND...}.
 std::vector<std::string> bwrap_command_line(const Plan& plan, int args_fd);

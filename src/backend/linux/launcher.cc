@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "backend/linux/bwrap_args.h"
+#include "backend/linux/bwrap_info.h"
 #include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
 #include "core/fs_util.h"
@@ -105,7 +106,8 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   Fd sr, sw;
   if (auto st = make_pipe(sr, sw); !st.ok()) return st.error();
   // Inside bwrap: 3 = arguments, 4 = seccomp filter, 5 = status.
-  std::vector<std::string> args = render_bwrap_args(plan, BwrapFds{4, 5});
+  std::vector<std::string> args =
+      render_bwrap_args(plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features);
   auto args_fd = memfd_with("cordon-bwrap-args", nul_join(args));
   if (!args_fd.ok()) return args_fd.error();
   Fd a(*args_fd);
@@ -188,7 +190,9 @@ Result<ProcessOutcome> launch_sandbox_early(
     if (plan->argv != part.argv || plan->env.vars != part.env.vars ||
         plan->seccomp.size() != rules.size())
       return false;
-    std::string options = nul_join(render_bwrap_args(*plan, BwrapFds{4, 5}));
+    // After `prepare`, which probed: the version is known by now (PROBE-4).
+    std::string options = nul_join(
+        render_bwrap_args(*plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features));
     if (write_fully(aw.fd, options.data(), options.size()) != 0) return false;
     aw.reset();
     trace("launch: options handed over");

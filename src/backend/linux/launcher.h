@@ -21,7 +21,8 @@ struct LaunchIo {
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
 // through --json-status-fd). bwrap starts with the plan's environment only (ENV-5).
-// `cache_dir` keeps the compiled filter between runs ("" compiles every time).
+// `cache_dir` keeps the compiled filter between runs ("" compiles every time), and bwrap's
+// version (bwrap_info.h), whose options the arguments leave out when bwrap is older (PROBE-4).
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started = {});

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backend/linux/bwrap_info.h"
 #include "backend/linux/launcher.h"
 #include "core/fs_util.h"
 #include "core/paths.h"
@@ -53,54 +54,41 @@ std::string cache_key(const ProbeInput& in) {
                      file_stamp(in.cordon_exe), kCordonVersion);
 }
 
-int read_int_file(const char* path) {
+long read_long_file(const char* path) {
   std::ifstream in(path);
-  int v = -1;
+  long v = -1;
   if (in >> v) return v;
   return -1;
 }
 
-// PROBE-2: why a sandbox could not start, and the fix.
-void diagnose_start_failure(ProbeReport& r, const std::string& bwrap_err) {
-  std::string low = to_lower(bwrap_err);
-  // bwrap's own words when it cannot create the namespaces it needs.
-  bool userns = low.find("new namespace") != std::string::npos ||
-                low.find("user namespace") != std::string::npos ||
-                low.find("uid map") != std::string::npos ||
-                low.find("uid_map") != std::string::npos ||
-                low.find("unshare") != std::string::npos;
-  if (userns) {
-    int apparmor = read_int_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-    std::string marker;
-    for (const char* m : {"/.dockerenv", "/run/.containerenv"})
-      if (access(m, F_OK) == 0) marker = m;
-    r.failed_check = "namespaces";
-    if (!marker.empty()) {
-      r.cause = fmt::format("user namespaces are blocked; this machine looks like a container "
-                            "({})",
-                            marker);
-      r.fix = "set [sandbox] mode = \"external\" in your config when that container is the "
-              "boundary; otherwise allow user namespaces in the container's runtime";
-      if (apparmor == 1)
-        r.fix += ", or run `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` on "
-                 "its host";
-    } else if (apparmor == 1) {
-      r.cause = "user namespaces are blocked by AppArmor "
-                "(kernel.apparmor_restrict_unprivileged_userns = 1)";
-      r.fix = "run `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (add it to "
-              "/etc/sysctl.d/ to keep it after a reboot)";
-    } else {
-      r.cause = "user namespaces could not be created (" + trim(bwrap_err) + ")";
-      r.fix = "allow unprivileged user namespaces on this machine (for example "
-              "`sudo sysctl -w kernel.unprivileged_userns_clone=1` or raise "
-              "user.max_user_namespaces), or set [sandbox] mode = \"external\" when the "
-              "machine is itself the boundary";
-    }
+// Evidence of a container: the runtimes' marker files, else pid 1's cgroup (PROBE-4).
+void detect_container(HostHints& h) {
+  if (access("/.dockerenv", F_OK) == 0) {
+    h.container = "/.dockerenv";
+    h.container_kind = "docker";
     return;
   }
-  r.failed_check = "bwrap_runs";
-  r.cause = "the sandbox did not hold (bwrap_runs): " + trim(bwrap_err);
-  r.fix = "no setting fixes this; please report the check's name (bwrap_runs) and the message";
+  if (access("/run/.containerenv", F_OK) == 0) {
+    h.container = "/run/.containerenv";
+    h.container_kind = "podman";
+    return;
+  }
+  std::ifstream in("/proc/1/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    for (const auto& [word, kind] :
+         std::initializer_list<std::pair<const char*, const char*>>{{"docker", "docker"},
+                                                                    {"libpod", "podman"},
+                                                                    {"kubepods", ""},
+                                                                    {"containerd", ""},
+                                                                    {"lxc", ""}}) {
+      if (line.find(word) != std::string::npos) {
+        h.container = std::string("/proc/1/cgroup names ") + word;
+        h.container_kind = kind;
+        return;
+      }
+    }
+  }
 }
 
 bool load_cache(const std::string& file, const std::string& key, ProbeReport& r) {
@@ -112,6 +100,7 @@ bool load_cache(const std::string& file, const std::string& key, ProbeReport& r)
     r.ok = true;
     r.cached = true;
     r.total_ms = j.value("total_ms", 0.0);
+    r.bwrap_version = j.value("bwrap_version", "");
     for (const auto& c : j.at("checks")) {
       r.checks.push_back(ProbeCheck{c.value("name", ""), c.value("ok", false),
                                     c.value("ms", 0.0), c.value("detail", "")});
@@ -127,6 +116,7 @@ void save_cache(const std::string& file, const std::string& key, const ProbeRepo
   j["key"] = key;
   j["ok"] = r.ok;
   j["total_ms"] = r.total_ms;
+  j["bwrap_version"] = r.bwrap_version;
   j["checks"] = nlohmann::json::array();
   for (const auto& c : r.checks)
     j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"ms", c.ms}, {"detail", c.detail}});
@@ -134,6 +124,25 @@ void save_cache(const std::string& file, const std::string& key, const ProbeRepo
 }
 
 }  // namespace
+
+HostHints read_host_hints(const std::string& bwrap, const Folders& folders) {
+  HostHints h;
+  h.apparmor_restrict_userns =
+      static_cast<int>(read_long_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"));
+  h.unprivileged_userns_clone =
+      static_cast<int>(read_long_file("/proc/sys/kernel/unprivileged_userns_clone"));
+  h.max_user_namespaces = read_long_file("/proc/sys/user/max_user_namespaces");
+  detect_container(h);
+  h.bwrap_path = bwrap;
+  h.config_file = folders.config_file;
+  if (!bwrap.empty()) h.bwrap_version = read_bwrap_info(bwrap, folders.cache).version;
+  return h;
+}
+
+Diagnosis diagnose_sandbox_start(const std::string& bwrap_stderr, const std::string& bwrap,
+                                 const Folders& folders) {
+  return diagnose_bwrap_message(bwrap_stderr, read_host_hints(bwrap, folders));
+}
 
 std::string ProbeReport::message() const {
   if (ok) return "the sandbox holds";
@@ -152,9 +161,26 @@ ProbeReport run_probe(const ProbeInput& in) {
     r.fix = "install the `bubblewrap` package (sudo apt-get install bubblewrap)";
     return r;
   }
+  r.bwrap = in.bwrap;
   std::string key = cache_key(in);
   if (in.use_cache && load_cache(cache_file, key, r)) return r;
   r.checks.push_back({"bwrap_present", true, 0, in.bwrap});
+  {
+    // PROBE-4: read once; the launcher leaves out the options an older bwrap lacks.
+    auto t = Clock::now();
+    BwrapInfo info = read_bwrap_info(in.bwrap, in.folders.cache);
+    r.bwrap_version = info.version_text;
+    auto too_old = bwrap_too_old(info.version, in.bwrap);
+    r.checks.push_back({"bwrap_version", !too_old, ms_since(t), info.version_text});
+    if (too_old) {
+      r.failed_check = "bwrap_version";
+      r.step = "reading bwrap's version";
+      r.cause = *too_old;
+      r.fix = bwrap_upgrade_fix();
+      r.total_ms = ms_since(t0);
+      return r;
+    }
+  }
 
   std::string tmp = path_join(dir, "tmp"), work = path_join(dir, "work");
   std::string secret = path_join(dir, "secret"), outside = path_join(dir, "outside");
@@ -213,7 +239,12 @@ ProbeReport run_probe(const ProbeInput& in) {
   if (!outcome->bwrap_started) {
     std::string err = outcome->err + outcome->held_err;
     r.checks.push_back({"bwrap_runs", false, launch_ms, trim(err)});
-    diagnose_start_failure(r, err);
+    Diagnosis d = diagnose_sandbox_start(err, in.bwrap, in.folders);
+    r.failed_check = "bwrap_runs";
+    r.step = d.step;
+    r.diagnosis = d.row;
+    r.cause = d.cause;
+    r.fix = d.fix;
     r.total_ms = ms_since(t0);
     return r;
   }

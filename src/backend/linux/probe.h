@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/linux/bwrap_diagnosis.h"
 #include "config/folders.h"
 #include "core/env.h"
 #include "core/result.h"
@@ -26,6 +27,10 @@ struct ProbeReport {
   std::string cause;          // PROBE-2: the likely cause, for a person
   std::string fix;            // PROBE-2: the fix
   std::string failed_check;   // the first failed check's name
+  std::string step;           // PROBE-4: the sandbox set-up step that failed, when known
+  std::string diagnosis;      // PROBE-4: the row of bwrap's message in the table, when known
+  std::string bwrap;          // the bwrap used ("" when missing)
+  std::string bwrap_version;  // what `bwrap --version` said
 
   // "the sandbox is unavailable: <cause>. Fix: <fix>"
   std::string message() const;
@@ -41,6 +46,14 @@ struct ProbeInput {
 
 // Runs the probe (or returns the cached success of this boot).
 ProbeReport run_probe(const ProbeInput& in);
+
+// What the machine says about user namespaces and containers, for the diagnosis (PROBE-4).
+HostHints read_host_hints(const std::string& bwrap, const Folders& folders);
+
+// PROBE-4: bwrap's words when it could not build a sandbox, diagnosed for this machine; used
+// by the probe and by every refusal of a command whose sandbox could not start.
+Diagnosis diagnose_sandbox_start(const std::string& bwrap_stderr, const std::string& bwrap,
+                                 const Folders& folders);
 
 // The checker that runs inside the probe's sandbox (`cordon __probe-inside ...`); prints one
 // line per check and returns 0.
