@@ -11,3 +11,7 @@ echo
   --execs "${SERVE_EXECS:-100}" --rss-execs "${RSS_EXECS:-10000}"
 echo
 "$BUILD/bench/bench_planner" --benchmark_min_time=0.2
+echo
+# CMD-1..CMD-6 measured on tests/data/command_corpus.tsv: false allows (must be 0) and the
+# false-ask rate.
+"$BUILD/tests/unit_tests" --gtest_filter='CommandCorpus.*' | grep '^command corpus:'

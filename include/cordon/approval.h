@@ -22,13 +22,28 @@ enum class AskKind {
 };
 
 // One request for approval.
-//   ApprovalRequest{AskKind::kNetwork, "npm install", std::nullopt, "fetch dependencies"}
+//   ApprovalRequest r; r.kind = AskKind::kNetwork; r.command = "npm install";
 struct ApprovalRequest {
   AskKind kind = AskKind::kCommand;
   std::optional<std::string> command;  // the command line, for network/outside_sandbox/command
   std::optional<std::string> path;  // the file, for credential_read/write_outside/protected_write
   std::string reason;               // the caller's words, shown to the person (never the judge)
+  // What else an exec request is (APR): a session grant covers only the same command form,
+  // working folder, standard input and ways out, and the question shows them.
+  std::optional<std::string> cwd;  // the working folder; absent: not an exec request
+  bool argv_form = false;          // `command` renders an argv run without a shell
+  bool network = false;            // network: true was asked for
+  bool outside_sandbox = false;    // outside_sandbox: true was asked for
+  struct Stdin {
+    uint64_t size = 0;
+    std::string sha256;  // of all of it
+    std::string start;   // its first bytes (kStdinShown), for the person and the judge
+  };
+  std::optional<Stdin> stdin_data;  // absent: no standard input
 };
+
+// How much of an exec's standard input a question and the judge's input show.
+inline constexpr size_t kStdinShown = 512;
 
 // How the person answered one question.
 enum class Reply {

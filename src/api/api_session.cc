@@ -18,6 +18,7 @@
 #include "core/strings.h"
 #include "core/trace.h"
 #include "files/file_tools.h"
+#include "host/glob_expander.h"
 #include "host/host_context.h"
 #include "host/path_resolver.h"
 #include "host/steady_clock.h"
@@ -209,6 +210,8 @@ class SessionImpl : public Session {
     gi.outside_sandbox = req.outside_sandbox;
     gi.ways_out_approved = req.ways_out_approved;
     gi.reason = req.reason;
+    gi.cwd = r.cwd;
+    gi.argv_form = !req.command;
     // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
     // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
     // questions, it is checked first: a denied command is refused before anyone is asked.
@@ -225,6 +228,7 @@ class SessionImpl : public Session {
         return std::nullopt;
       };
     } else {
+      gi.stdin_data = req.stdin_data;  // questions show it, and grants cover only it (APR)
       auto v = verdict_for(req, r.cwd);
       if (!v.ok()) return v.error();
       gi.verdict = *v;
@@ -320,6 +324,7 @@ class SessionImpl : public Session {
           return files::write_file(c, q);
         });
     if (!r.ok()) return r.error();
+    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
     return WriteFileResult{r->path, r->bytes, r->created, r->created_dirs};
   }
 
@@ -334,6 +339,7 @@ class SessionImpl : public Session {
           return files::edit_file(c, q);
         });
     if (!r.ok()) return r.error();
+    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
     return EditFileResult{r->path, r->replacements};
   }
 
@@ -506,6 +512,7 @@ class SessionImpl : public Session {
     cc.home = host_.home;
     cc.network = network;
     cc.resolve = host_path_resolver();
+    cc.expander = host_expander();
     return command ? classifier->classify_line(*command, cc) : classifier->classify_argv(argv, cc);
   }
 

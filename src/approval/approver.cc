@@ -18,17 +18,6 @@ std::string sentence(std::string phrase) {
   return phrase;
 }
 
-// Grants cover exactly the same request: kind, command and path (APR-3 keeps outside_sandbox
-// out of them altogether). A grant for a plain command never covers its networked form.
-std::string grant_key(const ApprovalRequest& r) {
-  std::string key = to_string(r.kind);
-  key += '\0';
-  key += r.command ? "c" + *r.command : "-";
-  key += '\0';
-  key += r.path ? "p" + *r.path : "-";
-  return key;
-}
-
 constexpr const char* kKeepGoing =
     "Keep going with what needs no approval, and name the skipped step in your final report.";
 
@@ -186,7 +175,7 @@ Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
   if (answered && v.decision == JudgeDecision::kDeny) {
     Decision d =
         refuse(Basis::kJudge,
-               fmt::format("{} was refused by the judge (risk {:g}). Do not retry it; carry on "
+               fmt::format("{} was refused by the judge (risk {}). Do not retry it; carry on "
                            "without it, and name the skipped step in your final report.",
                            sentence(describe(r)), *v.risk));
     if (away) count_refusal_locked(d);
@@ -194,16 +183,16 @@ Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
   }
   if (answered && v.decision == JudgeDecision::kAllow && *v.risk <= cutoff) {
     note_approval_locked();
-    return done(r, approve(Basis::kJudge, fmt::format("approved by the judge (risk {:g}, {} {:g})",
+    return done(r, approve(Basis::kJudge, fmt::format("approved by the judge (risk {}, {} {})",
                                                       *v.risk, cutoff_name, cutoff)));
   }
   std::string note;
   if (!answered)
     note = v.problem.empty() ? "the judge gave no risk" : v.problem;
   else if (v.decision == JudgeDecision::kAsk)
-    note = fmt::format("the judge asked for a person, risk {:g}", *v.risk);
+    note = fmt::format("the judge asked for a person, risk {}", *v.risk);
   else
-    note = fmt::format("the judge's risk {:g} is above the {} {:g}", *v.risk, cutoff_name, cutoff);
+    note = fmt::format("the judge's risk {} is above the {} {}", *v.risk, cutoff_name, cutoff);
   return to_person_locked(r, std::move(note), /*grantable=*/true);
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "approval/request.h"
+
 namespace cordon {
 
 ExecGate gate_exec(const ExecGateInput& in) {
@@ -25,6 +27,11 @@ ExecGate gate_exec(const ExecGateInput& in) {
     r.kind = kind;
     r.command = in.command;
     r.reason = in.reason.empty() ? std::move(why) : in.reason;
+    r.cwd = in.cwd;
+    r.argv_form = in.argv_form;
+    r.network = in.network;
+    r.outside_sandbox = in.outside_sandbox;
+    if (in.stdin_data) r.stdin_data = summarize_stdin(*in.stdin_data);
     g.asks.push_back(std::move(r));
   };
   if (outside && !in.ways_out_approved) {

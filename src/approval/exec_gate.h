@@ -43,6 +43,10 @@ struct ExecGateInput {
   bool ways_out_approved = false;
   // The caller's reason, shown with the question; empty: the gate writes one.
   std::string reason{};
+  // The rest of the request, carried by every question so that a grant covers exactly it (APR).
+  std::optional<std::string> cwd{};         // the working folder
+  std::optional<std::string> stdin_data{};  // the standard input, when one is given
+  bool argv_form = false;                   // `command` renders an argv (no shell)
   // nullopt: the command was not classified; nothing is refused or asked for it.
   std::optional<CommandVerdict> verdict{};
 };

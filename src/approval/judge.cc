@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <vector>
 
 #include "core/duration.h"
 #include "core/strings.h"
@@ -43,25 +46,62 @@ const char* to_string(JudgeDecision d) {
 }
 
 std::string judge_input(const ApprovalRequest& r) {
-  nlohmann::json j = nlohmann::json::object();
-  j["kind"] = to_string(r.kind);
-  if (r.command) j["command"] = *r.command;
-  if (r.path) j["path"] = *r.path;
+  nlohmann::json j = to_ask_params(r);
+  j.erase("reason");  // the agent's words: a judge that reads them can be argued with
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// JSON's own whitespace (RFC 8259): nothing else may surround the answer.
+bool json_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Exactly one JSON object and nothing else: nlohmann's parser would stop at a NUL byte, skip a
+// byte order mark, and keep the last of two equal keys, so those are refused first.
+std::optional<nlohmann::json> one_object(std::string_view out) {
+  size_t b = 0, e = out.size();
+  while (b < e && json_blank(out[b])) ++b;
+  while (e > b && json_blank(out[e - 1])) --e;
+  std::string_view body = out.substr(b, e - b);
+  if (body.size() < 2 || body.front() != '{' || body.back() != '}' ||
+      body.find('\0') != std::string_view::npos)
+    return std::nullopt;
+  bool duplicate = false;
+  std::vector<std::set<std::string>> keys;
+  auto cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (ev == E::object_start) keys.emplace_back();
+    if (ev == E::object_end && !keys.empty()) keys.pop_back();
+    if (ev == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      duplicate = true;
+    (void)depth;
+    return true;
+  };
+  try {
+    nlohmann::json j = nlohmann::json::parse(body, cb);
+    if (duplicate || !j.is_object()) return std::nullopt;
+    return j;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 JudgeVerdict parse_judge_output(std::string_view out) {
   if (trim(out).empty()) return JudgeVerdict::failed("the judge printed nothing");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(out);
-  } catch (const nlohmann::json::exception&) {
+  std::optional<nlohmann::json> parsed = one_object(out);
+  if (!parsed) {
+    bool other_value = false;  // valid JSON, but an array, a string, ...
+    try {
+      other_value = !nlohmann::json::parse(out).is_object();
+    } catch (const nlohmann::json::exception&) {
+    }
     return JudgeVerdict::failed(
-        fmt::format("the judge printed \"{}\", which is not one JSON object", excerpt(out)));
+        fmt::format("the judge printed \"{}\", which is {}", excerpt(out),
+                    other_value ? "not a JSON object" : "not one JSON object and nothing else"));
   }
-  if (!j.is_object())
-    return JudgeVerdict::failed(
-        fmt::format("the judge printed \"{}\", which is not a JSON object", excerpt(out)));
+  const nlohmann::json& j = *parsed;
   auto d = j.find("decision");
   if (d == j.end() || !d->is_string())
     return JudgeVerdict::failed("the judge's answer has no \"decision\" string");

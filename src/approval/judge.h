@@ -40,7 +40,7 @@ class Judge {
   virtual JudgeVerdict judge(const ApprovalRequest& request) = 0;
 };
 
-// The judge's stdin: one line of JSON, {"kind", "command"?, "path"?}, newline-terminated.
+// The judge's stdin: one line of JSON, to_ask_params() without "reason", newline-terminated.
 // The caller's `reason` is left out on purpose: it is written by the agent being judged, and
 // a judge that reads it can be argued with. Invalid UTF-8 is replaced, never an exception.
 //   {kNetwork, "npm install"} -> {"command":"npm install","kind":"network"}\n

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "commands/classify.h"
+#include "host/glob_expander.h"
 #include "host/path_resolver.h"
 
 namespace cordon {
@@ -32,6 +33,7 @@ int cmd_classify(const CliContext& ctx, const ClassifyArgs& args) {
   cc.home = ctx.home;
   cc.network = args.network;
   cc.resolve = host_path_resolver();
+  cc.expander = host_expander();
   Classification c = args.script ? classifier->classify_line(*args.script, cc)
                                  : classifier->classify_argv(args.command, cc);
   if (args.json) {

@@ -50,7 +50,7 @@ PersonAnswer TtyAsker::ask(const Question& q) {
                                 flag)
                   : std::string("there is no terminal to ask on")};
   }
-  std::string text = fmt::format("\ncordon asks: allow {}?\n", describe(q.request));
+  std::string text = fmt::format("\ncordon asks: allow {}?\n", question_text(q.request));
   if (!q.request.reason.empty()) text += "  why: " + q.request.reason + "\n";
   if (!q.judge_note.empty()) text += "  (" + q.judge_note + ")\n";
   text += "  [y] yes, this once   [n] no (default): ";

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "commands/denied_rules.h"
+#include "commands/expansion.h"
 #include "commands/read_only_list.h"
 #include "commands/sensitive_paths.h"
 #include "commands/shell_tokenizer.h"
@@ -39,6 +41,8 @@ constexpr int kMaxDepth = 16;
 constexpr size_t kMaxCwds = 32;
 // Distinct words checked as paths before we stop (each may cost a realpath on the host).
 constexpr size_t kMaxPathChecks = 10000;
+// Words a brace or a glob may become before the deny rules call it unsafe (CMD-4).
+constexpr size_t kMaxExpansion = 10000;
 
 std::vector<std::string> entry_words(std::string_view s) {
   std::vector<std::string> out;
@@ -258,15 +262,57 @@ class Walk {
       for (const auto& sc : sub.commands) simple(sc, depth + 1);
     for (const auto& r : c.redirections) redirection(r);
     if (c.kind == CommandKind::kForList) {
-      if (!c.assignments.empty()) variable(c.assignments[0].text, "", "");
-      for (const auto& w : c.words) check_word(w, true, true);
+      for_list(c);
       return;
+    }
+    for (const auto& a : c.assignments) {
+      size_t eq = a.text.find('=');
+      loop_vars_.erase(a.text.substr(0, eq == std::string::npos ? a.text.size() : eq));
     }
     for (const auto& a : c.assignments)
       assignment(a, c.words.empty() ? "" : c.words[0].text, !c.words.empty());
     if (c.words.empty()) return;
     argv(std::span<const ShellWord>(c.words), depth, "");
     shell_fed_a_script(c, depth);
+  }
+
+  // `for f in WORDS`: each word is checked as a path (globs followed). When every word is
+  // known (no expansion), `"$f"` later in the line stands for words already checked.
+  void for_list(const SimpleCommand& c) {
+    if (c.assignments.empty()) return;
+    const std::string& name = c.assignments[0].text;
+    variable(name, "", "");
+    bool known = true, splits = false;
+    for (const auto& w : c.words) {
+      check_word(w, true, true);  // a use of the variable is judged where it is used
+      if (dynamic(w) || w.process_substitution) known = false;
+      if (w.has_glob || w.text.find_first_of(" \t\n*?[") != std::string::npos) splits = true;
+    }
+    loop_vars_.erase(name);
+    if (known) loop_vars_[name] = splits;
+  }
+
+  // `"$f"` (or `$f` when no value could be split) for a loop variable over checked words.
+  bool checked_loop_value(const ShellWord& w) const {
+    for (const auto& [name, splits] : loop_vars_) {
+      if (w.text != "$" + name && w.text != "${" + name + "}") continue;
+      return !w.unquoted_expansion || !splits;
+    }
+    return false;
+  }
+
+  // `--author=$(git config user.email)`: an option whose value is never a path, so a value only
+  // known at run time cannot name a file (the substitution is classified on its own).
+  static bool value_not_path(const ShellWord& w) {
+    static const char* const kOptions[] = {
+        "--author=", "--committer=", "--grep=",   "--since=", "--until=",     "--before=",
+        "--after=",  "--format=",    "--pretty=", "--date=",  "--max-count=", "--message="};
+    if (w.risky_expansion || w.process_substitution) return false;
+    for (const char* o : kOptions) {
+      std::string_view opt = o;
+      if (starts_with(w.text, opt) && w.plain_prefix >= opt.size()) return true;
+    }
+    return false;
   }
 
   // `sh <<EOF ... EOF` and `bash <<< 'cmd'`: the shell reads its script from the redirection.
@@ -323,7 +369,7 @@ class Walk {
       return;
     }
 
-    denied(program, texts);
+    denied(program, texts, words);
 
     GitGlobals git;
     if (program == "git") {
@@ -427,6 +473,7 @@ class Walk {
           fmt::format("{} uses an expansion that can run code kept in a variable (arithmetic, "
                       "${{!name}}, ${{name@P}}, subscripts) (CMD-1).",
                       display(w.text)));
+    if (dynamic(w) && (checked_loop_value(w) || value_not_path(w))) return;
     if (dynamic(w)) {
       std::string d = denied_.mentioned_in(w.text);
       if (!d.empty())
@@ -715,9 +762,48 @@ class Walk {
         }
       }
     }
+    device_target(t, op);
     check_word(t, false, true);
     add(CommandClass::kNeedsApproval, std::string(op) + " " + t.text, "output-redirection",
         fmt::format("the output redirection {} {} writes a file (CMD-2).", op, display(t.text)));
+  }
+
+  // What a redirection would open (CMD-4): braces and globs expanded, links followed. A glob
+  // into /dev or /proc is denied outright: a write there cannot be told from a disk write.
+  void device_target(const ShellWord& t, const char* op) {
+    if (t.has_expansion) return;
+    std::vector<std::string> alts{t.text};
+    if (t.has_brace)
+      alts = brace_expand(t.text, kMaxExpansion).value_or(std::vector<std::string>{});
+    std::vector<std::string> paths;
+    for (const auto& alt : alts) {
+      for (const auto& abs : absolute_in_cwds(alt)) {
+        const bool glob = t.has_glob && has_glob_chars(alt);
+        if (glob && (starts_with(abs, "/dev/") || starts_with(abs, "/proc/"))) {
+          deny_device(t.text, op);
+          return;
+        }
+        if (!glob) paths.push_back(normalize_path(abs));
+        if (glob && ctx_.expander) {
+          auto m = ctx_.expander->glob(normalize_path(abs), kMaxExpansion);
+          paths.insert(paths.end(), m.paths.begin(), m.paths.end());
+        }
+      }
+    }
+    for (const auto& p : paths) {
+      std::string real = ctx_.resolve ? ctx_.resolve(p) : std::string();
+      if (is_disk_device(p) || (!real.empty() && is_disk_device(normalize_path(real)))) {
+        deny_device(t.text, op);
+        return;
+      }
+    }
+  }
+
+  void deny_device(const std::string& word, const char* op) {
+    add(CommandClass::kDenied, word, "denied-command",
+        fmt::format("{} {} could write straight to a disk or memory device (or the kernel's "
+                    "SysRq trigger) (CMD-4).",
+                    op, display(word)));
   }
 
   void assignment(const ShellWord& a, const std::string& command, bool prefix) {
@@ -748,9 +834,103 @@ class Walk {
                     name));
   }
 
+  // --- what the shell acts on (CMD-4) ------------------------------------------------------
+
+  // Programs the deny rules judge by their targets.
+  static bool judged_by_target(const std::string& p) {
+    for (const char* k : {"rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp", "find", "dd",
+                          "cp", "mv", "tee", "install", "rsync", "pv"})
+      if (p == k) return true;
+    return false;
+  }
+
+  static bool destructive(const std::string& p, const std::vector<std::string>& texts) {
+    if (p == "find") return std::find(texts.begin(), texts.end(), "-delete") != texts.end();
+    for (const char* k : {"rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp"})
+      if (p == k) return true;
+    return false;
+  }
+
+  // The words as written, then what the shell makes of them: braces expanded, globs matched
+  // against the filesystem in every folder the line may be in, and targets followed through
+  // links (`dir/`, `dir/*`, or every target for chmod and chown, which follow links named on
+  // the command line). `unsafe` gets a word that could not be expanded in full.
+  std::vector<std::string> shell_args(std::span<const ShellWord> words, bool follow_all,
+                                      std::string& unsafe) {
+    std::vector<std::string> out;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const ShellWord& w = words[i];
+      out.push_back(w.text);
+      if (w.has_expansion || w.process_substitution) continue;
+      std::vector<std::string> alts{w.text};
+      if (w.has_brace) {
+        auto b = brace_expand(w.text, kMaxExpansion);
+        if (!b) {
+          unsafe = w.text;
+          continue;
+        }
+        alts = std::move(*b);
+      }
+      for (const auto& alt : alts) {
+        std::vector<std::string> found{alt};
+        if (w.has_glob && has_glob_chars(alt)) globbed(alt, found, unsafe);
+        for (const auto& f : found) {
+          if (f != w.text) out.push_back(f);
+          follow(f, follow_all, out);
+        }
+      }
+    }
+    return out;
+  }
+
+  std::vector<std::string> absolute_in_cwds(const std::string& word) const {
+    std::string p = (word == "~" || starts_with(word, "~/")) ? expand_home(word, home_) : word;
+    const bool slash = p.size() > 1 && p.back() == '/';
+    std::vector<std::string> out;
+    for (const auto& cwd : cwds_) {
+      std::string abs = path_join(cwd, p);
+      if (slash && abs != "/") abs += '/';
+      out.push_back(std::move(abs));
+      if (!p.empty() && p[0] == '/') break;
+    }
+    return out;
+  }
+
+  // A glob's matches, added to `found`. Incomplete matches are unsafe when the pattern is short
+  // enough to name `/`, a system folder or the home folder (or a folder above it).
+  void globbed(const std::string& pattern, std::vector<std::string>& found, std::string& unsafe) {
+    if (!ctx_.expander) return;
+    for (const auto& abs : absolute_in_cwds(pattern)) {
+      Expander::Matches m = ctx_.expander->glob(abs, kMaxExpansion);
+      const size_t depth = std::max<size_t>(1, path_components(home_).size());
+      if (!m.complete && (path_components(abs).size() <= depth || abs.back() == '/'))
+        unsafe = pattern;
+      found.insert(found.end(), m.paths.begin(), m.paths.end());
+    }
+  }
+
+  void follow(const std::string& target, bool follow_all, std::vector<std::string>& out) const {
+    if (!ctx_.resolve || target.empty() || target[0] == '-') return;
+    std::string folder = target, suffix;
+    for (const char* s : {"/*", "/.*", "/"}) {
+      if (target.size() > std::string_view(s).size() && ends_with(target, s)) {
+        folder = target.substr(0, target.size() - std::string_view(s).size());
+        suffix = s;
+        break;
+      }
+    }
+    if (suffix.empty() && !follow_all) return;
+    for (const auto& abs : absolute_in_cwds(folder)) {
+      std::string real = ctx_.resolve(normalize_path(abs));
+      if (!real.empty() && real[0] == '/' && normalize_path(real) != normalize_path(abs))
+        out.push_back(normalize_path(real) + suffix);
+    }
+  }
+
   // --- what runs ---------------------------------------------------------------------------
 
-  void denied(const std::string& program, const std::vector<std::string>& texts) {
+  void denied(const std::string& program, const std::vector<std::string>& texts,
+              std::span<const ShellWord> words) {
     std::vector<std::string> args(texts.begin() + 1, texts.end());
     std::vector<std::string> match_args = args;
     if (program == "git") {
@@ -769,6 +949,17 @@ class Walk {
           fmt::format("{} is a denied command (`{}`, {}) (CMD-4).", display(shown), e.text,
                       e.source));
       return;
+    }
+    if (judged_by_target(program)) {
+      std::string unsafe;
+      args =
+          shell_args(words, program == "chmod" || program == "chown" || program == "chgrp", unsafe);
+      if (!unsafe.empty() && destructive(program, texts))
+        add(CommandClass::kDenied, program + " " + unsafe, "denied-command",
+            fmt::format("{} {} cannot be expanded safely (too many matches, or a folder that "
+                        "cannot be read), so what it would delete or change cannot be checked "
+                        "(CMD-4).",
+                        display(program), display(unsafe)));
     }
     if (auto r = denied_by_rule(program, args, cwds_, home_))
       add(CommandClass::kDenied, program + " " + r->word, "denied-command",
@@ -825,6 +1016,11 @@ class Walk {
     if (!u.writes.empty())
       add(CommandClass::kNeedsApproval, program, "write-option",
           fmt::format("{} {} (CMD-2).", display(program), u.writes));
+    if (!u.file_list.empty())
+      add(CommandClass::kNeedsApproval, u.file_list, "file-list",
+          fmt::format("{} {} reads the arguments it passes on from a file, which cannot be "
+                      "checked (CMD-3).",
+                      display(program), display(u.file_list)));
     for (size_t i = 1; i < u.command && i < words.size(); ++i) {
       if (std::find(u.assignments.begin(), u.assignments.end(), i) != u.assignments.end())
         assignment(words[i], inner, true);
@@ -950,6 +1146,8 @@ class Walk {
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
   std::unordered_set<std::string> checked_;
+  // Loop variables over checked words, and whether their values could split into other words.
+  std::map<std::string, bool> loop_vars_;
   bool approval_at_most_ = false;
   Classification best_;
   bool have_ = false;

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/expansion.h"
 #include "config/policy.h"
 #include "core/result.h"
 
@@ -51,6 +52,9 @@ struct ClassifyContext {
   std::string home;      // absolute: the user's home folder, for `~`
   bool network = false;  // the caller asks for the network: never read-only (CMD-3)
   PathResolver resolve;  // may be empty: then only the lexical paths are checked
+  // Pathname expansion for the deny rules (CMD-4): `rm -rf /home/u?` is judged by what the glob
+  // names (host_expander() on a real machine). Null: globs are judged as written.
+  const Expander* expander = nullptr;
 };
 
 class CommandClassifier {

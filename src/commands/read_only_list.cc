@@ -7,9 +7,9 @@
 // (`sort -o`, `find -delete`, `git branch -D`, `sed -i`) are refused separately, in
 // classify.cc, whatever entry matched. Left out on purpose: anything that runs code from the
 // project (`make -n` still runs `$(shell ...)` and `+` lines, `npm test`, `cargo metadata`),
-// anything that fetches (`npm view`, `go list`, `git fetch`), pagers and editors with shell
-// escapes (`less`, `man`, `vim`), interpreters (`python -c`, `node -e`, `perl`), `tee`, `ldd`
-// (which may run the program), and `cd`'s friends `pushd`/`popd`.
+// anything that fetches and runs what it fetched (`go list`, `git fetch` hooks), pagers and editors
+// with shell escapes (`less`, `man`, `vim`), interpreters (`python -c`, `node -e`, `perl`), `tee`,
+// `ldd` (which may run the program), and `cd`'s friends `pushd`/`popd`.
 #include "commands/read_only_list.h"
 
 namespace cordon {
@@ -50,7 +50,7 @@ const std::vector<std::string_view>& builtin_read_only_entries() {
       "umask", "hostnamectl status", "timedatectl status", "localectl status", "systemctl status",
       "systemctl list-units", "systemctl list-unit-files", "systemctl list-timers",
       "systemctl is-active", "systemctl is-enabled", "systemctl is-failed", "systemctl show",
-      "systemctl cat", "loginctl list-sessions", "ip addr show", "ip link show", "ip route show",
+      "systemctl cat", "loginctl list-sessions", "ip",
       // Binaries and objects.
       "nm", "objdump", "readelf", "size", "c++filt", "addr2line", "otool", "pkg-config",
       // git: status, history, content; global options such as -C and -c are skipped first.
@@ -71,17 +71,19 @@ const std::vector<std::string_view>& builtin_read_only_entries() {
       // Package managers: what is installed, never install, update or fetch.
       "npm ls", "npm list", "npm ll", "npm la", "npm root", "npm prefix", "npm explain", "npm why",
       "npm query", "npm config get", "npm config list", "npm config ls", "npm --version", "npm -v",
-      "bun --version", "pip list", "pip show", "pip freeze", "pip check", "pip --version", "pip -V",
-      "pip config list", "pip3 list", "pip3 show", "pip3 freeze", "pip3 check", "pip3 --version",
-      "pip3 -V", "pipx list", "pipx --version", "uv --version", "uv pip list", "uv pip show",
-      "uv pip freeze", "poetry --version", "conda list", "conda info", "conda env list",
-      "conda --version", "gem list", "gem --version", "gem env", "bundle --version",
-      "composer --version", "cargo --version", "cargo -V", "cargo version", "cargo --list",
-      "rustc --version", "rustc -V", "rustup --version", "rustup toolchain list",
-      "rustup target list", "rustup component list", "go version", "go env", "go help", "gofmt -l",
-      "gofmt -d", "dotnet --version", "dotnet --info", "dotnet --list-sdks",
-      "dotnet --list-runtimes", "brew list", "brew --version", "brew config", "apt list",
-      "apt-cache policy", "apt-cache show", "apt-cache search", "apt-cache depends",
+      // npm view asks the registry and runs nothing of the project's.
+      "npm view", "npm info", "npm show", "bun --version", "pnpm --version", "pnpm -v",
+      "yarn --version", "yarn -v", "pip list", "pip show", "pip freeze", "pip check",
+      "pip --version", "pip -V", "pip config list", "pip3 list", "pip3 show", "pip3 freeze",
+      "pip3 check", "pip3 --version", "pip3 -V", "pipx list", "pipx --version", "uv --version",
+      "uv pip list", "uv pip show", "uv pip freeze", "poetry --version", "conda list", "conda info",
+      "conda env list", "conda --version", "gem list", "gem --version", "gem env",
+      "bundle --version", "composer --version", "cargo --version", "cargo -V", "cargo version",
+      "cargo --list", "rustc --version", "rustc -V", "rustc --print", "rustup --version",
+      "rustup toolchain list", "rustup target list", "rustup component list", "go version",
+      "go env", "go help", "gofmt -l", "gofmt -d", "dotnet --version", "dotnet --info",
+      "dotnet --list-sdks", "dotnet --list-runtimes", "brew list", "brew --version", "brew config",
+      "apt list", "apt-cache policy", "apt-cache show", "apt-cache search", "apt-cache depends",
       "apt-cache rdepends", "apt-cache madison", "dpkg -l", "dpkg -L", "dpkg -s", "dpkg -S",
       "dpkg --list", "dpkg --listfiles", "dpkg --status", "dpkg --search", "dpkg-query", "rpm -q",
       "rpm -qa", "rpm -qi", "rpm -ql", "apk info", "snap list", "flatpak list",

@@ -1,5 +1,6 @@
 #include "commands/shell_tokenizer.h"
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -502,7 +503,11 @@ void Parser::arithmetic(ShellWord& w) {
         if (i + 1 < s_.size() && s_[i + 1] == ')') {
           pos_ = i + 2;
           w.text.append(s_.substr(start, pos_ - start));
-          w.risky_expansion = true;
+          // Only numbers and operators (`$(( 3 + 4 ))`) name no variable, so no subscript.
+          for (char b : s_.substr(start + 3, i - start - 3))
+            if (std::isalpha(static_cast<unsigned char>(b)) || b == '_' || b == '$' || b == '[' ||
+                b == '#' || b == '\\' || b == '@')
+              w.risky_expansion = true;
           return;
         }
         fail("unbalanced parentheses in $(( ))", i);

@@ -210,7 +210,10 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
                     {"--eof", "--replace"},
                     false});
     for (const auto& [o, v] : s.options)
-      if (o == "-a" || o == "--arg-file") u.files.push_back(v);
+      if (o == "-a" || o == "--arg-file") {
+        u.files.push_back(v);
+        u.file_list = o + " " + v;
+      }
     u.stdin_arguments = true;
     u.implied = "echo";
   } else if (p == "sudo") {

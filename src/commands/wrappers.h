@@ -15,12 +15,15 @@ namespace cordon {
 
 struct Unwrapped {
   bool is_wrapper = false;
-  size_t command = 0;                // index of the command it runs; argv.size() when there is none
-  bool confident = true;             // false: an option we do not know; `command` is a guess
-  std::string problem;               // that option
-  std::vector<size_t> assignments;   // NAME=value words that set the command's environment
-  std::vector<std::string> chdirs;   // folders it runs the command in (`env -C DIR`)
-  std::vector<std::string> files;    // files it reads itself (`xargs -a FILE`)
+  size_t command = 0;               // index of the command it runs; argv.size() when there is none
+  bool confident = true;            // false: an option we do not know; `command` is a guess
+  std::string problem;              // that option
+  std::vector<size_t> assignments;  // NAME=value words that set the command's environment
+  std::vector<std::string> chdirs;  // folders it runs the command in (`env -C DIR`)
+  std::vector<std::string> files;   // files it reads itself (`xargs -a FILE`)
+  // Non-empty: the command's arguments (file names) come from a file it reads (`xargs -a
+  // FILE`), which cannot be checked (CMD-3).
+  std::string file_list;
   std::string privileged;            // non-empty: it runs the command as another user
   std::string writes;                // non-empty: it writes a file of its own (`nohup.out`)
   bool stdin_arguments = false;      // xargs: the command gets arguments read from stdin

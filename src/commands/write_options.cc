@@ -2,6 +2,7 @@
 
 #include <initializer_list>
 
+#include "commands/long_options.h"
 #include "core/strings.h"
 
 namespace cordon {
@@ -19,18 +20,6 @@ bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) 
   for (auto s : set)
     if (a == s) return true;
   return false;
-}
-
-// An argument equal to one of `names`, or `name=value` for one of them.
-const std::string* long_option(const Args& args, std::initializer_list<std::string_view> names) {
-  for (const auto& a : args) {
-    if (a == "--") return nullptr;
-    for (auto n : names) {
-      if (a == n) return &a;
-      if (a.size() > n.size() && starts_with(a, n) && a[n.size()] == '=') return &a;
-    }
-  }
-  return nullptr;
 }
 
 // A short option `letter` inside a cluster such as `-uo` (before a letter that takes a value,
@@ -404,39 +393,62 @@ Found awk_option(const Args& args) {
 
 // --- git ------------------------------------------------------------------------------------
 
+// `git config`: reading names a key and nothing else (`git config user.name`), or uses --get,
+// --list, `get` or `list`; a second operand sets a value.
+Found git_config_option(const Args& rest) {
+  const OptionTable& table = *option_table("git config");
+  bool read = false;
+  std::vector<std::string> operands;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (a == "--") {
+      operands.insert(operands.end(), rest.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                      rest.end());
+      break;
+    }
+    if (starts_with(a, "--")) {
+      OptionHit h = find_option(table, a);
+      std::string_view n = h.option ? h.option->name : std::string_view();
+      if (starts_with(n, "get") || n == "list") read = true;
+      if (a.find('=') == std::string::npos &&
+          is_one_of(n, {"file", "blob", "type", "default", "comment"}))
+        ++i;
+      continue;
+    }
+    if (a.size() > 1 && a[0] == '-') {
+      if (a == "-e") return found(a, "changes git's configuration");
+      if (a == "-l") read = true;
+      if (a == "-f") ++i;
+      continue;
+    }
+    operands.push_back(a);
+  }
+  if (!operands.empty() &&
+      is_one_of(operands[0], {"set", "unset", "rename-section", "remove-section", "edit"}))
+    return found(operands[0], "changes git's configuration");
+  if (!operands.empty() && (operands[0] == "get" || operands[0] == "list")) return std::nullopt;
+  if (read || operands.size() == 1) return std::nullopt;
+  return found("config", "may set a value (a key alone, --get, --list, get and list only read)");
+}
+
 Found git_option(const Args& args) {
   if (args.empty()) return std::nullopt;
   const std::string& sub = args[0];
   Args rest(args.begin() + 1, args.end());
-  if (auto* a = long_option(rest, {"--output"})) return found(*a, "writes its output to a file");
-  for (const auto& a : rest) {
-    if (a == "--") break;
-    if (a == "--ext-diff") return found(a, "runs an external diff program");
-  }
+  // The subcommand's own table (abbreviations included), else the diff options every
+  // subcommand that shows changes takes.
+  const OptionTable* own = option_table("git " + sub);
+  if (auto f = first_unsafe_option(own ? *own : *option_table("git"), rest)) return f;
   if (sub == "grep") {
-    for (const auto& a : rest)
-      if (starts_with(a, "-O") || starts_with(a, "--open-files-in-pager"))
-        return found(a, "opens the matches in a program");
+    for (const auto& a : rest) {
+      if (a == "--") break;
+      if (starts_with(a, "-O")) return found(a, "opens the matches in a program");
+    }
     return std::nullopt;
   }
   if (sub == "branch" || sub == "tag") {
     const bool branch = sub == "branch";
     const std::string_view write_letters = branch ? "dDmMcCfut" : "asufdmFe";
-    static const std::vector<std::string_view> kBranchWrites = {"--delete",
-                                                                "--move",
-                                                                "--copy",
-                                                                "--force",
-                                                                "--set-upstream-to",
-                                                                "--unset-upstream",
-                                                                "--edit-description",
-                                                                "--track",
-                                                                "--no-track",
-                                                                "--create-reflog",
-                                                                "--recurse-submodules"};
-    static const std::vector<std::string_view> kTagWrites = {
-        "--annotate", "--sign", "--local-user", "--force",         "--delete",
-        "--message",  "--file", "--edit",       "--create-reflog", "--trailer"};
-    const auto& writes = branch ? kBranchWrites : kTagWrites;
     bool list = false;
     std::vector<std::string> names;
     for (size_t i = 0; i < rest.size(); ++i) {
@@ -449,14 +461,14 @@ Found git_option(const Args& args) {
         names.push_back(a);
         continue;
       }
-      std::string name = a.substr(0, a.find('='));
       if (a[1] == '-') {
-        for (auto w : writes)
-          if (name == w) return found(a, branch ? "changes branches" : "changes tags");
-        if (name == "--list" || (!branch && name == "--verify")) list = true;
+        // Writing options were refused above, abbreviated or not; here the name as git reads it.
+        OptionHit h = find_option(*own, a);
+        std::string_view name = h.option ? h.option->name : std::string_view();
+        if (name == "list" || (!branch && name == "verify")) list = true;
         if (a.find('=') == std::string::npos &&
-            is_one_of(name, {"--contains", "--no-contains", "--merged", "--no-merged",
-                             "--points-at", "--format", "--sort"}))
+            is_one_of(name, {"contains", "no-contains", "merged", "no-merged", "points-at",
+                             "format", "sort"}))
           ++i;
         continue;
       }
@@ -479,32 +491,7 @@ Found git_option(const Args& args) {
     }
     return std::nullopt;
   }
-  if (sub == "config") {
-    bool read = false;
-    bool first_operand = true;
-    for (size_t i = 0; i < rest.size(); ++i) {
-      const std::string& a = rest[i];
-      std::string name = a.substr(0, a.find('='));
-      if (is_one_of(name, {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
-                           "--remove-section", "-e", "--edit"}))
-        return found(a, "changes git's configuration");
-      if (is_one_of(name, {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l",
-                           "--get-color", "--get-colorbool"}))
-        read = true;
-      if (a == "-f" || a == "--file" || a == "--blob" || a == "--type") {
-        ++i;
-        continue;
-      }
-      if (!a.empty() && a[0] != '-' && first_operand) {
-        first_operand = false;
-        if (is_one_of(a, {"set", "unset", "rename-section", "remove-section", "edit"}))
-          return found(a, "changes git's configuration");
-        if (a == "get" || a == "list") read = true;
-      }
-    }
-    if (!read) return found(sub, "may set a value (only --get, --list, get and list only read)");
-    return std::nullopt;
-  }
+  if (sub == "config") return git_config_option(rest);
   if (sub == "reflog") {
     for (const auto& a : rest) {
       if (a.empty() || a[0] == '-') continue;
@@ -513,34 +500,173 @@ Found git_option(const Args& args) {
     }
     return std::nullopt;
   }
-  if (sub == "apply") {
-    if (auto* a = long_option(rest, {"--apply", "--build-fake-ancestor"}))
-      return found(*a, "applies the patch");
-    return std::nullopt;
-  }
   if (sub == "help") {
     for (const auto& a : rest)
-      if (is_one_of(a, {"-w", "--web", "-i", "--info"})) return found(a, "opens a viewer");
+      if (is_one_of(a, {"-w", "-i"})) return found(a, "opens a viewer");
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+// binutils and 7-Zip read more arguments from `@FILE` (a response file): file names and options
+// that cannot be checked (CMD-3).
+Found response_file(std::string_view p, const Args& args) {
+  if (!is_one_of(p, {"nm", "objdump", "readelf", "size", "c++filt", "addr2line", "strings", "7z",
+                     "7za", "7zz", "7zr"}))
+    return std::nullopt;
+  for (const auto& a : args)
+    if (a.size() > 1 && a[0] == '@')
+      return found(a,
+                   "reads more arguments (file names, options) from a file, which cannot be "
+                   "checked (CMD-3)");
+  return std::nullopt;
+}
+
+// `ip [OPTIONS] OBJECT [show|list|get ...]`: anything else changes the network setup, and
+// `-batch FILE` or `netns exec` runs commands.
+Found ip_option(const Args& args) {
+  size_t i = 0;
+  for (; i < args.size() && starts_with(args[i], "-"); ++i) {
+    const std::string& a = args[i];
+    if (is_one_of(a, {"-b", "-batch", "--batch", "-force", "-n", "-netns"}))
+      return found(a, "runs commands from a file or in another namespace");
+    if (is_one_of(a, {"-f", "-family", "-l", "-loops", "-rc", "-rcvbuf"})) ++i;
+  }
+  if (i >= args.size()) return std::nullopt;
+  if (i + 1 >= args.size()) return std::nullopt;  // `ip addr`: shows
+  const std::string& verb = args[i + 1];
+  if (is_one_of(verb, {"show", "list", "ls", "lst", "get", "help"}) || verb.rfind("dev", 0) == 0)
+    return std::nullopt;
+  return found(verb, "changes the network setup (only show, list and get read)");
 }
 
 }  // namespace
 
 bool sed_script_is_safe(std::string_view script) { return SedScript(script).safe(); }
 
-bool awk_program_is_safe(std::string_view program) {
-  // Redirections (`print > f`, `print | "cmd"`), system(), getline (which reads files and
-  // commands), gawk's @ indirect calls and @load, and ARGV games that open other files. A `>`
-  // comparison is refused too: telling it from a redirection needs a real awk parser.
-  for (const char* bad : {"system", "getline", "|", ">", "close", "@", "ARGV", "ARGC"})
-    if (program.find(bad) != std::string_view::npos) return false;
-  return true;
-}
+namespace {
+
+// Reads an awk program token by token: strings, regular expressions and comments are skipped,
+// so `$3 > 100` is a comparison and `print > "f"` a redirection (the tell: a `>` at the print
+// statement's own level of parentheses).
+class AwkScan {
+ public:
+  explicit AwkScan(std::string_view p) : p_(p) {}
+
+  bool safe() {
+    while (i_ < p_.size()) {
+      char c = p_[i_];
+      if (c == '"') {
+        if (!skip_quoted('"')) return false;
+        operand_ = true;
+      } else if (c == '/' && !operand_) {
+        if (!skip_quoted('/')) return false;
+        operand_ = true;
+      } else if (c == '#') {
+        while (i_ < p_.size() && p_[i_] != '\n') ++i_;
+      } else if (is_word(c)) {
+        if (!word()) return false;
+      } else if (!punct(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  static bool is_word(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+  }
+  bool skip_quoted(char q) {
+    for (++i_; i_ < p_.size(); ++i_) {
+      if (p_[i_] == '\\') {
+        ++i_;
+      } else if (p_[i_] == q) {
+        ++i_;
+        return true;
+      } else if (p_[i_] == '\n') {
+        return false;
+      }
+    }
+    return false;
+  }
+  bool word() {
+    size_t start = i_;
+    while (i_ < p_.size() && is_word(p_[i_])) ++i_;
+    std::string_view w = p_.substr(start, i_ - start);
+    // Runs commands, reads files it was not given, or changes which files it reads.
+    for (std::string_view bad : {"system", "getline", "close", "ARGV", "ARGC", "PROCINFO"})
+      if (w == bad) return false;
+    if (w == "print" || w == "printf") {
+      print_depth_ = depth_;
+      in_print_ = true;
+    }
+    operand_ = !is_one_of(
+        w, {"print", "printf", "return", "in", "if", "while", "for", "do", "else", "case"});
+    return true;
+  }
+  bool punct(char c) {
+    ++i_;
+    switch (c) {
+      case '(':
+      case '[':
+        ++depth_;
+        operand_ = false;
+        return true;
+      case ')':
+      case ']':
+        --depth_;
+        operand_ = true;
+        return true;
+      case ';':
+      case '\n':
+      case '{':
+      case '}':
+        in_print_ = false;
+        operand_ = false;
+        return true;
+      case '|':
+        if (i_ < p_.size() && p_[i_] == '|') {
+          ++i_;
+          operand_ = false;
+          return true;
+        }
+        return false;  // a pipe into or out of a command
+      case '>':
+        if (in_print_ && depth_ <= print_depth_) return false;  // print > file
+        operand_ = false;
+        return true;
+      case '@':
+        return false;  // gawk's @load, @include and indirect calls
+      case '$':
+        operand_ = false;
+        return true;
+      default:
+        if (std::string_view(" \t\r\\,<=!~+-*%^?:&.'").find(c) == std::string_view::npos)
+          return false;
+        operand_ = c == '.';
+        return true;
+    }
+  }
+
+  std::string_view p_;
+  size_t i_ = 0;
+  int depth_ = 0;
+  int print_depth_ = 0;
+  bool in_print_ = false;
+  bool operand_ = false;
+};
+
+}  // namespace
+
+bool awk_program_is_safe(std::string_view program) { return AwkScan(program).safe(); }
 
 std::optional<WriteOption> write_option(std::string_view program, const Args& args) {
   const std::string_view p = program;
+  if (p != "git")
+    if (const OptionTable* t = option_table(p))
+      if (auto f = first_unsafe_option(*t, args)) return f;
+  if (auto f = response_file(p, args)) return f;
   if (p == "find") {
     for (const auto& a : args)
       if (is_one_of(a, {"-exec", "-execdir", "-ok", "-okdir"}))
@@ -548,42 +674,37 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     for (const auto& a : args)
       if (is_one_of(a, {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}))
         return found(a, "deletes or writes files");
+    for (const auto& a : args)
+      if (a == "-files0-from")
+        return found(a,
+                     "reads the names of the folders to search from a file or standard "
+                     "input, which cannot be checked (CMD-3)");
     return std::nullopt;
   }
   if (p == "fd" || p == "fdfind") {
-    if (auto* a = long_option(args, {"--exec", "--exec-batch"}))
-      return found(*a, "runs a command on what it finds");
     if (auto* a = short_option(args, 'x', "decEtSjoC")) return found(*a, "runs a command");
     if (auto* a = short_option(args, 'X', "decEtSjoC")) return found(*a, "runs a command");
     return std::nullopt;
   }
   if (p == "rg") {
-    if (auto* a = long_option(args, {"--pre", "--hostname-bin"}))
-      return found(*a, "runs a program on each file");
     return std::nullopt;
   }
   if (p == "ag") {
-    if (auto* a = long_option(args, {"--pager"})) return found(*a, "runs a pager program");
     return std::nullopt;
   }
   if (p == "sort") {
-    if (auto* a = long_option(args, {"--output", "--compress-program"}))
-      return found(*a, "writes a file or runs a program");
     if (auto* a = short_option(args, 'o', "ktST")) return found(*a, "writes its output to a file");
     return std::nullopt;
   }
   if (p == "shuf") {
-    if (auto* a = long_option(args, {"--output"})) return found(*a, "writes its output to a file");
     if (auto* a = short_option(args, 'o', "in")) return found(*a, "writes its output to a file");
     return std::nullopt;
   }
   if (p == "iconv") {
-    if (auto* a = long_option(args, {"--output"})) return found(*a, "writes its output to a file");
     if (auto* a = short_option(args, 'o', "ft")) return found(*a, "writes its output to a file");
     return std::nullopt;
   }
   if (p == "sdiff") {
-    if (auto* a = long_option(args, {"--output"})) return found(*a, "writes its output to a file");
     if (auto* a = short_option(args, 'o', "Iw")) return found(*a, "writes its output to a file");
     return std::nullopt;
   }
@@ -603,7 +724,6 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     return std::nullopt;
   }
   if (p == "date") {
-    if (auto* a = long_option(args, {"--set"})) return found(*a, "sets the clock");
     if (auto* a = short_option(args, 's', "dfrI")) return found(*a, "sets the clock");
     return std::nullopt;
   }
@@ -618,9 +738,6 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     return std::nullopt;
   }
   if (p == "dmesg") {
-    if (auto* a = long_option(
-            args, {"--clear", "--read-clear", "--console-off", "--console-on", "--console-level"}))
-      return found(*a, "changes the kernel log");
     for (char c : std::string_view("cCDEn"))
       if (auto* a = short_option(args, c, "fFlsS")) return found(*a, "changes the kernel log");
     return std::nullopt;
@@ -633,12 +750,14 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     return std::nullopt;
   }
   if (p == "file") {
-    if (auto* a = long_option(args, {"--compile"})) return found(*a, "writes a compiled file");
     if (auto* a = short_option(args, 'C', "efFmP")) return found(*a, "writes a compiled file");
+    if (auto* a = short_option(args, 'f', "eFmP"))
+      return found(*a,
+                   "reads the names of the files to read from a file, which cannot be "
+                   "checked (CMD-3)");
     return std::nullopt;
   }
   if (p == "ss") {
-    if (auto* a = long_option(args, {"--kill"})) return found(*a, "closes sockets");
     if (auto* a = short_option(args, 'K', "fAFN")) return found(*a, "closes sockets");
     return std::nullopt;
   }
@@ -674,8 +793,6 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     return std::nullopt;
   }
   if (p == "zstd") {
-    if (auto* a = long_option(args, {"--rm", "--output-dir-flat", "--output-dir-mirror"}))
-      return found(*a, "removes or writes files");
     for (const auto& a : args)
       if (a == "-o") return found(a, "writes its output to a file");
     return std::nullopt;
@@ -689,6 +806,11 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
                      "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"})
         if (starts_with(a, w)) return found(a, "runs a program");
       if (a == "-I" || a == "-F") return found(a, "runs a program");
+      if (a == "-T" || (starts_with(a, "-T") && a.size() > 2 && a[1] != '-'))
+        return found(a,
+                     "reads the names of the files to read from a file or standard input, "
+                     "which cannot be checked (CMD-3)");
+      if (a == "-g") return found(a, "writes an incremental snapshot file");
       size_t colon = a.find(':');
       if (!force_local && colon != std::string::npos && a[0] != '-' && a.find('/') > colon)
         return found(a, "names an archive on another host, reached through a remote shell");
@@ -696,7 +818,6 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
     return std::nullopt;
   }
   if (p == "yq") {
-    if (auto* a = long_option(args, {"--inplace", "--split-exp"})) return found(*a, "writes files");
     if (auto* a = short_option(args, 'i', "opIsx")) return found(*a, "edits files in place");
     if (auto* a = short_option(args, 's', "opIx")) return found(*a, "writes one file per match");
     return std::nullopt;
@@ -730,6 +851,13 @@ std::optional<WriteOption> write_option(std::string_view program, const Args& ar
           a.find_first_of("eiUF") != std::string::npos)
         return found(a, "changes installed packages");
     }
+    return std::nullopt;
+  }
+  if (p == "ip") return ip_option(args);
+  if (p == "rustc") {
+    // `rustc --print NAME` (or --print=NAME): anything more may compile and write.
+    size_t n = !args.empty() && starts_with(args[0], "--print=") ? 1 : 2;
+    if (args.size() > n) return found(args[n], "makes rustc do more than print");
     return std::nullopt;
   }
   if (p == "sed") return sed_option(args);

@@ -80,6 +80,37 @@ const HiddenPath* hidden_match(const FileContext& ctx, std::string_view abs) {
   return nullptr;
 }
 
+bool git_control_rel(std::string_view rel) {
+  for (std::string_view f : {"config", "config.worktree", "commondir", "gitdir", "info/attributes",
+                             "objects/info/alternates", "objects/info/http-alternates", "hooks"})
+    if (rel == f) return true;
+  if (starts_with(rel, "hooks/")) return true;
+  // worktrees/NAME/anything: each worktree's HEAD, gitdir, commondir and config.
+  if (starts_with(rel, "worktrees/") && rel.find('/', 10) != std::string_view::npos) return true;
+  // modules/NAME/...: a submodule's git folder (NAME may hold slashes): every split counts.
+  if (starts_with(rel, "modules/")) {
+    for (size_t at = rel.find('/', 8); at != std::string_view::npos; at = rel.find('/', at + 1))
+      if (git_control_rel(rel.substr(at + 1))) return true;
+  }
+  return false;
+}
+
+std::string git_control_file(const FileContext& ctx, std::string_view abs) {
+  for (const auto& g : ctx.git_dirs) {
+    if (g.empty() || abs == g || !path_within(abs, g)) continue;
+    std::string rel = path_relative(abs, g);
+    if (git_control_rel(rel)) return fmt::format("the git folder's {}", rel);
+  }
+  // Any `.git` on the way: a nested repository's, a worktree's `.git` file (`gitdir: ...`).
+  if (path_base(abs) == ".git") return "a .git file or folder, which says where the repository is";
+  size_t at = abs.rfind("/.git/");
+  if (at != std::string_view::npos) {
+    std::string_view rel = abs.substr(at + 6);
+    if (git_control_rel(rel)) return fmt::format("the git folder's {}", rel);
+  }
+  return "";
+}
+
 const LockedPath* locked_match(const FileContext& ctx, std::string_view abs) {
   for (const auto& l : ctx.locked) {
     if (abs == l.path) return &l;
@@ -229,9 +260,16 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
             "or steers an agent later)");
     const LockedPath* lock = locked_match(ctx, abs);
     if (!lock) lock = locked_match(ctx, real);
+    std::string control = git_control_file(ctx, abs);
+    if (control.empty()) control = git_control_file(ctx, real);
     if (lock)
       raise(AskKind::kProtectedWrite,
             fmt::format("it changes a git file that can make git run code ({})", lock->why));
+    else if (!control.empty())
+      raise(AskKind::kProtectedWrite,
+            fmt::format("it changes a git file that decides what git runs or where the "
+                        "repository is ({})",
+                        control));
   }
   if (!kind) {
     d.verdict = Verdict::kAllow;
@@ -308,6 +346,8 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
     if (!l.info.real.empty() && l.info.real != l.info.path)
       ctx.locked.push_back(LockedPath{normalize_path(l.info.real), l.why, l.folder});
   }
+  for (const std::string* g : {&facts.git.dot_git, &facts.git.git_dir, &facts.git.common_dir})
+    if (!g->empty() && (*g)[0] == '/') ctx.git_dirs.push_back(normalize_path(*g));
   ctx.approval_mode = policy.approvals.mode;
   return ctx;
 }

@@ -80,6 +80,10 @@ struct FileContext {
   std::vector<HiddenPath> hidden;               // empty: nothing hidden
   std::vector<ProtectEntry> protected_entries;  // PROT-1 with `**/` entries (protected_entries())
   std::vector<LockedPath> locked;               // empty: no git file locked
+  // The project's git folders (`.git`, the real git folder, the common folder), absolute: the
+  // files in them that decide what git runs are guarded even before they exist (FILE-6).
+  // Empty: only paths through a `.git` component are recognised.
+  std::vector<std::string> git_dirs;
   ApprovalMode approval_mode = ApprovalMode::kManual;  // approve-all skips FILE-4's ask
 };
 
@@ -132,6 +136,16 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
 
 // The hidden entry that covers `abs`, if any (FS-4, with globs in the last component).
 const HiddenPath* hidden_match(const FileContext& ctx, std::string_view abs);
+// What a write to `abs` would change in a git folder that decides what git runs, where its
+// objects and config are, or which folder is the repository (FILE-6, GIT-1..3): `config`,
+// `config.worktree`, `commondir`, `gitdir`, `hooks/`, `info/attributes`,
+// `objects/info/alternates`, everything in `worktrees/*/`, the same inside `modules/**`, and a
+// `.git` file itself; whether the file exists or not. "" when none.
+//   git_control_file(ctx, "/p/.git/commondir")   // "the git folder's commondir"
+std::string git_control_file(const FileContext& ctx, std::string_view abs);
+// The same for a path relative to a git folder ("config", "modules/a/b/hooks/x").
+bool git_control_rel(std::string_view rel);
+
 // The locked git path that covers `abs`, if any (FILE-6).
 const LockedPath* locked_match(const FileContext& ctx, std::string_view abs);
 // True when a write to `abs` needs no ask for place (FILE-5): the project, the session's temp

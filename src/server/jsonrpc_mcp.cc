@@ -278,7 +278,7 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
                         "skipped step in your final report",
                         option)};
   }
-  std::string message = fmt::format("cordon asks: allow {}?", describe(r));
+  std::string message = fmt::format("cordon asks: allow {}?", question_text(r));
   if (!r.reason.empty()) message += "\nWhy: " + r.reason;
   if (!q.judge_note.empty()) message += "\n(" + q.judge_note + ")";
   json options = json::array({kAllowOnce});

@@ -20,8 +20,10 @@
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
+#include "host/path_resolver.h"
 #include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
+#include "plan/hidden_list.h"
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "session/aftercare.h"
@@ -74,6 +76,16 @@ std::vector<std::string> tracked_protected_now(const SessionOptions& o, const st
   GitFacts g = read_git_facts(gi);
   known = g.tracked_known;
   return g.tracked;
+}
+
+// The project's git folders now, to check a leftover record against.
+GitFacts current_git_facts(const SessionOptions& o, const std::string& project) {
+  GitFactsInput gi;
+  gi.project = project;
+  gi.home = o.home;
+  gi.env = o.env;
+  gi.cache_dir = o.folders.cache;
+  return read_git_facts(gi);
 }
 
 // Processes in a process group (for an unconfined command whose first process is gone).
@@ -195,9 +207,113 @@ Status Session::prepare() {
     if ((ds.st_mode & 07777) != 0555) chmod(empty_dir_.c_str(), 0555);
     if ((fs.st_mode & 07777) != 0444) chmod(empty_file_.c_str(), 0444);
     // A writable path that does not exist yet is made, so the command can use it.
-    for (const auto& w : opts_.policy.writable) (void)make_dirs(expand_home(w, opts_.home), 0700);
+    for (const auto& w : opts_.policy.writable)
+      if (auto real = writable_to_make(w)) (void)make_dirs(*real, 0700);
   }
   return ok_status();
+}
+
+namespace {
+
+constexpr size_t kMaxToolWrites = 256;
+
+bool stat_write(const std::string& path, uint64_t& dev, uint64_t& ino, uint64_t& size,
+                long long& mtime_ns) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  dev = st.st_dev;
+  ino = st.st_ino;
+  size = static_cast<uint64_t>(st.st_size);
+  mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  return true;
+}
+
+// Adds `rel` (and the folders on its way below `entry`) to a file-by-file entry's children.
+void add_children(SnapshotEntry& e, const std::string& rel) {
+  for (size_t at = e.rel.size() + 1;;) {
+    const size_t slash = rel.find('/', at);
+    const std::string part = rel.substr(0, slash);
+    bool known = false;
+    for (const auto& c : e.children) known |= c.rel == part;
+    if (!known)
+      e.children.push_back(
+          ChildFact{part, slash == std::string::npos ? Kind::kFile : Kind::kDir, ""});
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+}
+
+}  // namespace
+
+void Session::note_file_tool_write(const std::string& abs_path) {
+  ToolWrite w;
+  w.path = normalize_path(abs_path);
+  if (!stat_write(w.path, w.dev, w.ino, w.size, w.mtime_ns)) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(tool_writes_, [&](const ToolWrite& t) { return t.path == w.path; });
+  tool_writes_.push_back(std::move(w));
+  if (tool_writes_.size() > kMaxToolWrites) tool_writes_.erase(tool_writes_.begin());
+}
+
+ProtectedSnapshot Session::without_file_tool_writes(const ProtectedSnapshot& snapshot) const {
+  std::vector<ToolWrite> writes;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    writes = tool_writes_;
+  }
+  ProtectedSnapshot s = snapshot;
+  for (const auto& w : writes) {
+    ToolWrite now;
+    // Only the very file written: a command that changed or replaced it gets no pass.
+    if (!stat_write(w.path, now.dev, now.ino, now.size, now.mtime_ns) || now.dev != w.dev ||
+        now.ino != w.ino || now.size != w.size || now.mtime_ns != w.mtime_ns)
+      continue;
+    // GIT-9: an approved write of a locked git file is the file to keep, not one to put back.
+    for (auto& id : s.identities) {
+      if (path_join(id.root, id.rel) != w.path) continue;
+      id.kind = Kind::kFile;
+      id.dev = now.dev;
+      id.ino = now.ino;
+    }
+    if (w.path == s.project || !path_within(w.path, s.project)) continue;
+    const std::string rel = path_relative(w.path, s.project);
+    for (auto& e : s.entries) {
+      if (rel == e.rel) {
+        if (e.kind == Kind::kMissing) e.kind = Kind::kFile;
+      } else if (path_within(rel, e.rel)) {
+        // A new protected folder made by the write: only what the write made is expected in it.
+        if (e.kind == Kind::kMissing) {
+          e.kind = Kind::kDir;
+          e.file_by_file = true;
+          e.children.clear();
+        }
+        if (e.file_by_file) add_children(e, rel);
+      }
+    }
+  }
+  return s;
+}
+
+// CFG-3: a writable entry is made where it really leads (links on the way followed), and only
+// when that is still below the home folder and outside every hidden path: `~/wdir/sub` with
+// `~/wdir -> ~/.ssh` must not create `~/.ssh/sub`.
+std::optional<std::string> Session::writable_to_make(const std::string& entry) const {
+  const std::string real = resolve_path_for_policy(expand_home(entry, opts_.home));
+  const std::string home = resolve_path_for_policy(opts_.home);
+  if (real.empty() || home.empty() || real == home || !path_within(real, home)) return std::nullopt;
+  for (const auto& h : hide_entries(opts_.policy, opts_.folders, opts_.home)) {
+    if (h.path.empty() || h.path[0] != '/') continue;
+    // A glob entry (`~/.cargo/credentials*`) hides the matches in its folder, not the folder.
+    const std::string base = h.glob ? path_parent(h.path) : h.path;
+    for (const std::string& p : {base, resolve_path_for_policy(base)}) {
+      if (p.empty() || !path_within(real, p)) continue;
+      if (!h.glob) return std::nullopt;
+      if (real == p) continue;
+      std::string rest = path_relative(real, p);
+      if (glob_match(path_base(h.path), rest.substr(0, rest.find('/')))) return std::nullopt;
+    }
+  }
+  return real;
 }
 
 Status Session::save_record() {
@@ -337,6 +453,27 @@ void Session::mark_notices_shown() {
   first_command_ = false;
 }
 
+std::string Session::record_problem(const LeftoverRecord& rec, const std::string& path,
+                                    std::optional<SnapshotExpectations>& want) const {
+  const std::string dir_id = path_base(path_parent(path));
+  if (!valid_session_id(rec.session) || rec.session != dir_id)
+    return fmt::format("its session id is not the one it is filed under ({})", dir_id);
+  if (std::to_string(rec.effect) != path_base(path)) return "its effect number is not its name";
+  if (rec.project != record_.project) return "its project is not the session's";
+  if (!rec.snapshot) return "";
+  if (!want) {
+    SnapshotExpectations w;
+    w.project = record_.project;
+    w.entries = protected_entries(opts_.policy);
+    GitFacts g = current_git_facts(opts_, record_.project);
+    w.git_dir = g.git_dir;
+    w.common_dir = g.common_dir;
+    w.dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    want = std::move(w);
+  }
+  return snapshot_problem(*rec.snapshot, *want);
+}
+
 ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   // Two commands in flight must not handle the same record twice (SRV-4).
   std::unique_lock<std::mutex> sweep_lock(sweep_mu_);
@@ -350,6 +487,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
       while (dirent* e = readdir(d)) {
         std::string id = e->d_name;
         if (id == "." || id == ".." || id == record_.id) continue;
+        if (!valid_session_id(id)) continue;  // not cordon's: never followed (SES-1)
         if (access(store_.record_path(id).c_str(), F_OK) == 0) continue;  // a named session
         for (const auto& f : store_.leftover_files(id)) files.push_back(f);
       }
@@ -358,9 +496,17 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   }
   std::string boot = current_boot_id();
   std::vector<std::string> held, failed_moves;
+  std::optional<SnapshotExpectations> want;  // read once, when a record has a snapshot
   for (const auto& path : files) {
     auto rec = read_leftover(path);
     bool ours = path_within(path, store_.leftovers_dir(record_.id));
+    // SES-3: every field checked before anything is moved; a record that does not fit is
+    // damaged, and holds the session like an unreadable one.
+    if (rec.ok() && (ours || rec->project == record_.project)) {
+      std::string problem = record_problem(*rec, path, want);
+      if (!problem.empty())
+        rec = make_error("damaged", fmt::format("it does not fit this session: {}", problem), path);
+    }
     if (!rec.ok()) {
       // Listed, then removed by its own command before it could be read: that command has
       // finished with it (several commands in flight, SRV-4). Only a record still there is
@@ -776,7 +922,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
   if (lr.snapshot) {
     // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after = run_aftercare(*lr.snapshot, pc.watch ? &*pc.watch : nullptr);
+    AftercareOutcome after =
+        run_aftercare(without_file_tool_writes(*lr.snapshot), pc.watch ? &*pc.watch : nullptr);
     res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
     res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
     if (!after.failed.empty()) remember_failed_moves(after.failed);

@@ -17,6 +17,7 @@
 #include "core/result.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
+#include "plan/record_check.h"
 #include "plan/request.h"
 #include "session/command_result.h"
 #include "session/plant_watch.h"
@@ -89,6 +90,11 @@ class Session {
   // Ends a named session: removes its private /tmp and its record (SES-1).
   Status end();
 
+  // A file the file tools wrote (approved when it needed approval, FILE-5, FILE-6): the
+  // aftercare of a command running at the same time leaves it alone as long as it is still the
+  // very file written (same inode, size and time), and moves aside anything else (PROT-6).
+  void note_file_tool_write(const std::string& abs_path);
+
  private:
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
@@ -116,6 +122,13 @@ class Session {
   // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
   // of this project), adding notes; returns the holds they leave.
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
+  // Where a `[sandbox] writable` entry that does not exist yet may be made, or nullopt when it
+  // leads into a hidden path or out of the home folder (CFG-3).
+  std::optional<std::string> writable_to_make(const std::string& entry) const;
+  // Why a leftover record at `path` cannot be trusted (SES-3), or "". `want` is filled on first
+  // use (it costs a git run).
+  std::string record_problem(const LeftoverRecord& rec, const std::string& path,
+                             std::optional<SnapshotExpectations>& want) const;
 
   SessionOptions opts_;
   SessionStore store_{Folders{}};
@@ -129,6 +142,14 @@ class Session {
   // handle the same leftover record or rewrite that file at the same time.
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;
+  // Keeps the aftercare of `snapshot`'s command off the file tools' writes (PROT-6).
+  ProtectedSnapshot without_file_tool_writes(const ProtectedSnapshot& snapshot) const;
+  struct ToolWrite {
+    std::string path;
+    uint64_t dev = 0, ino = 0, size = 0;
+    long long mtime_ns = 0;
+  };
+  std::vector<ToolWrite> tool_writes_;  // under mu_; the latest kMaxToolWrites
   mutable std::mutex mu_;
   std::mutex probe_mu_;
   mutable std::mutex sweep_mu_;

@@ -16,6 +16,7 @@
 #include "core/paths.h"
 #include "backend/linux/process.h"
 #include "core/strings.h"
+#include "plan/record_check.h"
 
 namespace cordon {
 
@@ -94,13 +95,6 @@ ProtectedSnapshot snapshot_from(const json& j) {
   return s;
 }
 
-bool valid_id(const std::string& id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char c : id)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
-  return true;
-}
-
 }  // namespace
 
 long long process_start_time(int pid) {
@@ -130,9 +124,10 @@ std::string SessionStore::leftover_path(const std::string& id, uint64_t effect) 
 }
 
 Result<std::optional<SessionRecord>> SessionStore::load(const std::string& id) const {
-  if (!valid_id(id))
-    return make_error("invalid", fmt::format("\"{}\" is not a session id: use letters, digits, "
-                                             "'-' and '_' (up to 64)",
+  if (!valid_session_id(id))
+    return make_error("invalid", fmt::format("\"{}\" is not a session id: a session id is 16 "
+                                             "hex digits (0-9, a-f), as `cordon session start` "
+                                             "prints it (SES-1)",
                                              id));
   std::string path = record_path(id);
   if (access(path.c_str(), F_OK) != 0) return std::optional<SessionRecord>();
@@ -187,7 +182,8 @@ Result<std::vector<SessionRecord>> SessionStore::list() const {
   std::vector<std::string> ids;
   while (dirent* e = readdir(d)) {
     std::string n = e->d_name;
-    if (ends_with(n, ".json")) ids.push_back(n.substr(0, n.size() - 5));
+    if (ends_with(n, ".json") && valid_session_id(n.substr(0, n.size() - 5)))
+      ids.push_back(n.substr(0, n.size() - 5));
   }
   closedir(d);
   std::sort(ids.begin(), ids.end());

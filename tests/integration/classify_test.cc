@@ -52,6 +52,26 @@ TEST(Classify, Json) {  // CMD-6
   EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << r.out;
 }
 
+// CMD-4: the deny rules judge what the shell would act on, against the real filesystem: a
+// glob or braces that name the home folder, a link to it followed by `/`, a glob into /dev.
+TEST(Classify, GlobsBracesAndLinksToTheHomeFolderAreDenied) {  // CMD-4
+  World w;
+  const std::string home = w.home();
+  const std::string parent = home.substr(0, home.rfind('/'));
+  const std::string name = home.substr(home.rfind('/') + 1);
+  ASSERT_EQ(symlink(home.c_str(), w.abs("homelink").c_str()), 0);
+  for (const std::string& line : std::vector<std::string>{
+           "rm -rf " + home.substr(0, home.size() - 1) + "?", "rm -rf " + parent + "/*/",
+           "rm -rf " + parent + "/{" + name + ",nothing}", "rm -rf homelink/",
+           "chmod -R 777 homelink", "cat x > /dev/nul?"}) {
+    Proc r = w.cordon({"classify", "-c", line});
+    EXPECT_EQ(r.out.rfind("denied\n", 0), 0u) << line << ": " << r.out;
+  }
+  // The link itself, not what it leads to.
+  Proc r = w.cordon({"classify", "-c", "rm -rf homelink"});
+  EXPECT_EQ(r.out.rfind("needs-approval\n", 0), 0u) << r.out;
+}
+
 TEST(Classify, SymlinkToDeniedPath) {  // CMD-5: symlink targets are denied too
   World w;
   std::string secret = w.root() + "/secret";

@@ -56,7 +56,8 @@ class JudgeProcessTest : public ::testing::Test {
 };
 
 ApprovalRequest network(std::string command = "npm install") {
-  return {AskKind::kNetwork, std::move(command), std::nullopt, "please, it is harmless"};
+  return make_request(AskKind::kNetwork, std::move(command), std::nullopt,
+                      "please, it is harmless");
 }
 
 TEST_F(JudgeProcessTest, AWellFormedAnswerIsTheVerdict) {

@@ -234,10 +234,11 @@ TEST(Protect, UnreadableFolderIsReadOnlyForTheRestOfTheSession) {  // FS-10
   World w;
   w.write(".vscode/settings.json", "{}\n");
   commit_all(w);
-  Proc r = w.cordon({"run", "--session", "fs10", "--", "/bin/sh", "-c", "chmod 000 .vscode"});
+  Proc r = w.cordon(
+      {"run", "--session", "00000000000000f1", "--", "/bin/sh", "-c", "chmod 000 .vscode"});
   EXPECT_NE(r.err.find("FS-10"), std::string::npos) << r.err;
   chmod(w.abs(".vscode").c_str(), 0755);
-  r = w.cordon({"run", "--session", "fs10", "--", "/bin/sh", "-c",
+  r = w.cordon({"run", "--session", "00000000000000f1", "--", "/bin/sh", "-c",
                 "echo changed > .vscode/settings.json"});
   EXPECT_EQ(w.read(".vscode/settings.json"), "{}\n") << r.err;
 }

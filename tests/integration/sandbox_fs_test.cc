@@ -109,16 +109,17 @@ TEST(SandboxFs, MachineTmpIsInvisibleAndSessionTmpPersists) {  // FS-3
   EXPECT_NE(r.out.find("invisible"), std::string::npos) << r.out;
   unlink(marker.c_str());
   // A named session keeps its /tmp between commands; another session does not see it.
-  r = w.cordon({"run", "--session", "s1", "--", "/bin/sh", "-c",
+  r = w.cordon({"run", "--session", "0000000000000001", "--", "/bin/sh", "-c",
                 "echo kept > /tmp/state && echo $TMPDIR"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "/tmp\n");
-  r = w.cordon({"run", "--session", "s1", "--", "/bin/cat", "/tmp/state"});
+  r = w.cordon({"run", "--session", "0000000000000001", "--", "/bin/cat", "/tmp/state"});
   EXPECT_EQ(r.out, "kept\n") << r.err;
-  r = w.cordon({"run", "--session", "s2", "--", "/bin/sh", "-c", "cat /tmp/state 2>&1 || true"});
+  r = w.cordon({"run", "--session", "0000000000000002", "--", "/bin/sh", "-c",
+                "cat /tmp/state 2>&1 || true"});
   EXPECT_EQ(r.out.find("kept"), std::string::npos);
   // CORDON_SESSION names the session too.
-  w.env["CORDON_SESSION"] = "s1";
+  w.env["CORDON_SESSION"] = "0000000000000001";
   r = w.cordon({"run", "--", "/bin/cat", "/tmp/state"});
   EXPECT_EQ(r.out, "kept\n") << r.err;
   w.env.erase("CORDON_SESSION");
@@ -229,6 +230,19 @@ TEST(SandboxFs, UnsearchableProjectRootIsRefused) {  // FS-10
   chmod(w.project().c_str(), 0755);
   EXPECT_EQ(r.status, 125);
   EXPECT_NE(r.err.find("cannot be searched"), std::string::npos) << r.err;
+}
+
+// CFG-3: a writable entry is made only where it really leads: through a link into a hidden
+// path it creates nothing there; an ordinary one is made.
+TEST(SandboxFs, WritableThroughALinkIntoAHiddenPathCreatesNothing) {  // CFG-3
+  REQUIRE_SANDBOX();
+  World w;
+  mkdir((w.home() + "/.ssh").c_str(), 0700);
+  ASSERT_EQ(symlink((w.home() + "/.ssh").c_str(), (w.home() + "/wdir").c_str()), 0);
+  w.config("[sandbox]\nwritable = [\"~/wdir/sub\", \"~/made/here\"]\n");
+  w.sh("true");
+  EXPECT_FALSE(w.exists(w.home() + "/.ssh/sub"));
+  EXPECT_TRUE(w.exists(w.home() + "/made/here"));
 }
 
 }  // namespace

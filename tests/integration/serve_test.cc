@@ -179,6 +179,60 @@ TEST(Serve, TheLongLineIsAnsweredAndTheNextRequestServed) {  // SRV-3
   EXPECT_EQ(s.client.wait_exit(), 0);
 }
 
+// APR: "allow for this session" covers exactly the request the person saw: the same command,
+// folder, standard input and ways out. The question shows the folder and the start of stdin.
+TEST(Serve, SessionGrantCoversOnlyTheExactRequest) {  // APR-1, APR-7, SRV-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.write("sub/keep", "");
+  Served s(w);
+  std::atomic<int> asked{0};
+  s.client.on_request([&](const json&) {
+    ++asked;
+    return RpcClient::Answer{{{"decision", "allow"}, {"scope", "session"}}};
+  });
+  json req = {{"command", "sh"}, {"stdin", "echo hello"}, {"network", true}};
+  json r = s.exec(req);
+  EXPECT_EQ(r["result"]["stdout"], "hello\n") << r.dump();
+  ASSERT_EQ(asked, 1);
+  json params = s.client.server_requests().back()["params"];
+  EXPECT_EQ(params["cwd"], w.project()) << params.dump();
+  EXPECT_EQ(params["stdin"]["size"], 10);
+  EXPECT_EQ(params["stdin"]["start"], "echo hello");
+  s.exec(req);
+  EXPECT_EQ(asked, 1) << "the same request: covered by the grant";
+  json other = req;
+  other["stdin"] = "echo other";
+  s.exec(other);
+  EXPECT_EQ(asked, 2) << "another stdin asks again";
+  json elsewhere = req;
+  elsewhere["cwd"] = "sub";
+  s.exec(elsewhere);
+  EXPECT_EQ(asked, 3) << "another folder asks again";
+}
+
+// FILE-6, GIT-1..3: the files that decide what git runs or where the repository is ask first.
+TEST(Serve, GitControlFilesAskBeforeAWrite) {  // FILE-6
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  std::vector<std::string> kinds;
+  std::mutex mu;
+  s.client.on_request([&](const json& req) {
+    std::lock_guard<std::mutex> lock(mu);
+    kinds.push_back(req["params"]["kind"]);
+    return RpcClient::Answer{{{"decision", "deny"}}};
+  });
+  for (const char* path : {".git/commondir", ".git/config.worktree", ".git/info/attributes",
+                           ".git/objects/info/alternates"}) {
+    json r = s.client.call("write_file", {{"path", path}, {"content", "x\n"}});
+    EXPECT_EQ(reason(r), "refused") << path << r.dump();
+    EXPECT_FALSE(w.exists(path)) << path;
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(kinds, std::vector<std::string>(4, "protected_write"));
+}
+
 TEST(Serve, ApprovalAllowAndDeny) {  // APR-1, APR-7, SRV-1
   REQUIRE_SANDBOX();
   World w;
@@ -321,6 +375,32 @@ TEST(Serve, CredentialReadAsks) {  // FILE-4, APR-1
   EXPECT_EQ(r["result"]["content"], "TOKEN=1\n") << r.dump();
 }
 
+// PROT-6, SRV-4: a write the user approved through the file tools while a command runs is left
+// alone by that command's aftercare; what the command itself plants next to it is moved aside.
+TEST(Serve, ApprovedFileToolWriteSurvivesAConcurrentCommandsAftercare) {  // PROT-6, SRV-4
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  s.client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "allow"}}}; });
+  json running =
+      s.client.start("exec", {{"command",
+                               "sleep 1.5; mkdir -p .vscode; echo planted > .vscode/tasks.json; "
+                               "echo planted > AGENTS.md"}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  json wr = s.client.call("write_file", {{"path", ".envrc"}, {"content", "approved\n"}});
+  ASSERT_TRUE(wr.contains("result")) << wr.dump();
+  wr = s.client.call("write_file", {{"path", ".vscode/settings.json"}, {"content", "{}\n"}});
+  ASSERT_TRUE(wr.contains("result")) << wr.dump();
+  json r = s.client.wait(running);
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  // Only the very files written: what the command planted beside them is moved aside.
+  EXPECT_EQ(r["result"]["quarantined"].size(), 2u) << r.dump();
+  EXPECT_EQ(w.read(".envrc"), "approved\n");
+  EXPECT_EQ(w.read(".vscode/settings.json"), "{}\n");
+  EXPECT_FALSE(w.exists(".vscode/tasks.json")) << r.dump();
+  EXPECT_FALSE(w.exists("AGENTS.md")) << r.dump();
+}
+
 TEST(Serve, TwoExecsInFlightOverlap) {  // SRV-4
   REQUIRE_SANDBOX();
   World w;
@@ -442,12 +522,12 @@ TEST(Serve, LastingSessionResume) {  // SES-1, SES-3
   REQUIRE_SANDBOX();
   World w;
   {
-    Served s(w, {{"session", "agent-1"}});
-    ASSERT_EQ(s.init["result"]["session"], "agent-1") << s.init.dump();
+    Served s(w, {{"session", "00000000000a9e01"}});
+    ASSERT_EQ(s.init["result"]["session"], "00000000000a9e01") << s.init.dump();
     s.exec({{"command", "echo kept > /tmp/t"}});
     s.client.call("shutdown");
   }
-  Served again(w, {{"session", "agent-1"}, {"resume", true}});
+  Served again(w, {{"session", "00000000000a9e01"}, {"resume", true}});
   ASSERT_TRUE(again.init.contains("result")) << again.init.dump();
   json r = again.exec({{"command", "cat /tmp/t"}});
   EXPECT_EQ(r["result"]["stdout"], "kept\n");  // FS-3: the session's /tmp survived

@@ -9,12 +9,15 @@
 
 #include <chrono>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "harness.h"
 
 namespace cordon::it {
 namespace {
+
+using json = nlohmann::json;
 
 std::vector<std::string> list_dir(const std::string& dir) {
   std::vector<std::string> out;
@@ -95,43 +98,43 @@ TEST(Session, StagingInsideTheSessionDoesNotUnlock) {  // PROT-3, SES-4
   REQUIRE_SANDBOX();
   World w;
   w.write(".envrc", "export A=1\n");
-  Proc r = w.cordon({"session", "start", "--id", "s3"});
+  Proc r = w.cordon({"session", "start", "--id", "0000000000000003"});
   ASSERT_EQ(r.status, 0) << r.err;
   // The command stages the untracked .envrc (the index is writable) ...
-  r = w.cordon({"run", "--session", "s3", "--", "git", "add", "-f", ".envrc"});
+  r = w.cordon({"run", "--session", "0000000000000003", "--", "git", "add", "-f", ".envrc"});
   EXPECT_EQ(r.status, 0) << r.err;
   // ... which does not make it writable in this session.
-  w.cordon({"run", "--session", "s3", "--", "/bin/sh", "-c", "echo evil >> .envrc"});
+  w.cordon({"run", "--session", "0000000000000003", "--", "/bin/sh", "-c", "echo evil >> .envrc"});
   EXPECT_EQ(w.read(".envrc"), "export A=1\n");
   // Committed by the user and resumed: a fresh tracked set (SES-4), so it is writable.
   w.host({"git", "commit", "-q", "-m", "envrc"});
-  r = w.cordon({"session", "resume", "s3"});
+  r = w.cordon({"session", "resume", "0000000000000003"});
   EXPECT_EQ(r.status, 0) << r.err;
-  w.cordon({"run", "--session", "s3", "--", "/bin/sh", "-c", "echo more >> .envrc"});
+  w.cordon({"run", "--session", "0000000000000003", "--", "/bin/sh", "-c", "echo more >> .envrc"});
   EXPECT_EQ(w.read(".envrc"), "export A=1\nmore\n");
 }
 
 TEST(Session, KilledCordonIsCleanedUpByResume) {  // SES-2, SES-3, PROT-7
   REQUIRE_SANDBOX();
   World w;
-  ASSERT_EQ(w.cordon({"session", "start", "--id", "crash"}).status, 0);
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "00000000000c4a54"}).status, 0);
   std::string tag = "4" + std::to_string(getpid() % 10000) + "7";
-  pid_t pid = spawn_cordon(w, {"run", "--session", "crash", "--", "/bin/sh", "-c",
+  pid_t pid = spawn_cordon(w, {"run", "--session", "00000000000c4a54", "--", "/bin/sh", "-c",
                                "echo 'export PLANTED=1' > .envrc; sleep " + tag});
   ASSERT_TRUE(wait_for([&] { return w.exists(".envrc"); }));
-  std::string leftovers = state_dir(w) + "/leftovers/crash";
+  std::string leftovers = state_dir(w) + "/leftovers/00000000000c4a54";
   EXPECT_EQ(list_dir(leftovers).size(), 1u);
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   // bwrap's --die-with-parent takes the sandbox down with cordon.
   EXPECT_TRUE(wait_for([&] { return !host_has_process("sleep " + tag.substr(0, tag.size() - 1) + "[" + tag.back() + "]"); }));
   EXPECT_TRUE(w.exists(".envrc"));
-  Proc r = w.cordon({"session", "resume", "crash"});
+  Proc r = w.cordon({"session", "resume", "00000000000c4a54"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".envrc"));
   EXPECT_NE(r.err.find(".envrc.cordon-quarantined-"), std::string::npos) << r.err;
   EXPECT_TRUE(list_dir(leftovers).empty());
-  EXPECT_EQ(w.cordon({"run", "--session", "crash", "--", "true"}).status, 0);
+  EXPECT_EQ(w.cordon({"run", "--session", "00000000000c4a54", "--", "true"}).status, 0);
 }
 
 TEST(Session, KilledEphemeralRunIsSweptByTheNextCommand) {  // SES-3
@@ -148,27 +151,92 @@ TEST(Session, KilledEphemeralRunIsSweptByTheNextCommand) {  // SES-3
   EXPECT_NE(r.err.find("AGENTS.md.cordon-quarantined-"), std::string::npos) << r.err;
 }
 
+// SES-3: a record edited outside the sandbox is damaged: the session is held, nothing moves
+// (not another folder's files, not files outside the project, not unprotected files), and an
+// absolute `rel` does not make resume spin.
+TEST(Session, EditedRecordHoldsAndMovesNothing) {  // SES-3
+  REQUIRE_SANDBOX();
+  World w;
+  const std::string id = "00000000000e0d17";
+  w.write("a.txt", "mine\n");
+  w.write(w.home() + "/other/.envrc", "theirs\n");
+  w.write(w.home() + "/x", "outside\n");
+  ASSERT_EQ(w.cordon({"session", "start", "--id", id}).status, 0);
+  std::string rec = state_dir(w) + "/leftovers/" + id + "/7";
+  auto record = [&](const std::string& snapshot_project, const std::string& rel) {
+    json entry = {{"rel", rel},
+                  {"kind", 0},
+                  {"link", ""},
+                  {"dev", 0},
+                  {"ino", 0},
+                  {"tracked", false},
+                  {"file_by_file", false},
+                  {"children", json::array()},
+                  {"tracked_children", json::array()}};
+    json snap = {{"project", snapshot_project}, {"git_dir", ""},
+                 {"commondir_exists", false},   {"git_candidates", json::array()},
+                 {"git_links", json::array()},  {"unreadable", json::array()},
+                 {"entries", {entry}}};
+    json j = {{"version", 1}, {"cordon_version", "x"}, {"session", id},   {"project", w.project()},
+              {"effect", 7},  {"sandboxed", true},     {"owner_pid", 0},  {"owner_start", 0},
+              {"pid", 0},     {"pid_start", 0},        {"pgid", 0},       {"command", {"sh"}},
+              {"started", 0}, {"boot_id", ""},         {"snapshot", snap}};
+    w.write(rec, j.dump());
+  };
+  const std::string other = w.home() + "/other";
+  for (const auto& [project, rel] :
+       std::vector<std::pair<std::string, std::string>>{{other, ".envrc"},
+                                                        {w.project(), "../x"},
+                                                        {w.project(), "a.txt"},
+                                                        {w.project(), w.project() + "/a.txt"}}) {
+    record(project, rel);
+    Proc r = w.cordon({"session", "resume", id});
+    EXPECT_NE(r.err.find("held"), std::string::npos) << rel << ": " << r.err;
+    EXPECT_EQ(w.cordon({"run", "--session", id, "--", "/bin/echo", "ran"}).status, 125) << rel;
+    EXPECT_EQ(w.read("a.txt"), "mine\n") << rel;
+    EXPECT_EQ(w.read(other + "/.envrc"), "theirs\n") << rel;
+    EXPECT_EQ(w.read(w.home() + "/x"), "outside\n") << rel;
+  }
+  unlink(rec.c_str());
+  EXPECT_EQ(w.cordon({"run", "--session", id, "--", "/bin/echo", "ran"}).status, 0);
+}
+
+// SES-1: a session id is 16 hex digits wherever it is read.
+TEST(Session, IdsAreSixteenHexDigits) {  // SES-1
+  REQUIRE_SANDBOX();
+  World w;
+  for (const char* bad : {"s1", "../../x", "0123456789ABCDEF"}) {
+    Proc r = w.cordon({"session", "start", "--id", bad});
+    EXPECT_NE(r.status, 0) << bad;
+    r = w.cordon({"run", "--session", bad, "--", "true"});
+    EXPECT_NE(r.status, 0) << bad;
+    EXPECT_NE(r.err.find("16"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Session, DamagedRecordHoldsUntilRemoved) {  // SES-3
   REQUIRE_SANDBOX();
   World w;
   w.write(".envrc", "x\n");
-  ASSERT_EQ(w.cordon({"session", "start", "--id", "dmg"}).status, 0);
-  std::string rec = state_dir(w) + "/leftovers/dmg/7";
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "0000000000000d39"}).status, 0);
+  std::string rec = state_dir(w) + "/leftovers/0000000000000d39/7";
   w.write(rec, "{not json");
-  Proc r = w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"});
+  Proc r = w.cordon({"run", "--session", "0000000000000d39", "--", "/bin/echo", "ran"});
   EXPECT_EQ(r.status, 125);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("held"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(".envrc"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("rm " + rec), std::string::npos) << r.err;
   // Outside-sandbox commands are not held by it.
-  r = w.cordon({"run", "--session", "dmg", "--outside-sandbox", "--", "/bin/echo", "ran"});
+  r = w.cordon(
+      {"run", "--session", "0000000000000d39", "--outside-sandbox", "--", "/bin/echo", "ran"});
   EXPECT_EQ(r.out, "ran\n") << r.err;
   // An empty record holds too.
   w.write(rec, "");
-  EXPECT_EQ(w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"}).status, 125);
+  EXPECT_EQ(w.cordon({"run", "--session", "0000000000000d39", "--", "/bin/echo", "ran"}).status,
+            125);
   unlink(rec.c_str());
-  r = w.cordon({"run", "--session", "dmg", "--", "/bin/echo", "ran"});
+  r = w.cordon({"run", "--session", "0000000000000d39", "--", "/bin/echo", "ran"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "ran\n");
 }
@@ -209,17 +277,17 @@ TEST(Limits, ForkBombAndMemoryBombEndTheCommandNotTheSession) {  // PROC-6
   REQUIRE_SANDBOX();
   World w;
   w.config("[limits]\npids = 64\nmemory = \"256M\"\n");
-  ASSERT_EQ(w.cordon({"session", "start", "--id", "lim"}).status, 0);
-  Proc r = w.cordon({"run", "--session", "lim", "--timeout", "20s", "--", "/bin/bash", "-c",
-                     "b() { b | b & }; b; sleep 2; echo survived"});
+  ASSERT_EQ(w.cordon({"session", "start", "--id", "0000000000000111"}).status, 0);
+  Proc r = w.cordon({"run", "--session", "0000000000000111", "--timeout", "20s", "--", "/bin/bash",
+                     "-c", "b() { b | b & }; b; sleep 2; echo survived"});
   EXPECT_LT(r.ms, 20000);
   EXPECT_NE(r.err.find("fork"), std::string::npos) << r.err.substr(0, 2000);
-  r = w.cordon({"run", "--session", "lim", "--", "/usr/bin/python3", "-c",
+  r = w.cordon({"run", "--session", "0000000000000111", "--", "/usr/bin/python3", "-c",
                 "x = []\nwhile True: x.append(bytearray(10**7))"});
   EXPECT_NE(r.status, 0);
   EXPECT_LT(r.ms, 20000);
   // cordon and the session carry on.
-  r = w.cordon({"run", "--session", "lim", "--", "/bin/echo", "carries on"});
+  r = w.cordon({"run", "--session", "0000000000000111", "--", "/bin/echo", "carries on"});
   EXPECT_EQ(r.out, "carries on\n") << r.err;
   r = w.cordon({"policy"});
   EXPECT_NE(r.out.find("pids"), std::string::npos);

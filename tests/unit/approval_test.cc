@@ -94,22 +94,24 @@ class ScriptedJudge : public Judge {
 };
 
 ApprovalRequest net(std::string c = "npm install") {
-  return {AskKind::kNetwork, std::move(c), std::nullopt, "fetch dependencies"};
+  return make_request(AskKind::kNetwork, std::move(c), std::nullopt, "fetch dependencies");
 }
 ApprovalRequest outside(std::string c = "docker build .") {
-  return {AskKind::kOutsideSandbox, std::move(c), std::nullopt, "needs the docker socket"};
+  return make_request(AskKind::kOutsideSandbox, std::move(c), std::nullopt,
+                      "needs the docker socket");
 }
 ApprovalRequest command(std::string c = "make deploy") {
-  return {AskKind::kCommand, std::move(c), std::nullopt, "deploy"};
+  return make_request(AskKind::kCommand, std::move(c), std::nullopt, "deploy");
 }
 ApprovalRequest cred(std::string p = ".env") {
-  return {AskKind::kCredentialRead, std::nullopt, std::move(p), "read the database url"};
+  return make_request(AskKind::kCredentialRead, std::nullopt, std::move(p),
+                      "read the database url");
 }
 ApprovalRequest write_outside(std::string p = "/etc/hosts") {
-  return {AskKind::kWriteOutside, std::nullopt, std::move(p), "add a host"};
+  return make_request(AskKind::kWriteOutside, std::nullopt, std::move(p), "add a host");
 }
 ApprovalRequest protected_write(std::string p = ".git/hooks/pre-commit") {
-  return {AskKind::kProtectedWrite, std::nullopt, std::move(p), "install a hook"};
+  return make_request(AskKind::kProtectedWrite, std::nullopt, std::move(p), "install a hook");
 }
 ApprovalRequest of_kind(AskKind k) {
   switch (k) {

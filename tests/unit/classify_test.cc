@@ -197,7 +197,7 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git config --global --unset user.name", N, "write-option", ""},
       {"git diff --output=patch.diff", N, "write-option", "--output"},
       {"git log --output x", N, "write-option", ""},
-      {"git diff --ext-diff", N, "write-option", "external diff"},
+      {"git diff --ext-diff", N, "write-option", "runs another program"},
       {"git grep -O foo", N, "write-option", ""},
       {"git -c core.pager=less log", N, "not-read-only", "core.pager"},
       {"git -c core.fsmonitor=x status", N, "not-read-only", "core.fsmonitor"},
@@ -424,7 +424,7 @@ std::vector<Case> ExpansionsCases() {  // CMD-1, CMD-3: what is only known at ru
       {"cat ~root/.profile", N, "", ""},
       {"cat {a,b}.txt", N, "expansion", ""},
       {"echo ${!x}", N, "expansion", "run code"},
-      {"echo $((1+2))", N, "expansion", ""},
+      {"echo $((1+2))", R, "", ""},  // CMD-1: numbers only, no variable to subscript
       {"echo ${x@P}", N, "expansion", ""},
       {"echo $((a[$(id)]))", N, "unparsed", ""},
       {"x='a[$(rm -rf ~)]'; echo $((x))", N, "expansion", ""},
@@ -979,10 +979,13 @@ TEST(WriteOptions, Sed) {  // CMD-2
 }
 
 TEST(WriteOptions, Awk) {  // CMD-2
-  for (const char* p : {"{print $1}", "NR==1", "{s+=$2} END {print s}", "/x/ {n++}", "$1 ~ /y/"})
+  // `$1 > 5` is a comparison; `print $1 > 5` writes the file "5".
+  for (const char* p :
+       {"{print $1}", "NR==1", "{s+=$2} END {print s}", "/x/ {n++}", "$1 ~ /y/", "$1 > 5"})
     EXPECT_TRUE(awk_program_is_safe(p)) << p;
   for (const char* p :
-       {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}", "@load \"x\"", "$1 > 5",
+       {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}", "@load \"x\"",
+        "{print $1 > 5}",
         "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}", "{print | \"sh\"}", "{close(f)}"})
     EXPECT_FALSE(awk_program_is_safe(p)) << p;
   EXPECT_TRUE(write_option("awk", {"-f", "x.awk"}).has_value());

@@ -125,15 +125,15 @@ TEST(ApproverPreapproved, ApprovedWithoutAQuestionEvenWhileAway) {
   c.preapproved = {AskKind::kNetwork, AskKind::kOutsideSandbox};
   Approver a(c, clock, nullptr, &asker);
   ASSERT_TRUE(a.set_away(true).ok());
-  Decision d = a.ask({AskKind::kNetwork, "npm ci", std::nullopt, ""});
+  Decision d = a.ask(make_request(AskKind::kNetwork, "npm ci", std::nullopt, ""));
   EXPECT_TRUE(d.allowed);
   EXPECT_EQ(d.basis, Basis::kPreapproved);
   EXPECT_EQ(asker.asked, 0);
   // Other kinds still ask (refused here: away).
-  EXPECT_FALSE(a.ask({AskKind::kCommand, "x", std::nullopt, ""}).allowed);
+  EXPECT_FALSE(a.ask(make_request(AskKind::kCommand, "x", std::nullopt, "")).allowed);
   // APR-3: outside_sandbox is never approved in advance.
   ASSERT_TRUE(a.set_away(false).ok());
-  d = a.ask({AskKind::kOutsideSandbox, "x", std::nullopt, ""});
+  d = a.ask(make_request(AskKind::kOutsideSandbox, "x", std::nullopt, ""));
   EXPECT_FALSE(d.allowed);
   EXPECT_EQ(asker.asked, 1);
 }
@@ -144,7 +144,7 @@ TEST(ApproverPreapproved, EscapeNeverStillRefuses) {  // NET-5
   c.escape = EscapeMode::kNever;
   c.preapproved = {AskKind::kNetwork};
   Approver a(c, clock, nullptr, nullptr);
-  Decision d = a.ask({AskKind::kNetwork, "x", std::nullopt, ""});
+  Decision d = a.ask(make_request(AskKind::kNetwork, "x", std::nullopt, ""));
   EXPECT_FALSE(d.allowed);
   EXPECT_EQ(d.basis, Basis::kEscapeNever);
 }
