@@ -104,8 +104,10 @@ TEST(JudgeAnswer, ExactlyOneObject) {
   EXPECT_EQ(parse_judge_output(" {\"decision\":\"allow\",\"risk\":0}\n").decision,
             JudgeDecision::kAllow);
   for (std::string bad :
-       {std::string("{\"decision\":\"allow\",\"risk\":0}\0junk", 36),
-        std::string("{\"decision\":\"allow\",\"risk\":0}\0", 31),
+       {std::string("{\"decision\":\"allow\",\"risk\":0}\0junk",
+                    sizeof("{\"decision\":\"allow\",\"risk\":0}\0junk") - 1),
+        std::string("{\"decision\":\"allow\",\"risk\":0}\0",
+                    sizeof("{\"decision\":\"allow\",\"risk\":0}\0") - 1),
         std::string("\xEF\xBB\xBF{\"decision\":\"allow\",\"risk\":0}"),
         std::string("{\"decision\":\"allow\",\"risk\":0}{\"decision\":\"allow\",\"risk\":0}"),
         std::string("{\"decision\":\"deny\",\"decision\":\"allow\",\"risk\":0}"),
