@@ -15,17 +15,11 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/path_info.h"
 
 namespace cordon {
 
 namespace {
-
-Kind kind_of(mode_t m) {
-  if (S_ISREG(m)) return Kind::kFile;
-  if (S_ISDIR(m)) return Kind::kDir;
-  if (S_ISLNK(m)) return Kind::kSymlink;
-  return Kind::kOther;
-}
 
 std::vector<std::string> components(const std::string& rel) {
   std::vector<std::string> out;
@@ -160,21 +154,28 @@ std::vector<std::string> Beneath::find_by_identity(const std::string& dir_rel, u
   std::vector<std::string> out;
   Fd d = open_dir(dir_rel);
   if (d.fd < 0) return out;
-  int list_fd = dup(d.fd);
-  DIR* dir = list_fd < 0 ? nullptr : fdopendir(list_fd);
-  if (!dir) {
-    if (list_fd >= 0) close(list_fd);
-    return out;
-  }
-  while (dirent* e = readdir(dir)) {
-    std::string n = e->d_name;
-    if (n == "." || n == "..") continue;
+  for (const auto& n : list_names_at(d.fd)) {
     struct stat st;
     if (fstatat(d.fd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == dev &&
         st.st_ino == ino)
       out.push_back(n);
   }
-  closedir(dir);
+  return out;
+}
+
+std::vector<std::string> list_names_at(int dirfd) {
+  std::vector<std::string> out;
+  int fd = dup(dirfd);
+  DIR* d = fd < 0 ? nullptr : fdopendir(fd);
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return out;
+  }
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") out.push_back(n);
+  }
+  closedir(d);
   return out;
 }
 

@@ -58,6 +58,10 @@ class Beneath {
   Fd fd_;
 };
 
+// The names in the open folder `dirfd` (without "." and ".."), read through a copy of the
+// descriptor so that `dirfd` stays usable.
+std::vector<std::string> list_names_at(int dirfd);
+
 // openat2(dirfd, rel, flags, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS),
 // with a component-by-component O_NOFOLLOW walk where the kernel has no openat2.
 int open_beneath(int dirfd, const std::string& rel, int flags);

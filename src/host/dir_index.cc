@@ -15,6 +15,7 @@
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/path_info.h"
 
 namespace cordon {
 
@@ -32,10 +33,7 @@ int64_t now_ns() {
 Kind kind_at(int dirfd, const char* name) {
   struct stat st;
   if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return Kind::kMissing;
-  if (S_ISDIR(st.st_mode)) return Kind::kDir;
-  if (S_ISREG(st.st_mode)) return Kind::kFile;
-  if (S_ISLNK(st.st_mode)) return Kind::kSymlink;
-  return Kind::kOther;
+  return kind_of(st.st_mode);
 }
 
 std::string child_rel(const std::string& rel, const std::string& name) {

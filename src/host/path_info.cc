@@ -15,14 +15,12 @@
 
 namespace cordon {
 
-namespace {
 Kind kind_of(mode_t m) {
   if (S_ISREG(m)) return Kind::kFile;
   if (S_ISDIR(m)) return Kind::kDir;
   if (S_ISLNK(m)) return Kind::kSymlink;
   return Kind::kOther;
 }
-}  // namespace
 
 PathInfo read_path_info(const std::string& path) {
   PathInfo info;

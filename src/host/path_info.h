@@ -1,12 +1,17 @@
 // Reading one path's facts from the filesystem (lstat, readlink, realpath).
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
 #include "plan/facts.h"
 
 namespace cordon {
+
+// The Kind of an st_mode (a link is kSymlink).
+Kind kind_of(mode_t m);
 
 PathInfo read_path_info(const std::string& path);
 // Expands a glob in the last component (`*`, `?`) against the folder's entries, sorted.

@@ -21,22 +21,6 @@ namespace cordon {
 
 namespace {
 
-std::vector<std::string> list_names(int dirfd) {
-  std::vector<std::string> out;
-  int fd = dup(dirfd);
-  DIR* d = fd < 0 ? nullptr : fdopendir(fd);
-  if (!d) {
-    if (fd >= 0) close(fd);
-    return out;
-  }
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
-    if (n != "." && n != "..") out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 // The text of a small file beneath the project, never through a link.
 std::string read_beneath(const Beneath& b, const std::string& rel) {
   Fd fd(open_beneath(b.fd(), rel, O_RDONLY));
@@ -83,7 +67,7 @@ bool repo_runs_programs(const Beneath& b, const std::string& dot_git) {
   if (git_config_runs_programs(text)) return true;
   Fd hooks = b.open_dir(dot_git + "/hooks");
   if (hooks.fd < 0) return false;
-  for (const auto& name : list_names(hooks.fd))
+  for (const auto& name : list_names_at(hooks.fd))
     if (!ends_with(name, ".sample")) return true;
   return false;
 }
