@@ -7,6 +7,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "files/credential_rules.h"
+#include "plan/project_rules.h"
 
 namespace cordon {
 
@@ -338,6 +339,9 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
       add_hidden(m.path, h.entry, h.why);
       add_hidden(m.real, h.entry, h.why);
     }
+    for (const auto& l : h.links)  // FS-5: targets of links inside hidden folders
+      if (link_target_kept_because(l.real, facts.home, facts.project).empty())
+        add_hidden(l.real, h.entry, h.why + " (link target)");
   }
   ctx.protected_entries = protected_entries(policy);
   for (const auto& l : facts.git.locks) {

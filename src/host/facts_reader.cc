@@ -7,10 +7,12 @@
 #include "core/strings.h"
 #include "host/credential_scan.h"
 #include "host/git_facts.h"
+#include "host/hidden_links.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
 #include "host/wsl_facts.h"
 #include "plan/hidden_list.h"
+#include "plan/project_rules.h"
 #include "plan/protected_list.h"
 
 namespace cordon {
@@ -39,6 +41,34 @@ std::string find_bwrap(const EnvMap& env) {
   return "";
 }
 
+namespace {
+
+// FS-5: the targets of links inside the hidden folders. cordon's own folders are left out: they
+// are hidden to keep sessions apart, and commands write links there (their /tmp).
+void read_hidden_links(Facts& f) {
+  std::vector<std::string> roots, shown;
+  std::vector<size_t> owner;
+  for (size_t i = 0; i < f.hidden.size(); ++i) {
+    if (starts_with(f.hidden[i].why, "cordon's")) continue;
+    for (const auto& m : f.hidden[i].matches) {
+      if (m.real.empty() || m.real_kind != Kind::kDir) continue;
+      if (!link_target_kept_because(m.real, f.home, f.project).empty()) continue;
+      roots.push_back(m.real);
+      shown.push_back(tilde_path(m.path, f.home));
+      owner.push_back(i);
+    }
+  }
+  if (roots.empty()) return;
+  auto kept = [&](const std::string& t) {
+    return !link_target_kept_because(t, f.home, f.project).empty();
+  };
+  HiddenLinkScan scan = scan_hidden_links(roots, shown, kept);
+  f.hidden_links_refusal = std::move(scan.refusal);
+  for (auto& l : scan.links) f.hidden[owner[l.root]].links.push_back(std::move(l.info));
+}
+
+}  // namespace
+
 Facts gather_facts(const Policy& policy, const FactsInput& in) {
   Facts f;
   f.home = in.home;
@@ -56,13 +86,14 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   f.empty_dir = in.empty_dir;
   f.env = in.env;
   for (const auto& e : hide_entries(policy, in.folders, in.home)) {
-    HiddenFact h{e.entry, e.why, {}};
+    HiddenFact h{e.entry, e.why, {}, {}};
     for (const auto& p : expand_last_glob(e.path)) {
       PathInfo info = read_path_info(p);
       if (info.exists() || info.error) h.matches.push_back(std::move(info));
     }
     f.hidden.push_back(std::move(h));
   }
+  read_hidden_links(f);
   for (const auto& w : policy.writable) f.writable.push_back(read_path_info(expand_home(w, in.home)));
   std::vector<ProtectEntry> entries = protected_entries(policy);
   GitFactsInput gi;

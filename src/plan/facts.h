@@ -38,6 +38,9 @@ struct HiddenFact {
   std::string entry;  // as listed ("~/.ssh", "~/.cargo/credentials*", "/srv/keys")
   std::string why;    // "default list", "[sandbox] hide", "cordon's config folder", ...
   std::vector<PathInfo> matches;  // each existing path the entry names (globs may give several)
+  // FS-5: links below the matched folders whose targets lie outside them (`path` the link,
+  // `real` the target), found when the session starts (src/host/hidden_links).
+  std::vector<PathInfo> links;
 };
 
 // One entry below a protected folder.
@@ -140,6 +143,8 @@ struct Facts {
   // NET-3: credential files found afresh for a networked command (real paths, with kinds).
   std::vector<PathInfo> credential_files;
   std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)
+  // FS-5: set when the links inside hidden folders could not all be checked (past the bound).
+  std::string hidden_links_refusal;
   MachineFacts machine;
 };
 

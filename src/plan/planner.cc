@@ -98,29 +98,57 @@ bool within_any(const std::string& p, const std::vector<std::string>& roots) {
   return false;
 }
 
+// A path to hide (real), as plan_hidden collects them.
+struct HideTarget {
+  std::string path;
+  bool dir;
+  std::string why;
+};
+
+// FS-7: why a hidden path's real target stays visible ("" when it is hidden).
+std::string kept_because(const Facts& facts, const std::string& t) {
+  if (path_within(facts.project, t)) return "it contains the project";
+  if (!facts.git.git_dir.empty() && path_within(facts.git.git_dir, t))
+    return "it contains the project's git folder";
+  return "";
+}
+
+// FS-5: the targets of links inside a hidden folder (the links themselves are hidden with it).
+void plan_hidden_links(const Facts& facts, const HiddenFact& h,
+                       const std::vector<std::string>& visible_tmp_roots,
+                       std::vector<HideTarget>& targets, Plan& p) {
+  for (const auto& l : h.links) {
+    if (l.real.empty()) continue;
+    std::string shown = tilde_path(l.real, facts.home);
+    std::string why = h.why + " (target of the link " + tilde_path(l.path, facts.home) + ")";
+    std::string because = link_target_kept_because(l.real, facts.home, facts.project);
+    if (because.empty()) because = kept_because(facts, l.real);
+    if (!because.empty()) {
+      p.hidden.push_back(HiddenDecision{shown, h.entry, why, false, because});
+      p.notices.push_back(
+          fmt::format("{} ({}) stays visible: {} (FS-5, FS-7).", shown, why, because));
+      continue;
+    }
+    if (path_within(l.real, "/tmp") && !within_any(l.real, visible_tmp_roots)) continue;
+    p.hidden.push_back(HiddenDecision{shown, h.entry, why, true, ""});
+    targets.push_back({l.real, l.real_kind == Kind::kDir, h.entry + " (link target)"});
+  }
+}
+
 // FS-4, FS-5, FS-7: hidden paths become empty read-only files and folders.
 void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp_roots, Plan& p) {
-  struct Target {
-    std::string path;
-    bool dir;
-    std::string why;
-  };
-  std::vector<Target> targets;
-  std::set<std::string> seen;
+  if (!facts.hidden_links_refusal.empty()) {
+    p.refusal = Refusal{"refused", facts.hidden_links_refusal};
+    return;
+  }
+  std::vector<HideTarget> targets;
   for (const auto& h : facts.hidden) {
     for (const auto& m : h.matches) {
-      if (!m.exists()) continue;
+      // A dangling link hides nothing; its text is not a secret.
+      if (!m.exists() || m.real.empty()) continue;
       std::string shown = tilde_path(m.path, facts.home);
-      if (m.real.empty()) {
-        // A dangling link hides nothing; its text is not a secret.
-        continue;
-      }
       const std::string& t = m.real;
-      if (path_within(facts.project, t) ||
-          (!facts.git.git_dir.empty() && path_within(facts.git.git_dir, t))) {
-        std::string because = path_within(facts.project, t)
-                                  ? "it contains the project"
-                                  : "it contains the project's git folder";
+      if (std::string because = kept_because(facts, t); !because.empty()) {
         p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, false, because});
         p.notices.push_back(
             fmt::format("{} ({}) stays visible: {} (FS-7).", shown, h.why, because));
@@ -132,13 +160,16 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
       if (m.kind == Kind::kSymlink && m.real != m.path)
         p.hidden.push_back(HiddenDecision{tilde_path(t, facts.home), h.entry,
                                           h.why + " (target of " + shown + ")", true, ""});
-      if (seen.insert(t).second) targets.push_back({t, m.real_kind == Kind::kDir, h.entry});
+      targets.push_back({t, m.real_kind == Kind::kDir, h.entry});
     }
+    plan_hidden_links(facts, h, visible_tmp_roots, targets, p);
   }
-  std::sort(targets.begin(), targets.end(),
-            [](const Target& a, const Target& b) { return a.path < b.path; });
+  std::stable_sort(targets.begin(), targets.end(),
+                   [](const HideTarget& a, const HideTarget& b) { return a.path < b.path; });
   std::vector<std::string> hidden_dirs;
+  std::set<std::string> seen;
   for (const auto& t : targets) {
+    if (!seen.insert(t.path).second) continue;
     // Inside an already hidden folder the path does not exist in the sandbox; skip it.
     if (within_any(t.path, hidden_dirs)) continue;
     p.mounts.push_back(MountOp{MountKind::kRoBind, t.dir ? facts.empty_dir : facts.empty_file,

@@ -88,4 +88,16 @@ std::optional<Refusal> project_refusal(const Facts& facts) {
   return std::nullopt;
 }
 
+std::string link_target_kept_because(const std::string& target, const std::string& home,
+                                     const std::string& project) {
+  std::string t = normalize_path(target);
+  if (!home.empty() && path_within(normalize_path(home), t)) return "it holds the home folder";
+  if (!project.empty() && path_within(project, t)) return "it holds the project";
+  for (const auto& s : system_folders())
+    if (t == s) return "it is a system folder";
+  for (const auto& k : kernel_folders())
+    if (path_within(t, k)) return "it is a kernel or device folder";
+  return "";
+}
+
 }  // namespace cordon

@@ -66,7 +66,7 @@ struct FakeWorld {
   void refresh_hidden() {
     facts.hidden.clear();
     for (const auto& e : hide_entries(policy, facts.folders, home))
-      facts.hidden.push_back(HiddenFact{e.entry, e.why, {}});
+      facts.hidden.push_back(HiddenFact{e.entry, e.why, {}, {}});
   }
 
   // Marks a hidden entry's path as existing (entry as listed, e.g. "~/.ssh").
@@ -76,7 +76,7 @@ struct FakeWorld {
         h.matches.push_back(info);
         return;
       }
-    facts.hidden.push_back(HiddenFact{entry, "[sandbox] hide", {info}});
+    facts.hidden.push_back(HiddenFact{entry, "[sandbox] hide", {info}, {}});
   }
 
   // Adds `n` existing hidden files under /srv (outside every writable root): one mount each

@@ -624,6 +624,28 @@ TEST(FileRules, ContextFromPolicyAndFacts) {
   EXPECT_EQ(c.approval_mode, ApprovalMode::kApproveAll);
 }
 
+TEST(FileRules, TargetsOfLinksInsideHiddenFoldersAreHiddenFromTheTools) {  // FS-5, FILE-5
+  Facts facts;
+  facts.home = "/h";
+  facts.project = "/p";
+  HiddenFact gh{"~/.config/gh", "default list", {}, {}};
+  PathInfo link;
+  link.path = "/h/.config/gh/hosts.yml";
+  link.kind = Kind::kSymlink;
+  link.real = "/h/dotfiles/gh/hosts.yml";
+  link.real_kind = Kind::kFile;
+  gh.links.push_back(link);
+  link.path = "/h/.config/gh/all";
+  link.real = "/usr";  // a system folder is never hidden
+  link.real_kind = Kind::kDir;
+  gh.links.push_back(link);
+  facts.hidden.push_back(gh);
+  FileContext c = make_file_context(Policy{}, facts);
+  EXPECT_NE(hidden_match(c, "/h/dotfiles/gh/hosts.yml"), nullptr);
+  EXPECT_EQ(hidden_match(c, "/h/dotfiles/gh/other.yml"), nullptr);
+  EXPECT_EQ(hidden_match(c, "/usr/bin/env"), nullptr);
+}
+
 TEST(FileRules, ContextIgnoresUnsetFolders) {
   Facts facts;
   facts.home = "/h";

@@ -132,6 +132,58 @@ TEST(Planner, DanglingHiddenLinkHidesNothing) {  // FS-5
   ASSERT_FALSE(p.refused());
 }
 
+TEST(Planner, TargetsOfLinksInsideAHiddenFolderAreHidden) {  // FS-5 (stow-style dotfiles)
+  FakeWorld w;
+  w.exists_hidden("~/.config/gh", file_info("/home/u/.config/gh", Kind::kDir));
+  w.facts.hidden.back().links = {
+      link_info("/home/u/.config/gh/hosts.yml", "/home/u/dotfiles/gh/hosts.yml", Kind::kFile),
+      link_info("/home/u/.config/gh/keys", "/srv/vault", Kind::kDir)};
+  Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  const MountOp* f = find_dest(p, "/home/u/dotfiles/gh/hosts.yml");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->src, w.facts.empty_file);
+  const MountOp* d = find_dest(p, "/srv/vault");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->src, w.facts.empty_dir);
+  bool named = false;
+  for (const auto& h : p.hidden)
+    if (h.path == "~/dotfiles/gh/hosts.yml" && h.hidden &&
+        h.why.find("~/.config/gh/hosts.yml") != std::string::npos)
+      named = true;
+  EXPECT_TRUE(named) << "cordon policy names the target and its link";
+}
+
+TEST(Planner, ALinkTargetHoldingTheHomeProjectOrASystemFolderStaysVisible) {  // FS-5, FS-7
+  FakeWorld w;
+  w.exists_hidden("~/.aws", file_info("/home/u/.aws", Kind::kDir));
+  w.facts.hidden.back().links = {link_info("/home/u/.aws/h", "/home/u", Kind::kDir),
+                                 link_info("/home/u/.aws/p", "/home/u/proj", Kind::kDir),
+                                 link_info("/home/u/.aws/u", "/usr", Kind::kDir),
+                                 link_info("/home/u/.aws/r", "/", Kind::kDir)};
+  Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
+  ASSERT_FALSE(p.refused());
+  for (const auto& m : p.mounts) {
+    if (m.src != w.facts.empty_dir && m.src != w.facts.empty_file) continue;
+    for (const char* t : {"/", "/home/u", "/home/u/proj", "/usr"})
+      EXPECT_NE(m.dest, t) << "hidden: " << m.why;
+  }
+  size_t kept = 0;
+  for (const auto& h : p.hidden)
+    if (!h.hidden && !h.kept_because.empty()) ++kept;
+  EXPECT_EQ(kept, 4u);
+  EXPECT_FALSE(p.notices.empty());
+}
+
+TEST(Planner, LinksInsideHiddenFoldersPastTheBoundRefuse) {  // FS-5 (bounded like NET-3)
+  FakeWorld w;
+  w.facts.hidden_links_refusal = "~/.claude holds more than 100000 entries to search";
+  Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
+  ASSERT_TRUE(p.refused());
+  EXPECT_EQ(p.refusal->reason, "refused");
+  EXPECT_NE(p.refusal->message.find("~/.claude"), std::string::npos);
+}
+
 TEST(Planner, GlobEntryCoversEachMatch) {  // FS-4 .cargo/credentials*
   FakeWorld w;
   w.exists_hidden("~/.cargo/credentials*", file_info("/home/u/.cargo/credentials"));

@@ -87,5 +87,20 @@ TEST(ProjectRules, CordonsOwnFoldersAreNeverAProject) {  // FS-8, FS-13
   ASSERT_TRUE(project_refusal(w.facts).has_value());
 }
 
+TEST(ProjectRules, WhichLinkTargetsStayVisible) {  // FS-5, FS-7
+  struct Case {
+    std::string target, why;
+  } cases[] = {
+      {"/home/u/dotfiles/gh/hosts.yml", ""},       {"/srv/vault", ""},
+      {"/usr/libexec/docker/cli-plugins/x", ""},   {"/home/u", "it holds the home folder"},
+      {"/home", "it holds the home folder"},       {"/", "it holds the home folder"},
+      {"/home/u/proj", "it holds the project"},    {"/usr", "it is a system folder"},
+      {"/etc", "it is a system folder"},           {"/proc/1", "it is a kernel or device folder"},
+      {"/dev", "it is a kernel or device folder"},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(link_target_kept_because(c.target, "/home/u", "/home/u/proj"), c.why) << c.target;
+}
+
 }  // namespace
 }  // namespace cordon

@@ -1,0 +1,48 @@
+// FS-5: the targets of links inside hidden folders.
+//
+// With stow-style dotfiles, ~/.config/gh/hosts.yml is a link to ~/dotfiles/gh/hosts.yml: the
+// link reads empty inside the sandbox (its folder is hidden), but its target is readable by its
+// own path. This walk finds every link below the hidden folders whose target lies outside them,
+// so that the planner hides the target too. Link targets that are folders are walked in turn.
+// The walk is bounded like NET-3's search: past the bound the command is refused, naming the
+// folder, rather than run with a secret left readable.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plan/facts.h"
+
+namespace cordon {
+
+struct HiddenLinkLimits {
+  size_t max_entries = 100000;  // entries listed, over all hidden folders
+  size_t max_targets = 1000;    // link targets found outside the hidden folders
+};
+
+struct HiddenLink {
+  PathInfo info;    // `path` is the link, `real` its fully resolved target
+  size_t root = 0;  // index into `roots` of the hidden folder it was found under
+};
+
+struct HiddenLinkScan {
+  // One per link whose target lies outside every hidden folder (dangling links are left out:
+  // they lead to nothing to read).
+  std::vector<HiddenLink> links;
+  std::string refusal;  // non-empty: the bound was passed (the message names the folder)
+  size_t entries_seen = 0;
+};
+
+// Walks the folders `roots` (real paths of hidden folders; `shown[i]` is how roots[i] is named
+// to a person, "~/.config/gh"). A folder cordon cannot list is skipped: a command, running with
+// the same rights or fewer, cannot list it either. A link's target folder is walked too, unless
+// `kept_visible(target)` says it stays visible (the home folder, a system folder: the planner
+// will not hide it, so what is inside does not matter).
+HiddenLinkScan scan_hidden_links(const std::vector<std::string>& roots,
+                                 const std::vector<std::string>& shown,
+                                 const std::function<bool(const std::string&)>& kept_visible,
+                                 const HiddenLinkLimits& limits = {});
+
+}  // namespace cordon
