@@ -109,6 +109,10 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
       else
         std::printf("  %-40s KEPT VISIBLE: %s\n", h.path.c_str(), h.kept_because.c_str());
     }
+    if (!plan.git_config_removed.empty()) {
+      std::printf("\nremoved from the git config commands see (FS-12):\n");
+      for (const auto& r : plan.git_config_removed) std::printf("  %s\n", r.c_str());
+    }
     if (!plan.protect.empty()) {
       std::printf("\nprotected and git auto-run files:\n");
       for (const auto& d : plan.protect)

@@ -343,6 +343,8 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
       if (link_target_kept_because(l.real, facts.home, facts.project).empty())
         add_hidden(l.real, h.entry, h.why + " (link target)");
   }
+  for (const auto& c : facts.git_config_copies)  // FS-12: the original holds credentials
+    add_hidden(c.path, c.shown, "git config with credentials (FS-12)");
   ctx.protected_entries = protected_entries(policy);
   for (const auto& l : facts.git.locks) {
     if (!l.info.path.empty())

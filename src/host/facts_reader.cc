@@ -6,6 +6,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/credential_scan.h"
+#include "host/git_config_copy.h"
 #include "host/git_facts.h"
 #include "host/hidden_links.h"
 #include "host/path_info.h"
@@ -105,6 +106,7 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     if (!e.anywhere) gi.protected_rels.push_back(e.rel);
   f.git = read_git_facts(gi);
   f.protected_paths = read_protected_facts(entries, in.project, f.git);
+  f.git_config_copies = sanitized_git_configs(in.env, in.home, in.folders.cache);  // FS-12
   if (in.network) {
     CredentialScan scan = scan_credentials(in.project);
     f.credential_files = std::move(scan.files);

@@ -99,6 +99,15 @@ struct GitFacts {
   std::string index_stamp;      // identity of the index when `tracked` was read
 };
 
+// FS-12: a global git config file (or one it includes) that holds credentials, and the copy
+// commands see in its place.
+struct GitConfigCopyFact {
+  std::string path;  // real path of the file
+  std::string shown;  // as the user names it ("~/.gitconfig")
+  std::string copy;  // the sanitized copy (under cordon's cache folder); "": none, hide it
+  std::vector<std::string> removed;  // keys removed, credentials never printed
+};
+
 // Things about the machine that decide whether a sandbox can start (PROBE, BUD).
 struct MachineFacts {
   std::string bwrap;           // absolute path of bwrap, empty when missing
@@ -143,6 +152,7 @@ struct Facts {
   // NET-3: credential files found afresh for a networked command (real paths, with kinds).
   std::vector<PathInfo> credential_files;
   std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)
+  std::vector<GitConfigCopyFact> git_config_copies;  // FS-12
   // FS-5: set when the links inside hidden folders could not all be checked (past the bound).
   std::string hidden_links_refusal;
   MachineFacts machine;

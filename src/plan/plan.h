@@ -93,6 +93,9 @@ struct Plan {
   // For `cordon policy` and aftercare.
   std::vector<std::string> writable_roots;  // host paths writable by the command
   std::vector<HiddenDecision> hidden;
+  // FS-12: the global git config's keys removed from the copy commands see ("~/.gitconfig:
+  // http.extraheader (an HTTP header (Authorization))").
+  std::vector<std::string> git_config_removed;
   std::vector<ProtectDecision> protect;
   bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
 

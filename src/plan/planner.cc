@@ -178,6 +178,15 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
   }
 }
 
+// FS-12: commands see the global git config (and what it includes) without its credentials.
+void plan_git_config(const Facts& facts, Plan& p) {
+  for (const auto& c : facts.git_config_copies) {
+    p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
+                               c.path, "git config: credentials removed (FS-12)"});
+    for (const auto& r : c.removed) p.git_config_removed.push_back(c.shown + ": " + r);
+  }
+}
+
 // BUD-2: how many mounts each list takes.
 BudgetCounts mount_counts(const Plan& p) {
   BudgetCounts c;
@@ -214,6 +223,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_hidden(facts, bound, p);
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
+  plan_git_config(facts, p);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ Plan printable_plan(Plan plan) {
     d.path = printable(d.path);
     d.why = printable(d.why);
   }
+  plan.git_config_removed = printable_all(std::move(plan.git_config_removed));
   plan.writable_roots = printable_all(std::move(plan.writable_roots));
   plan.notices = printable_all(std::move(plan.notices));
   plan.warnings = printable_all(std::move(plan.warnings));
@@ -66,6 +67,7 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
     if (!h.hidden) hj["kept_because"] = h.kept_because;
     j["hidden"].push_back(hj);
   }
+  j["git_config_removed"] = plan.git_config_removed;  // FS-12
   j["protected"] = nlohmann::json::array();
   for (const auto& d : plan.protect)
     j["protected"].push_back({{"path", d.path}, {"state", d.state}, {"why", d.why}});

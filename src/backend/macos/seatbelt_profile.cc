@@ -5,6 +5,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "plan/project_rules.h"
 
 // How Seatbelt reads this profile, and what was checked (MAC-3: nothing here runs on a Mac).
 //
@@ -281,7 +282,15 @@ std::vector<Hidden> hidden_filters(const Facts& f) {
     }
     // Seatbelt can name a path that does not exist yet: hide it where it would be made.
     if (!found) add_path(spelled, note + ", not there yet");
+    // FS-5: the targets of links inside the hidden folder.
+    for (const auto& l : h.links)
+      if (link_target_kept_because(l.real, f.home, f.project).empty())
+        add_path(l.real, note + ", link target");
   }
+  // FS-12: a profile cannot show a copy in a file's place; the git config files that hold
+  // credentials are not read at all (git then runs without the user's global settings).
+  for (const auto& c : f.git_config_copies)
+    add_path(c.path, c.shown + " (git config with credentials, FS-12)");
   for (const auto& rel : macos_hidden_home_entries())
     add_path(path_join(f.home, rel), "~/" + rel + " (macOS: credentials and private data)");
   // Nothing inside a hidden folder needs naming again.

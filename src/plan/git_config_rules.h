@@ -1,0 +1,52 @@
+// FS-12: the global git config as commands see it, with its credentials removed.
+//
+// A user's ~/.gitconfig often carries a token: `http.extraHeader = Authorization: Bearer …`,
+// `url."https://x-access-token:…@github.com/".insteadOf`, a `credential.helper` that echoes a
+// password. Commands get a copy without those keys; everything else (user.*, core.*, alias.*,
+// includes) is kept, so `git commit` keeps the user's identity.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cordon {
+
+// One entry of `git config --file F --list -z`: the key as git prints it (section and name
+// lower-case, the subsection as written), the value; `has_value` is false for a bare key
+// (`[core] bare` means true).
+struct GitConfigEntry {
+  std::string key;
+  std::string value;
+  bool has_value = true;
+};
+
+// Parses `git config --list -z` output ("key\nvalue\0" or "key\0" per entry).
+std::vector<GitConfigEntry> parse_git_config_list(std::string_view z);
+
+// Why the entry carries a credential (FS-12), or "" when it is kept:
+//   http.extraheader / http.<url>.extraheader           -> "an HTTP header (Authorization)"
+//   url.https://tok@github.com/.insteadof               -> "a URL with a user or token"
+//   credential.helper = !f() { echo password=…; }; f    -> "a credential helper with a secret"
+//   any value shaped like a well-known token (ghp_…)    -> "a GitHub personal token"
+std::string git_config_credential(const GitConfigEntry& e);
+
+// The key as cordon names it in `cordon policy`: a subsection that holds a credential (the
+// URL of `url.<…>.insteadOf`) is shown as `<…>`, so that naming the key never prints the token.
+std::string shown_git_config_key(const GitConfigEntry& e);
+
+struct SanitizedGitConfig {
+  std::string text;                  // the copy, in git's config syntax
+  std::vector<std::string> removed;  // "http.extraheader (an HTTP header (Authorization))"
+};
+
+// The entries without their credentials, written back in git's syntax (comments and layout
+// are not kept; what git reads is).
+SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries);
+
+// A quick look at the file's text: false when it cannot hold a credential (no header, URL
+// rewrite, credential section or token shape), so that the file is shown as it is without
+// asking git to parse it. Includes count (what they include is checked on its own).
+bool git_config_may_hold_credentials(std::string_view text);
+
+}  // namespace cordon
