@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "plan/budget.h"
 #include "plan/env_filter.h"
+#include "plan/plan_check.h"
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
 #include "plan/seccomp_rules.h"
@@ -228,8 +229,11 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
 
 }  // namespace
 
-Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
-               const PlanOptions& opt) {
+namespace {
+
+// make_plan without the final check.
+Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
+                  const PlanOptions& opt) {
   Plan p;
   p.mode = policy.mode;
   p.timeout = req.timeout;
@@ -244,6 +248,7 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
     return refuse(std::move(p), "invalid",
                   "no command was given. Fix: name one after `--`, or give a script with "
                   "`-c 'SCRIPT'`.");
+  if (auto r = check_request(req)) return refuse(std::move(p), r->reason, r->message);
 
   // FS-2, FS-4: a credential folder, a system folder or the home is never a project (named
   // before CFG-5, which `/` and the home would also trip, for a less helpful reason).
@@ -405,6 +410,17 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
   // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
   if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
   if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
+  return p;
+}
+
+}  // namespace
+
+Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
+               const PlanOptions& opt) {
+  Plan p = plan_command(policy, facts, req, opt);
+  // The validated plan: nothing a backend renders can hold a NUL or a relative path.
+  if (!p.refused())
+    if (auto r = check_plan(p)) p.refusal = std::move(r);
   return p;
 }
 

@@ -44,6 +44,38 @@ api::Options options(const World& w, api::Asker* asker = nullptr) {
   return o;
 }
 
+// Issue 15: through the API a NUL in the working folder passed the stat() check (it sees the
+// text before the NUL) and gave bwrap an extra writable bind of a host folder.
+TEST(Api, ANulByteInTheRequestIsInvalidAndNothingIsBound) {  // FS-2
+  REQUIRE_SANDBOX();
+  World w;
+  std::string victim = w.root() + "/victim";
+  w.write(victim + "/keep.txt", "mine\n");
+  w.write("sub/x", "x\n");
+  auto s = api::Session::open(options(w));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  api::ExecRequest r;
+  r.command = "echo planted > " + victim + "/keep.txt; echo ran";
+  r.cwd = w.project() + "/sub" + std::string("\0--bind\0", 8) + victim + std::string(1, '\0') +
+          victim;
+  auto res = (*s)->exec(r);
+  ASSERT_FALSE(res.ok()) << res->stdout_text;
+  EXPECT_EQ(res.error().code, "invalid") << res.error().message;
+  EXPECT_NE(res.error().message.find("NUL"), std::string::npos) << res.error().message;
+  EXPECT_EQ(w.read(victim + "/keep.txt"), "mine\n");
+  // The same in an argument and in the script.
+  r = api::ExecRequest{};
+  r.argv = {"/bin/echo", std::string("a\0--bind\0/\0/", 13)};
+  res = (*s)->exec(r);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().code, "invalid");
+  r = api::ExecRequest{};
+  r.command = std::string("echo a\0b", 8);
+  res = (*s)->exec(r);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().code, "invalid");
+}
+
 TEST(Api, OpenExecAndResult) {  // RES-1, FS-2, FS-4
   REQUIRE_SANDBOX();
   World w;

@@ -49,6 +49,10 @@ std::vector<std::string> bwrap_command_line(const Plan& plan, int args_fd) {
 }
 
 std::string nul_join(const std::vector<std::string>& args) {
+  // The renderer's own guard (the plan is checked before, plan_check.h): an option that holds
+  // a NUL would become two.
+  for (const auto& s : args)
+    if (s.find('\0') != std::string::npos) return {};
   std::string out;
   size_t n = 0;
   for (const auto& s : args) n += s.size() + 1;

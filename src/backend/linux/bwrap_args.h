@@ -24,7 +24,8 @@ std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds
 // The real command line: {"bwrap", "--args", FD, "--", COMMAND...}.
 std::vector<std::string> bwrap_command_line(const Plan& plan, int args_fd);
 
-// NUL-separated form for `--args FD`.
+// NUL-separated form for `--args FD`; "" when an option itself holds a NUL (it would become
+// two options): the launchers refuse to start then.
 std::string nul_join(const std::vector<std::string>& args);
 
 }  // namespace cordon

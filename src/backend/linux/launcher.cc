@@ -23,6 +23,9 @@ namespace cordon {
 
 namespace {
 
+constexpr const char* kNulOption =
+    "a sandbox option holds a NUL byte, which would split it in two; the command was not run.";
+
 // The filter is the same for every command: compile it once per process.
 Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
                                   const std::string& cache_dir) {
@@ -106,7 +109,9 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   // Inside bwrap: 3 = arguments, 4 = seccomp filter, 5 = status.
   std::vector<std::string> args =
       render_bwrap_args(plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features);
-  auto args_fd = memfd_with("cordon-bwrap-args", nul_join(args));
+  std::string joined = nul_join(args);
+  if (joined.empty()) return make_error("invalid", kNulOption);
+  auto args_fd = memfd_with("cordon-bwrap-args", joined);
   if (!args_fd.ok()) return args_fd.error();
   Fd a(*args_fd);
 
@@ -191,7 +196,7 @@ Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limit
     // After `prepare`, which probed: the version is known by now (PROBE-4).
     std::string options = nul_join(
         render_bwrap_args(*plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features));
-    if (write_fully(aw.fd, options.data(), options.size()) != 0) return false;
+    if (options.empty() || write_fully(aw.fd, options.data(), options.size()) != 0) return false;
     aw.reset();
     trace("launch: options handed over");
     if (!commit(pid)) return false;  // run_process kills bwrap; the filter pipe ends empty
