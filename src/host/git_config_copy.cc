@@ -27,8 +27,8 @@ struct Todo {
 // both its path and its real path, since a dotfile is often a link).
 void add_includes(const GitConfigEntry& e, const PathInfo& file, const std::string& home,
                   std::vector<Todo>& todo) {
-  bool include = e.key == "include.path" ||
-                 (starts_with(e.key, "includeif.") && ends_with(e.key, ".path"));
+  bool include =
+      e.key == "include.path" || (starts_with(e.key, "includeif.") && ends_with(e.key, ".path"));
   if (!include || e.value.empty()) return;
   std::string p = expand_home(e.value, home);
   if (!p.empty() && p[0] == '/') {

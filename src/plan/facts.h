@@ -102,9 +102,9 @@ struct GitFacts {
 // FS-12: a global git config file (or one it includes) that holds credentials, and the copy
 // commands see in its place.
 struct GitConfigCopyFact {
-  std::string path;  // real path of the file
+  std::string path;   // real path of the file
   std::string shown;  // as the user names it ("~/.gitconfig")
-  std::string copy;  // the sanitized copy (under cordon's cache folder); "": none, hide it
+  std::string copy;   // the sanitized copy (under cordon's cache folder); "": none, hide it
   std::vector<std::string> removed;  // keys removed, credentials never printed
 };
 

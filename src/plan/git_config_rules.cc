@@ -86,9 +86,9 @@ std::string git_config_credential(const GitConfigEntry& e) {
   if (section == "credential") {
     std::string l = to_lower(e.value);
     bool inline_helper = name == "helper" && starts_with(l, "!");
-    if (inline_helper && (l.find("password") != std::string::npos ||
-                          l.find("token") != std::string::npos ||
-                          l.find("secret") != std::string::npos))
+    if (inline_helper &&
+        (l.find("password") != std::string::npos || l.find("token") != std::string::npos ||
+         l.find("secret") != std::string::npos))
       return "a credential helper with a secret";
     if (url_has_secret_user(k.sub)) return "a URL with a user or token";
   }

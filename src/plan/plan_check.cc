@@ -30,7 +30,8 @@ bool needs_src(MountKind k) {
 std::optional<Refusal> check_request(const Request& req) {
   for (size_t i = 0; i < req.argv.size(); ++i)
     if (has_nul(req.argv[i]))
-      return invalid(fmt::format("argument {} (\"{}…\") holds a NUL byte", i, before_nul(req.argv[i])));
+      return invalid(
+          fmt::format("argument {} (\"{}…\") holds a NUL byte", i, before_nul(req.argv[i])));
   if (req.script && has_nul(*req.script)) return invalid("the script holds a NUL byte");
   if (has_nul(req.cwd))
     return invalid(fmt::format("the working folder \"{}…\" holds a NUL byte", before_nul(req.cwd)));
@@ -42,11 +43,12 @@ std::optional<Refusal> check_request(const Request& req) {
 std::optional<Refusal> check_plan(const Plan& p) {
   for (size_t i = 0; i < p.argv.size(); ++i)
     if (has_nul(p.argv[i]))
-      return invalid(fmt::format("argument {} (\"{}…\") holds a NUL byte", i, before_nul(p.argv[i])));
+      return invalid(
+          fmt::format("argument {} (\"{}…\") holds a NUL byte", i, before_nul(p.argv[i])));
   for (const auto& [name, value] : p.env.vars) {
     if (name.empty() || has_nul(name) || name.find('=') != std::string::npos)
-      return invalid(fmt::format("the environment variable name \"{}\" is not valid",
-                                 before_nul(name)));
+      return invalid(
+          fmt::format("the environment variable name \"{}\" is not valid", before_nul(name)));
     if (has_nul(value))
       return invalid(fmt::format("the environment variable {} holds a NUL byte", name));
   }

@@ -56,8 +56,8 @@ TEST(Api, ANulByteInTheRequestIsInvalidAndNothingIsBound) {  // FS-2
   ASSERT_TRUE(s.ok()) << s.error().message;
   api::ExecRequest r;
   r.command = "echo planted > " + victim + "/keep.txt; echo ran";
-  r.cwd = w.project() + "/sub" + std::string("\0--bind\0", 8) + victim + std::string(1, '\0') +
-          victim;
+  r.cwd =
+      w.project() + "/sub" + std::string("\0--bind\0", 8) + victim + std::string(1, '\0') + victim;
   auto res = (*s)->exec(r);
   ASSERT_FALSE(res.ok()) << res->stdout_text;
   EXPECT_EQ(res.error().code, "invalid") << res.error().message;

@@ -187,21 +187,26 @@ TEST(Secrets, TheGlobalGitConfigIsSeenWithoutItsCredentials) {  // FS-12 (issue 
   w.write(w.home() + "/.gitconfig",
           "[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n"
           "[alias]\n\tlg = log --oneline\n"
-          "[http]\n\textraHeader = Authorization: Bearer " + t1 + "\n"
-          "[url \"https://x-access-token:" + t2 + "@github.com/\"]\n\tinsteadOf = https://github.com/\n"
-          "[include]\n\tpath = .gitconfig.local\n");
-  w.write(w.home() + "/.gitconfig.local",
-          "[credential]\n\thelper = \"!f() { echo password=" + t3 + "; }; f\"\n"
-          "[core]\n\tabbrev = 12\n");
-  Proc r = w.sh("cat ~/.gitconfig ~/.gitconfig.local; git config --global user.name; "
-                "git config core.abbrev; git config --global alias.lg; "
-                "git config --global --get-all http.extraheader; echo end");
+          "[http]\n\textraHeader = Authorization: Bearer " +
+              t1 +
+              "\n"
+              "[url \"https://x-access-token:" +
+              t2 +
+              "@github.com/\"]\n\tinsteadOf = https://github.com/\n"
+              "[include]\n\tpath = .gitconfig.local\n");
+  w.write(w.home() + "/.gitconfig.local", "[credential]\n\thelper = \"!f() { echo password=" + t3 +
+                                              "; }; f\"\n"
+                                              "[core]\n\tabbrev = 12\n");
+  Proc r = w.sh(
+      "cat ~/.gitconfig ~/.gitconfig.local; git config --global user.name; "
+      "git config core.abbrev; git config --global alias.lg; "
+      "git config --global --get-all http.extraheader; echo end");
   ASSERT_EQ(r.status, 0) << r.err;
   for (const auto& t : {t1, t2, t3}) EXPECT_FALSE(has(r.out, t)) << r.out;
   EXPECT_TRUE(has(r.out, "Ada Lovelace\n12\nlog --oneline\nend")) << r.out;
   // git commit keeps the user's identity (the harness's GIT_AUTHOR_* would hide it).
-  for (const char* v : {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
-                        "GIT_COMMITTER_EMAIL"})
+  for (const char* v :
+       {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"})
     w.env.erase(v);
   r = w.sh("echo x > f.txt && git add f.txt && git commit -qm one && git log -1 --format=%an");
   ASSERT_EQ(r.status, 0) << r.err;

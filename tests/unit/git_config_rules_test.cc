@@ -17,8 +17,8 @@ TEST(GitConfigRules, WhichKeysAreCredentials) {  // FS-12
   } cases[] = {
       // removed
       {"http.extraheader", "Authorization: Bearer abc", "an HTTP header (Authorization)"},
-      {"http.https://git.corp.example/.extraheader", "AUTHORIZATION: basic eA==",
-       "an HTTP header (Authorization)"},
+      {"http.https://git.corp.example/.extraheader",
+       "AUTHORIZATION: basic eA==", "an HTTP header (Authorization)"},
       {"url.https://x-access-token:" + ghp() + "@github.com/.insteadof", "https://github.com/",
        "a URL with a user or token"},
       {"url.https://" + ghp() + "@github.com/.insteadof", "https://github.com/",
@@ -63,9 +63,10 @@ TEST(GitConfigRules, NamingARemovedKeyNeverPrintsItsToken) {  // FS-12, CFG-6
 }
 
 TEST(GitConfigRules, TheCopyKeepsEverythingElseInGitSyntax) {  // FS-12
-  std::string z = "user.name\nAda \"the\" Countess\\\0user.email\nada@example.com\0core.bare\0"
-                  "http.extraheader\nAuthorization: Bearer zzz\0"
-                  "includeif.gitdir:~/Work/.path\n~/work.inc\0alias.two\nline1\nline2\0"s;
+  std::string z =
+      "user.name\nAda \"the\" Countess\\\0user.email\nada@example.com\0core.bare\0"
+      "http.extraheader\nAuthorization: Bearer zzz\0"
+      "includeif.gitdir:~/Work/.path\n~/work.inc\0alias.two\nline1\nline2\0"s;
   auto entries = parse_git_config_list(z);
   ASSERT_EQ(entries.size(), 6u);
   EXPECT_FALSE(entries[2].has_value);

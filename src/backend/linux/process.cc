@@ -212,11 +212,28 @@ std::shared_mutex g_spawn_mu;
 std::mutex g_ours_mu;
 std::set<int> g_ours;
 
-void forget_ours(std::initializer_list<int> pids) {
-  std::lock_guard<std::mutex> lock(g_ours_mu);
-  for (int p : pids)
-    if (p > 0) g_ours.erase(p);
-}
+// One run_process call's entries in g_ours: whatever way the call ends (a refused command's
+// feed abort, an exec failure, a normal end), they are removed, so that in a long-running
+// server a reused pid can never hide an escaped process (NET-4).
+class OursRegistration {
+ public:
+  OursRegistration() = default;
+  OursRegistration(const OursRegistration&) = delete;
+  OursRegistration& operator=(const OursRegistration&) = delete;
+  ~OursRegistration() {
+    std::lock_guard<std::mutex> lock(g_ours_mu);
+    for (int p : pids_) g_ours.erase(p);
+  }
+  // Call with g_ours_mu not held.
+  void add(int pid) {
+    std::lock_guard<std::mutex> lock(g_ours_mu);
+    g_ours.insert(pid);
+    pids_.push_back(pid);
+  }
+
+ private:
+  std::vector<int> pids_;
+};
 
 }  // namespace
 
@@ -229,6 +246,11 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
     if (access(p.c_str(), X_OK) == 0) return p;
   }
   return "";
+}
+
+size_t registered_children() {
+  std::lock_guard<std::mutex> lock(g_ours_mu);
+  return g_ours.size();
 }
 
 std::string current_boot_id() {
@@ -346,6 +368,7 @@ Result<int> memfd_with(const char* name, const std::string& data) {
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started) {
   ProcessOutcome o;
+  OursRegistration registration;
   // Everything the child needs is prepared before vfork: it may not allocate.
   std::vector<std::string> env_strings = spec.env.to_strings();
   std::vector<char*> argv, envp;
@@ -404,10 +427,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   pid_t pid =
       clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
   int fork_errno = errno;
-  if (pid > 0) {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    g_ours.insert(pid);
-  }
+  if (pid > 0) registration.add(pid);
   spawn_lock.unlock();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   trace("process: clone returned");
@@ -420,7 +440,6 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   if (ca.child_errno != 0) {
     int st;
     waitpid(pid, &st, 0);
-    forget_ours({pid});
     static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
                                   "passing descriptors", "setting limits",
                                   "changing folder",     "starting"};
@@ -559,10 +578,7 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
             int64_t v;
             if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
               o.sandbox_pid = static_cast<pid_t>(v);
-              {
-                std::lock_guard<std::mutex> lock(g_ours_mu);
-                g_ours.insert(o.sandbox_pid);
-              }
+              registration.add(o.sandbox_pid);
               // Held from now on, so the end of exactly this process can be confirmed.
               sandbox_pidfd = Fd(static_cast<int>(syscall(SYS_pidfd_open, o.sandbox_pid, 0)));
               trace("process: sandbox pid reported");
@@ -617,7 +633,6 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     int st;
     waitpid(o.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
   }
-  forget_ours({pid, o.sandbox_pid});
   if (!spec.marker.empty()) {
     // The group was sent SIGKILL: give its members a moment to be gone before looking for the
     // ones that left it, so that a dying member is not named as a survivor.

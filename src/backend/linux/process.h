@@ -113,6 +113,10 @@ struct Fd {
 // to a child.
 Status make_pipe(Fd& r, Fd& w);
 
+// How many children run_process calls have registered and not yet removed (for tests: it is 0
+// whenever no command is in flight, whatever way the commands ended).
+size_t registered_children();
+
 // This boot's id (/proc/sys/kernel/random/boot_id), read once per process.
 std::string current_boot_id();
 
