@@ -11,11 +11,39 @@
 #include "backend/linux/probe.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
+#include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
 #include "server/server_main.h"
 
 extern char** environ;
+
+namespace {
+
+// `cordon mcp --timeout` and, for tests, CORDON_MCP_PROGRESS_MS; 0 when both are good.
+int mcp_durations(const cordon::CliContext& ctx, const std::string& timeout,
+                  cordon::McpArgs& args) {
+  if (!timeout.empty()) {
+    auto d = cordon::parse_duration(timeout);
+    if (!d) {
+      cordon::print_error("--timeout " + timeout + ": not a duration; use 30s, 5m, 1h or 0.");
+      return 2;
+    }
+    args.default_timeout = *d;
+  }
+  const std::string ms = ctx.env.value("CORDON_MCP_PROGRESS_MS");
+  if (!ms.empty()) {
+    auto d = cordon::parse_duration(ms + "ms");
+    if (!d || d->count() == 0) {
+      cordon::print_error("CORDON_MCP_PROGRESS_MS=" + ms + ": give a number of milliseconds.");
+      return 2;
+    }
+    args.progress_interval = *d;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace cordon;
@@ -152,6 +180,10 @@ int main(int argc, char** argv) {
                 "approve file-tool writes to protected paths (.envrc, .vscode/, Makefile, ...)");
   mcp->add_option("--max-in-flight", mcp_args.max_in_flight,
                   "tool calls running at once (default 32)");
+  std::string mcp_timeout;
+  mcp->add_option("--timeout", mcp_timeout,
+                  "end a `bash` call that gives no timeout_ms after this long (default 10m; 0: "
+                  "never), since some clients never cancel a call they gave up on");
 
   ClassifyArgs classify_args;
   std::string classify_line;
@@ -254,6 +286,7 @@ int main(int argc, char** argv) {
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (serve->parsed()) return serve_main(serve_args);
   if (mcp->parsed()) {
+    if (auto st = mcp_durations(ctx, mcp_timeout, mcp_args); st != 0) return st;
     if (allow_network) mcp_args.allow.insert(AskKind::kNetwork);
     if (allow_command) mcp_args.allow.insert(AskKind::kCommand);
     if (allow_credential_read) mcp_args.allow.insert(AskKind::kCredentialRead);
