@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
   run->add_option("--timeout", run_args.timeout,
                   "end the whole command after this long (30s, 5m, 1h): exit status 124");
   run->add_option("-c", script, "a shell script to run instead of a command");
+  run->add_option("--cwd", run_args.cwd, "run in this folder (absolute) instead of this one");
+  run->add_flag("--base64", run_args.base64,
+                "-c and --cwd are base64-encoded (what `cordon hook` writes: no quoting to break)");
   // The command itself never goes through the option parser: everything after the first `--`
   // is cut off before parsing (below), and without `--` the first word that is not an option
   // starts the command (prefix_command), so its own flags stay its own.
@@ -213,6 +216,16 @@ int main(int argc, char** argv) {
   setup_apparmor->add_flag("--print", setup_print,
                            "only print the profile and the commands, even when run as root");
 
+  std::string hook_client;
+  auto* hook = app.add_subcommand(
+      "hook",
+      "Answer a coding agent's pre-tool hook: reads its hook JSON on stdin and answers with the "
+      "shell command wrapped in `cordon run` (DIST-4; see docs/integrations.md). Exit status 2 "
+      "blocks the command. A hook is a convenience, not a boundary.\n"
+      "  settings: \"command\": \"cordon hook claude-code\"");
+  hook->add_option("client", hook_client, "claude-code, codex, gemini, cursor or vscode")
+      ->required();
+
   auto* version = app.add_subcommand(
       "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
 
@@ -308,5 +321,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
+  if (hook->parsed()) return cmd_hook(ctx, hook_client);
   return 0;
 }
