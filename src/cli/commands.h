@@ -62,6 +62,11 @@ int cmd_classify(const CliContext& ctx, const ClassifyArgs& args);
 // and then never loads it) and loads it with apparmor_parser.
 int cmd_setup_apparmor(const CliContext& ctx, bool print_only);
 
+// DIST-4: registers `cordon mcp` with a coding agent (claude-code, codex, gemini, cursor,
+// vscode, zed) and turns its own shell tool off where it can; `print_only` changes nothing.
+int cmd_setup_client(const CliContext& ctx, const std::string& client, bool print_only,
+                     bool project);
+
 // DIST-4: answers a coding agent's pre-tool hook (`client`: claude-code, codex, gemini,
 // cursor, vscode) with its shell command wrapped in `cordon run`; exit 2 blocks.
 int cmd_hook(const CliContext& ctx, const std::string& client);

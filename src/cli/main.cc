@@ -226,6 +226,20 @@ int main(int argc, char** argv) {
   hook->add_option("client", hook_client, "claude-code, codex, gemini, cursor or vscode")
       ->required();
 
+  // DIST-4: one subcommand per coding agent.
+  std::vector<CLI::App*> setup_clients;
+  bool client_print = false, client_project = false;
+  for (const char* name : {"claude-code", "codex", "gemini", "cursor", "vscode", "zed"}) {
+    auto* sc = setup->add_subcommand(
+        name, std::string("Register `cordon mcp` with ") + name +
+                  " and turn its own shell tool off where it allows that (see "
+                  "docs/integrations.md). Settings files are only added to, backed up first.");
+    sc->add_flag("--print", client_print, "show exactly what would be done; change nothing");
+    sc->add_flag("--project", client_project,
+                 "the project's own settings (the git top-level of this folder), not the user's");
+    setup_clients.push_back(sc);
+  }
+
   auto* version = app.add_subcommand(
       "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
 
@@ -322,5 +336,7 @@ int main(int argc, char** argv) {
   }
   if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
   if (hook->parsed()) return cmd_hook(ctx, hook_client);
+  for (auto* sc : setup_clients)
+    if (sc->parsed()) return cmd_setup_client(ctx, sc->get_name(), client_print, client_project);
   return 0;
 }

@@ -108,6 +108,17 @@ json stdio_server(const SetupInput& in, bool with_type) {
   return s;
 }
 
+// Whether the TOML line at `at` (`shell_tool = false`, spaces and a comment allowed) says false.
+bool setting_is_false(const std::string& table, size_t at) {
+  size_t e = table.find('\n', at);
+  std::string line = table.substr(at, e == std::string::npos ? std::string::npos : e - at);
+  line = line.substr(0, line.find('#'));
+  std::string compact;
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r') compact += c;
+  return compact == "shell_tool=false";
+}
+
 std::string base(const SetupInput& in) { return in.project ? in.project_dir : in.home; }
 
 void claude_code(const SetupInput& in, Builder& b) {
@@ -187,7 +198,7 @@ void codex(const SetupInput& in, Builder& b) {
     if (k == std::string::npos) {
       b.insert_at(file, body, "shell_tool = false\n",
                   "turn Codex's shell tool off ([features] shell_tool = false)");
-    } else if (table.find("false", k) != table.find('\n', k) - 5) {
+    } else if (!setting_is_false(table, k)) {
       b.note(file + ": [features] sets shell_tool already; cordon leaves your value. Set "
                     "`shell_tool = false` to make the agent use cordon's bash tool.");
     }
