@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -77,7 +79,11 @@ Status carry_out(const SetupStep& s, const CliContext& ctx) {
     auto d = make_dirs(s.path.substr(0, s.path.rfind('/')), 0755);
     if (!d.ok()) return d;
   }
-  return write_file_atomic(s.path, s.after, true, mode);
+  // A settings file that is a link (a dotfiles checkout) stays one: its target is written.
+  std::string target = s.path;
+  char real[PATH_MAX];
+  if (now && ::realpath(s.path.c_str(), real)) target = real;
+  return write_file_atomic(target, s.after, true, mode);
 }
 
 }  // namespace
