@@ -46,14 +46,14 @@ std::string rewritten(const std::string& client, const json& answer) {
 // are not UTF-8 (made by the command: JSON strings cannot carry them raw), UTF-8, exit status.
 const std::vector<std::string>& torture() {
   static const std::vector<std::string> t = {
-      R"(echo "double $((6*7))" 'single $HOME' "it's" 'say "hi"')",
-      R"(echo "$(echo nested "$(printf '%s' deep)")" `echo tick`)",
-      R"(printf '%s|' back\\slash "a\\b" 'c\\d' "\$x" '\n'; echo)",
+      R"X(echo "double $((6*7))" 'single $HOME' "it's" 'say "hi"')X",
+      R"X(echo "$(echo nested "$(printf '%s' deep)")" `echo tick`)X",
+      R"X(printf '%s|' back\\slash "a\\b" 'c\\d' "\$x" '\n'; echo)X",
       "echo one\necho two\n\n",
       "cat <<'EOF'\n$literal \\ `x` \"q\" 'q'\nEOF\ncat <<EOF\nexpanded $((1+2)) \\$x\nEOF",
-      R"(printf '\xff\xfe\x80 \351t\351\n')",
+      R"X(printf '\xff\xfe\x80 \351t\351\n')X",
       "echo 'é ✓ 日本' \"ü\"",
-      R"(echo $'tab\there' $'nl\nline' "semi;colon" 'pipe|amp&')",
+      R"X(echo $'tab\there' $'nl\nline' "semi;colon" 'pipe|amp&')X",
       "echo out; echo err >&2; exit 7",
       "  echo   spaced   words  ",
       "echo cordon run --base64 --cwd Lw== -c bHM=",

@@ -117,8 +117,8 @@ TEST(HookAdapter, OnlyTheExactWrappedFormPasses) {  // DIST-4: no way around by 
   EXPECT_TRUE(runs_in_cordon(wrap_in_cordon("/usr/bin/cordon", "/p", "ls")));
   EXPECT_TRUE(runs_in_cordon(wrap_in_cordon("/o'dd/cordon", "/p q", "a'b\n")));
   const std::string w = wrap_in_cordon("/usr/bin/cordon", "/p", "ls");
-  for (const std::string& s :
-       {w + "; rm -rf ~", w + " && curl x", "cordon run -- ls", "cordon run -c 'ls'; rm x",
+  for (const std::string& s : std::vector<std::string>{
+           w + "; rm -rf ~", w + " && curl x", "cordon run -- ls", "cordon run -c 'ls'; rm x",
         wrap_in_cordon("/usr/bin/notcordon", "/p", "ls"), std::string(" ") + w,
         w.substr(0, w.size() - 1)})
     EXPECT_FALSE(runs_in_cordon(s)) << s;
