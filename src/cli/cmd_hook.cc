@@ -40,14 +40,15 @@ int cmd_hook(const CliContext& ctx, const std::string& client_name) {
   if (!client) {
     std::string names;
     for (const auto& n : hook_client_names()) names += (names.empty() ? "" : ", ") + n;
-    std::fprintf(stderr, "cordon hook: no client named `%s`; use one of %s.\n",
-                 client_name.c_str(), names.c_str());
+    std::fprintf(stderr, "cordon hook: no client named `%s`; use one of %s.\n", client_name.c_str(),
+                 names.c_str());
     return 2;
   }
   std::string input;
   if (!read_stdin(input)) {
-    std::fprintf(stderr, "cordon hook: could not read the hook input (over 16 MiB?); the "
-                         "command was not run.\n");
+    std::fprintf(stderr,
+                 "cordon hook: could not read the hook input (over 16 MiB?); the "
+                 "command was not run.\n");
     return 2;
   }
   HookAnswer a = answer_hook(*client, input, HookContext{self_path(), ctx.cwd});

@@ -61,8 +61,8 @@ static int take_hook_form(CliContext& ctx, RunArgs& args) {
   }
   if (args.cwd.empty()) return 0;
   if (args.cwd.front() != '/' || chdir(args.cwd.c_str()) != 0) {
-    print_error(fmt::format("--cwd {}: {}; give an absolute path to an existing folder.",
-                            args.cwd, args.cwd.front() != '/' ? "not absolute" : strerror(errno)));
+    print_error(fmt::format("--cwd {}: {}; give an absolute path to an existing folder.", args.cwd,
+                            args.cwd.front() != '/' ? "not absolute" : strerror(errno)));
     return kExitRefused;
   }
   ctx.cwd = args.cwd;

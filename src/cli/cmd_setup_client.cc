@@ -1,14 +1,13 @@
 // `cordon setup <client> [--print] [--project]` (DIST-4): the face of integrations/setup_plan:
 // reads the client's files, prints the plan, or carries it out: the client's own command when
 // it is installed, else the file edits, each file backed up beside itself first.
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "backend/linux/process.h"
 #include "cli/commands.h"
@@ -60,8 +59,8 @@ Status carry_out(const SetupStep& s, const CliContext& ctx) {
     auto r = run_process(p);
     if (!r.ok()) return r.error();
     if (r->exit_code != 0)
-      return make_error("invalid", fmt::format("`{}` failed (exit status {})", s.argv[0],
-                                               r->exit_code));
+      return make_error("invalid",
+                        fmt::format("`{}` failed (exit status {})", s.argv[0], r->exit_code));
     return ok_status();
   }
   // The file must be as it was when planned: never write over a change made meanwhile.
@@ -115,8 +114,8 @@ int cmd_setup_client(const CliContext& ctx, const std::string& client, bool prin
   for (const auto& s : plan.steps) {
     auto st = carry_out(s, ctx);
     if (!st.ok()) {
-      print_error(fmt::format("{} (nothing after this step was done): {}", s.what,
-                              st.error().message));
+      print_error(
+          fmt::format("{} (nothing after this step was done): {}", s.what, st.error().message));
       return 1;
     }
     std::printf("%s: %s\n", s.kind == SetupStep::kRun ? "ran" : (s.creates ? "created" : "edited"),

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/base64.h"
@@ -41,9 +40,7 @@ const ClientShape& shape(HookClient c) {
   return shapes().front();
 }
 
-HookAnswer block(const std::string& why) {
-  return HookAnswer{2, "", "cordon hook: " + why + "\n"};
-}
+HookAnswer block(const std::string& why) { return HookAnswer{2, "", "cordon hook: " + why + "\n"}; }
 
 HookAnswer pass() { return HookAnswer{0, "{}\n", ""}; }
 
@@ -157,30 +154,33 @@ HookAnswer answer_hook(HookClient client, std::string_view input, const HookCont
   try {
     in = json::parse(input);
   } catch (const json::exception& e) {
-    return block(fmt::format("the hook input is not JSON ({}); the command was not run.",
-                             e.what()));
+    return block(
+        fmt::format("the hook input is not JSON ({}); the command was not run.", e.what()));
   }
-  if (!in.is_object()) return block("the hook input is not a JSON object; the command was not run.");
+  if (!in.is_object())
+    return block("the hook input is not a JSON object; the command was not run.");
   const std::string tool = str_at(in, "tool_name");
   const auto& tools = shape(client).shell_tools;
   if (std::find(tools.begin(), tools.end(), tool) == tools.end()) return pass();
   if (!in.contains("tool_input") || !in["tool_input"].is_object())
-    return block(fmt::format("`{}` came without a `tool_input` object; the command was not run.",
-                             tool));
+    return block(
+        fmt::format("`{}` came without a `tool_input` object; the command was not run.", tool));
   json updated = in["tool_input"];
   if (!updated.contains("command") || !updated["command"].is_string())
-    return block(fmt::format("`{}` came without `tool_input.command` as a string; the command "
-                             "was not run.",
-                             tool));
+    return block(
+        fmt::format("`{}` came without `tool_input.command` as a string; the command "
+                    "was not run.",
+                    tool));
   const std::string command = updated["command"].get<std::string>();
   if (runs_in_cordon(command)) return pass();
   if (ctx.cordon.empty() || ctx.cordon.front() != '/')
     return block("cannot tell where the cordon binary is, to put it in the command.");
   const std::string cwd = command_folder(client, in, updated, ctx);
   if (cwd.empty() || cwd.front() != '/')
-    return block(fmt::format("the hook input names no absolute working folder (`cwd`: \"{}\"); "
-                             "the command was not run.",
-                             cwd));
+    return block(
+        fmt::format("the hook input names no absolute working folder (`cwd`: \"{}\"); "
+                    "the command was not run.",
+                    cwd));
   updated["command"] = wrap_in_cordon(ctx.cordon, cwd, command);
   return HookAnswer{0, dump(client_answer(client, std::move(updated), command)) + "\n", ""};
 }

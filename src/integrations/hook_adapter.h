@@ -28,7 +28,7 @@ struct HookAnswer {
 };
 
 struct HookContext {
-  std::string cordon;       // absolute path of the cordon binary to put in the command
+  std::string cordon;        // absolute path of the cordon binary to put in the command
   std::string fallback_cwd;  // the hook process's folder, when the JSON names none
 };
 

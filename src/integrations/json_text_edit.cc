@@ -1,8 +1,8 @@
 #include "integrations/json_text_edit.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace cordon {
 
@@ -51,8 +51,10 @@ class Scanner {
         size_t v = value_end(j);
         if (v == npos) return npos;
         j = skip_space(v);
-        if (j < t_.size() && t_[j] == ',') j = skip_space(j + 1);
-        else if (j >= t_.size() || t_[j] != close) return npos;
+        if (j < t_.size() && t_[j] == ',')
+          j = skip_space(j + 1);
+        else if (j >= t_.size() || t_[j] != close)
+          return npos;
       }
       return j < t_.size() ? j + 1 : npos;
     }
@@ -66,8 +68,10 @@ class Scanner {
   size_t string_end(size_t i) const {
     if (i >= t_.size() || t_[i] != '"') return npos;
     for (size_t j = i + 1; j < t_.size(); ++j) {
-      if (t_[j] == '\\') ++j;
-      else if (t_[j] == '"') return j + 1;
+      if (t_[j] == '\\')
+        ++j;
+      else if (t_[j] == '"')
+        return j + 1;
     }
     return npos;
   }
@@ -237,9 +241,9 @@ TextEdit json_add_member(std::string_view text, const std::vector<std::string>& 
   if (w.value_begin) {
     json existing;
     try {
-      existing = json::parse(doc.substr(*w.value_begin, sc.value_end(*w.value_begin) -
-                                                             *w.value_begin),
-                             nullptr, true, /*ignore_comments=*/true);
+      existing =
+          json::parse(doc.substr(*w.value_begin, sc.value_end(*w.value_begin) - *w.value_begin),
+                      nullptr, true, /*ignore_comments=*/true);
     } catch (const json::exception&) {
     }
     if (existing == value) return {};
@@ -266,8 +270,7 @@ TextEdit json_add_to_array(std::string_view text, const std::vector<std::string>
     ins = insert_into(sc, w.object, keys[w.found], nest(keys, w.found, json::array({item})));
   } else {
     const size_t a = *w.value_begin;
-    if (doc[a] != '[')
-      return {{}, fmt::format("`{}` is there and is not a list", dotted(keys))};
+    if (doc[a] != '[') return {{}, fmt::format("`{}` is there and is not a list", dotted(keys))};
     size_t j = sc.skip_space(a + 1);
     while (doc[j] != ']') {
       size_t e = sc.value_end(j);

@@ -3,12 +3,11 @@
 // order, indentation. An edit is a list of insertions; nothing is ever removed or replaced.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cordon {
 

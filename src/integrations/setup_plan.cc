@@ -16,12 +16,10 @@ struct Names {
   SetupClient client;
   const char* name;
 };
-constexpr Names kNames[] = {{SetupClient::kClaudeCode, "claude-code"},
-                            {SetupClient::kCodex, "codex"},
-                            {SetupClient::kGemini, "gemini"},
-                            {SetupClient::kCursor, "cursor"},
-                            {SetupClient::kVsCode, "vscode"},
-                            {SetupClient::kZed, "zed"}};
+constexpr Names kNames[] = {
+    {SetupClient::kClaudeCode, "claude-code"}, {SetupClient::kCodex, "codex"},
+    {SetupClient::kGemini, "gemini"},          {SetupClient::kCursor, "cursor"},
+    {SetupClient::kVsCode, "vscode"},          {SetupClient::kZed, "zed"}};
 
 // The plan under construction: edits to one file pile up in one write step.
 class Builder {
@@ -30,8 +28,8 @@ class Builder {
 
   // Adds `value` at `keys` in the JSON file; false (with a note) when the user's value is in
   // the way. `registered` is true when the value is there after the plan runs.
-  bool json_member(const std::string& path, const std::vector<std::string>& keys,
-                   const json& value, const std::string& what) {
+  bool json_member(const std::string& path, const std::vector<std::string>& keys, const json& value,
+                   const std::string& what) {
     return json_edit(path, json_add_member(text_of(path), keys, value), what);
   }
   bool json_item(const std::string& path, const std::vector<std::string>& keys,
@@ -41,7 +39,8 @@ class Builder {
   // Appends text to a file (creating it), unless `present` says it is there already.
   void append(const std::string& path, const std::string& text, const std::string& what) {
     std::string cur = text_of(path);
-    std::string add = (cur.empty() || cur.back() == '\n' ? "" : "\n") + std::string(cur.empty() ? "" : "\n") + text;
+    std::string add = (cur.empty() || cur.back() == '\n' ? "" : "\n") +
+                      std::string(cur.empty() ? "" : "\n") + text;
     write(path, cur, cur + add, {fmt::format("line {}: {}", line_of(cur, cur.size()), add)}, what);
   }
   void insert_at(const std::string& path, size_t offset, const std::string& text,
@@ -104,7 +103,8 @@ class Builder {
 
 json stdio_server(const SetupInput& in, bool with_type) {
   json s{{"command", in.cordon}, {"args", json::array({"mcp"})}};
-  if (with_type) s = json{{"type", "stdio"}, {"command", in.cordon}, {"args", json::array({"mcp"})}};
+  if (with_type)
+    s = json{{"type", "stdio"}, {"command", in.cordon}, {"args", json::array({"mcp"})}};
   return s;
 }
 
@@ -139,9 +139,9 @@ void claude_code(const SetupInput& in, Builder& b) {
               "turn the built-in Bash tool off (permissions.deny)");
   b.plan().undo = fmt::format(
       "{}; remove \"Bash\" from permissions.deny in {}",
-      in.project ? "remove mcpServers.cordon from " + mcp
-                 : "claude mcp remove -s user cordon (or remove mcpServers.cordon from " + mcp +
-                       ")",
+      in.project
+          ? "remove mcpServers.cordon from " + mcp
+          : "claude mcp remove -s user cordon (or remove mcpServers.cordon from " + mcp + ")",
       settings);
 }
 
@@ -192,15 +192,16 @@ void codex(const SetupInput& in, Builder& b) {
     size_t body = now.find('\n', f);
     body = body == std::string::npos ? now.size() : body + 1;
     size_t next = now.find("\n[", body);
-    const std::string table = now.substr(body, next == std::string::npos ? std::string::npos
-                                                                         : next - body);
+    const std::string table =
+        now.substr(body, next == std::string::npos ? std::string::npos : next - body);
     size_t k = table.find("shell_tool");
     if (k == std::string::npos) {
       b.insert_at(file, body, "shell_tool = false\n",
                   "turn Codex's shell tool off ([features] shell_tool = false)");
     } else if (!setting_is_false(table, k)) {
-      b.note(file + ": [features] sets shell_tool already; cordon leaves your value. Set "
-                    "`shell_tool = false` to make the agent use cordon's bash tool.");
+      b.note(file +
+             ": [features] sets shell_tool already; cordon leaves your value. Set "
+             "`shell_tool = false` to make the agent use cordon's bash tool.");
     }
   }
   b.plan().undo = "remove the [mcp_servers.cordon] table and the `shell_tool = false` line from " +
@@ -212,9 +213,9 @@ void gemini(const SetupInput& in, Builder& b) {
   const json server = stdio_server(in, false);
   TextEdit probe = json_add_member(b.text_of(settings), {"mcpServers", "cordon"}, server);
   if (probe.problem.empty() && !probe.insertions.empty() && in.has_command("gemini")) {
-    b.run({"gemini", "mcp", "add", "-s", in.project ? "project" : "user", "cordon", in.cordon,
-           "mcp"},
-          "register cordon mcp with Gemini CLI");
+    b.run(
+        {"gemini", "mcp", "add", "-s", in.project ? "project" : "user", "cordon", in.cordon, "mcp"},
+        "register cordon mcp with Gemini CLI");
   } else if (!b.json_member(settings, {"mcpServers", "cordon"}, server,
                             "register cordon mcp (mcpServers.cordon)")) {
     b.plan().registered = false;
@@ -228,9 +229,10 @@ void gemini(const SetupInput& in, Builder& b) {
     b.append(policy, rule, "turn run_shell_command off (a policy rule)");
   else if (*existing != rule)
     b.note(policy + " exists and is not cordon's; left as it is.");
-  b.plan().undo = fmt::format("gemini mcp remove cordon (or remove mcpServers.cordon from {}); "
-                              "delete {}",
-                              settings, policy);
+  b.plan().undo = fmt::format(
+      "gemini mcp remove cordon (or remove mcpServers.cordon from {}); "
+      "delete {}",
+      settings, policy);
 }
 
 void cursor(const SetupInput& in, Builder& b) {
@@ -238,34 +240,37 @@ void cursor(const SetupInput& in, Builder& b) {
   if (!b.json_member(file, {"mcpServers", "cordon"}, stdio_server(in, false),
                      "register cordon mcp (mcpServers.cordon)"))
     b.plan().registered = false;
-  b.note("Cursor has no setting that turns its terminal tool off. To send its commands through "
-         "cordon too, add the hook `cordon hook cursor` (docs/integrations.md).");
+  b.note(
+      "Cursor has no setting that turns its terminal tool off. To send its commands through "
+      "cordon too, add the hook `cordon hook cursor` (docs/integrations.md).");
   b.plan().undo = "remove mcpServers.cordon from " + file;
 }
 
 void vscode(const SetupInput& in, Builder& b) {
-  const std::string file = in.project ? in.project_dir + "/.vscode/mcp.json"
-                                      : in.config_home + "/Code/User/mcp.json";
+  const std::string file =
+      in.project ? in.project_dir + "/.vscode/mcp.json" : in.config_home + "/Code/User/mcp.json";
   const json server = stdio_server(in, true);
   TextEdit probe = json_add_member(b.text_of(file), {"servers", "cordon"}, server);
-  if (!in.project && probe.problem.empty() && !probe.insertions.empty() &&
-      in.has_command("code")) {
-    json add{{"name", "cordon"}, {"type", "stdio"}, {"command", in.cordon},
+  if (!in.project && probe.problem.empty() && !probe.insertions.empty() && in.has_command("code")) {
+    json add{{"name", "cordon"},
+             {"type", "stdio"},
+             {"command", in.cordon},
              {"args", json::array({"mcp"})}};
     b.run({"code", "--add-mcp", add.dump()}, "register cordon mcp with VS Code (user profile)");
   } else if (!b.json_member(file, {"servers", "cordon"}, server,
                             "register cordon mcp (servers.cordon)")) {
     b.plan().registered = false;
   }
-  b.note("VS Code's terminal tool is turned off in the Chat view's tool picker (untick "
-         "runInTerminal); no settings file does it. The hook `cordon hook vscode` sends its "
-         "commands through cordon instead.");
+  b.note(
+      "VS Code's terminal tool is turned off in the Chat view's tool picker (untick "
+      "runInTerminal); no settings file does it. The hook `cordon hook vscode` sends its "
+      "commands through cordon instead.");
   b.plan().undo = "remove servers.cordon from " + file;
 }
 
 void zed(const SetupInput& in, Builder& b) {
-  const std::string file = in.project ? in.project_dir + "/.zed/settings.json"
-                                      : in.config_home + "/zed/settings.json";
+  const std::string file =
+      in.project ? in.project_dir + "/.zed/settings.json" : in.config_home + "/zed/settings.json";
   json server{{"source", "custom"},
               {"command", in.cordon},
               {"args", json::array({"mcp"})},
@@ -288,8 +293,10 @@ void zed(const SetupInput& in, Builder& b) {
                 "an agent profile without the terminal tool (agent.profiles.cordon)");
   b.json_member(file, {"agent", "default_profile"}, "cordon",
                 "make it the default profile (agent.default_profile)");
-  b.plan().undo = "remove context_servers.cordon, agent.profiles.cordon and "
-                  "agent.default_profile from " + file;
+  b.plan().undo =
+      "remove context_servers.cordon, agent.profiles.cordon and "
+      "agent.default_profile from " +
+      file;
 }
 
 }  // namespace

@@ -32,11 +32,11 @@ struct SetupInput {
 
 struct SetupStep {
   enum Kind { kRun, kWrite } kind = kWrite;
-  std::string what;               // one line for a person
-  std::vector<std::string> argv;  // kRun
-  std::string path;               // kWrite
-  bool creates = false;           // kWrite: the file does not exist yet
-  std::string before, after;      // kWrite: the whole file, before and after
+  std::string what;                // one line for a person
+  std::vector<std::string> argv;   // kRun
+  std::string path;                // kWrite
+  bool creates = false;            // kWrite: the file does not exist yet
+  std::string before, after;       // kWrite: the whole file, before and after
   std::vector<std::string> added;  // kWrite: each insertion, "line N: text"
 };
 

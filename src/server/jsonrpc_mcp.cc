@@ -249,8 +249,7 @@ PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_of
   if (v["action"] != "accept") return {Reply::kDeny, ""};
   const json content = v.contains("content") ? v["content"] : json();
   // The user pressed yes in a client that shows a yes/no dialog instead of the form.
-  if (content.is_null() || (content.is_object() && content.empty()))
-    return {Reply::kAllowOnce, ""};
+  if (content.is_null() || (content.is_object() && content.empty())) return {Reply::kAllowOnce, ""};
   if (content.is_object() && content.contains("decision") && content["decision"].is_string()) {
     const std::string d = content["decision"].get<std::string>();
     if (d == kAllowOnce) return {Reply::kAllowOnce, ""};
@@ -517,8 +516,8 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     return make_response(
         id, tool_result(version, "cordon could not open its session: " + open_error_->message,
                         std::nullopt, true));
-  const bool default_timeout = *t == Tool::kBash && !args.contains("timeout_ms") &&
-                               opts_.default_timeout.count() > 0;
+  const bool default_timeout =
+      *t == Tool::kBash && !args.contains("timeout_ms") && opts_.default_timeout.count() > 0;
   if (default_timeout) args["timeout_ms"] = opts_.default_timeout.count();
   auto r = rpc::call_tool(*session, *t, args, cancel);
   if (!r.ok()) {

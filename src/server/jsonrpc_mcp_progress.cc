@@ -16,9 +16,8 @@ std::optional<json> progress_token(const json& params) {
 
 json progress_message(const json& token, uint64_t n, std::chrono::milliseconds elapsed) {
   const auto seconds = elapsed.count() / 1000;
-  std::string message =
-      n == 0 ? std::string("started in cordon's sandbox")
-             : fmt::format("still running in cordon's sandbox ({} s)", seconds);
+  std::string message = n == 0 ? std::string("started in cordon's sandbox")
+                               : fmt::format("still running in cordon's sandbox ({} s)", seconds);
   // `progress` grows with each notification, as MCP asks; no `total`: the end is unknown.
   return json{{"jsonrpc", "2.0"},
               {"method", "notifications/progress"},

@@ -98,7 +98,8 @@ TEST(Hook, TheWrappedCommandIsSandboxed) {  // DIST-4: it runs in cordon run, no
   World w;
   w.write(w.home() + "/.ssh/id_rsa", "PRIVATE\n");
   const std::string cmd = "cat ~/.ssh/id_rsa | wc -c; touch ~/outside && echo wrote";
-  Proc h = w.cordon({"hook", "claude-code"}, "", hook_input("claude-code", cmd, w.project()).dump());
+  Proc h =
+      w.cordon({"hook", "claude-code"}, "", hook_input("claude-code", cmd, w.project()).dump());
   ASSERT_EQ(h.status, 0) << h.err;
   Proc got = run_program({"/bin/bash", "-c", rewritten("claude-code", json::parse(h.out))}, w.env,
                          w.project());

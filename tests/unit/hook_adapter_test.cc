@@ -2,6 +2,8 @@
 // (tests/data/integrations/hook_<client>.json, written from the clients' hook references): the
 // answer is in the client's own format, the command runs in `cordon run` in the hook's folder,
 // the other input fields are kept, and an error of cordon's own blocks (exit 2).
+#include "integrations/hook_adapter.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,7 +11,6 @@
 #include <sstream>
 
 #include "core/base64.h"
-#include "integrations/hook_adapter.h"
 
 namespace cordon {
 namespace {
@@ -119,16 +120,16 @@ TEST(HookAdapter, OnlyTheExactWrappedFormPasses) {  // DIST-4: no way around by 
   const std::string w = wrap_in_cordon("/usr/bin/cordon", "/p", "ls");
   for (const std::string& s : std::vector<std::string>{
            w + "; rm -rf ~", w + " && curl x", "cordon run -- ls", "cordon run -c 'ls'; rm x",
-        wrap_in_cordon("/usr/bin/notcordon", "/p", "ls"), std::string(" ") + w,
-        w.substr(0, w.size() - 1)})
+           wrap_in_cordon("/usr/bin/notcordon", "/p", "ls"), std::string(" ") + w,
+           w.substr(0, w.size() - 1)})
     EXPECT_FALSE(runs_in_cordon(s)) << s;
   // A hand-written `cordon run ...; more` is wrapped again.
   json in = json::parse(fixture("claude-code"));
   in["tool_input"]["command"] = "cordon run -- true; touch ~/escaped";
   HookAnswer a = answer_hook(HookClient::kClaudeCode, in.dump(), kCtx);
   ASSERT_EQ(a.exit_code, 0);
-  auto [cwd, script] = unwrap(updated_input(HookClient::kClaudeCode,
-                                            json::parse(a.stdout_text))["command"]);
+  auto [cwd, script] =
+      unwrap(updated_input(HookClient::kClaudeCode, json::parse(a.stdout_text))["command"]);
   EXPECT_EQ(script, "cordon run -- true; touch ~/escaped");
 }
 
@@ -152,9 +153,9 @@ TEST(HookAdapter, ItsOwnErrorsBlock) {  // DIST-4: exit 2 with the reason
   a = answer_hook(HookClient::kClaudeCode, R"({"tool_name":"Bash","tool_input":{"command":"ls"}})",
                   kCtx);
   ASSERT_EQ(a.exit_code, 0);
-  EXPECT_EQ(unwrap(updated_input(HookClient::kClaudeCode, json::parse(a.stdout_text))["command"])
-                .first,
-            "/fallback");
+  EXPECT_EQ(
+      unwrap(updated_input(HookClient::kClaudeCode, json::parse(a.stdout_text))["command"]).first,
+      "/fallback");
   EXPECT_FALSE(hook_client("zed"));  // no hooks there
 }
 

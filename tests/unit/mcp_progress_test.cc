@@ -128,9 +128,9 @@ TEST(McpProgress, AcceptWithoutContentIsAllowOnce) {
       read_elicit_answer(R{R::kResult, {{"action", "accept"}, {"content", json::object()}}}, true)
           .reply,
       Reply::kAllowOnce);
-  EXPECT_EQ(read_elicit_answer(R{R::kResult, {{"action", "accept"}, {"content", nullptr}}}, true)
-                .reply,
-            Reply::kAllowOnce);
+  EXPECT_EQ(
+      read_elicit_answer(R{R::kResult, {{"action", "accept"}, {"content", nullptr}}}, true).reply,
+      Reply::kAllowOnce);
   // Never more than once: no grant for the session without the user choosing it.
   EXPECT_EQ(read_elicit_answer(R{R::kResult, {{"action", "decline"}}}, true).reply, Reply::kDeny);
   EXPECT_EQ(read_elicit_answer(R{R::kResult, {{"action", "cancel"}}}, true).reply, Reply::kDeny);
@@ -138,10 +138,10 @@ TEST(McpProgress, AcceptWithoutContentIsAllowOnce) {
                 R{R::kResult, {{"action", "accept"}, {"content", {{"decision", "deny"}}}}}, true)
                 .reply,
             Reply::kDeny);
-  EXPECT_EQ(read_elicit_answer(
-                R{R::kResult, {{"action", "accept"}, {"content", {{"other", "x"}}}}}, true)
-                .reply,
-            Reply::kDeny);
+  EXPECT_EQ(
+      read_elicit_answer(R{R::kResult, {{"action", "accept"}, {"content", {{"other", "x"}}}}}, true)
+          .reply,
+      Reply::kDeny);
 
   Rig rig;
   rig.init({{"elicitation", json::object()}});

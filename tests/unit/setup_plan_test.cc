@@ -3,6 +3,8 @@
 // registered, the shell tool turned off where the client allows it, every byte the user wrote
 // is kept (insertions only), a second run changes nothing, and a value of the user's own is
 // never overwritten.
+#include "integrations/setup_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,7 +13,6 @@
 #include <sstream>
 
 #include "integrations/json_text_edit.h"
-#include "integrations/setup_plan.h"
 
 namespace cordon {
 namespace {
@@ -33,8 +34,10 @@ json parse_jsonc(std::string text) {
     char c = text[i];
     if (in_str) {
       out += c;
-      if (c == '\\') out += text[++i];
-      else if (c == '"') in_str = false;
+      if (c == '\\')
+        out += text[++i];
+      else if (c == '"')
+        in_str = false;
     } else if (c == '"') {
       in_str = true;
       out += c;
@@ -127,8 +130,8 @@ TEST(SetupPlan, ClaudeCodeUsesItsOwnCommandWhenInstalled) {  // DIST-4
   SetupPlan p = plan_setup(fs.input(SetupClient::kClaudeCode));
   auto ran = fs.apply(p);
   ASSERT_EQ(ran.size(), 1u);
-  EXPECT_EQ(ran[0], (std::vector<std::string>{"claude", "mcp", "add", "-s", "user", "cordon",
-                                              "--", "/usr/local/bin/cordon", "mcp"}));
+  EXPECT_EQ(ran[0], (std::vector<std::string>{"claude", "mcp", "add", "-s", "user", "cordon", "--",
+                                              "/usr/local/bin/cordon", "mcp"}));
   // The settings file did not exist: created with the deny rule alone.
   EXPECT_EQ(json::parse(fs.files["/home/u/.claude/settings.json"]),
             (json{{"permissions", {{"deny", {"Bash"}}}}}));
