@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "approval/request.h"
 #include "core/strings.h"
 #include "core/version.h"
@@ -518,7 +520,9 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
                         std::nullopt, true));
   const bool default_timeout =
       *t == Tool::kBash && !args.contains("timeout_ms") && opts_.default_timeout.count() > 0;
-  if (default_timeout) args["timeout_ms"] = opts_.default_timeout.count();
+  if (default_timeout)
+    args["timeout_ms"] =
+        std::min<uint64_t>(static_cast<uint64_t>(opts_.default_timeout.count()), kMaxTimeoutMs);
   auto r = rpc::call_tool(*session, *t, args, cancel);
   if (!r.ok()) {
     // A refusal is the tool's answer, for the model to read and act on (isError), led by the
