@@ -203,7 +203,8 @@ int main(int argc, char** argv) {
   classify->add_option("-c", classify_line, "a shell command line to classify");
   classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
 
-  auto* setup = app.add_subcommand("setup", "Set this machine up for the sandbox.");
+  auto* setup = app.add_subcommand(
+      "setup", "Set this machine, or a coding agent (DIST-4), up for the sandbox.");
   setup->require_subcommand(1);
   auto* setup_apparmor = setup->add_subcommand(
       "apparmor",
