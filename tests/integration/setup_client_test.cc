@@ -20,8 +20,8 @@ std::string data(const std::string& name) {
 }
 
 // A world whose PATH holds no agent's command.
-struct Setup {
-  Setup() {
+struct AgentHome {
+  AgentHome() {
     w.env["PATH"] = w.root() + "/bin:/usr/bin:/bin";
     w.host({"mkdir", "-p", w.root() + "/bin"});
   }
@@ -34,7 +34,7 @@ struct Setup {
 };
 
 TEST(SetupClient, PrintChangesNothing) {  // DIST-4: --print shows exactly, changes nothing
-  Setup s;
+  AgentHome s;
   s.w.write(s.w.home() + "/.claude/settings.json", data("claude_settings.json"));
   const std::pair<const char*, const char*> clients[] = {
       {"claude-code", "/.claude.json"},          {"codex", "/.codex/config.toml"},
@@ -53,7 +53,7 @@ TEST(SetupClient, PrintChangesNothing) {  // DIST-4: --print shows exactly, chan
 }
 
 TEST(SetupClient, EditsWithABackupAndKeepsEveryByte) {  // DIST-4
-  Setup s;
+  AgentHome s;
   const std::string path = s.w.home() + "/.claude/settings.json";
   const std::string before = data("claude_settings.json");
   s.w.write(path, before);
@@ -74,7 +74,7 @@ TEST(SetupClient, EditsWithABackupAndKeepsEveryByte) {  // DIST-4
 }
 
 TEST(SetupClient, RunsTheAgentsOwnCommandWhenThere) {  // DIST-4
-  Setup s;
+  AgentHome s;
   const std::string log = s.w.root() + "/claude-args";
   s.w.write(s.w.root() + "/bin/claude", "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + log + "\n", 0755);
   Proc p = s.setup({"claude-code"});
@@ -89,7 +89,7 @@ TEST(SetupClient, RunsTheAgentsOwnCommandWhenThere) {  // DIST-4
 }
 
 TEST(SetupClient, NeverClobbersAndProjectScope) {  // DIST-4
-  Setup s;
+  AgentHome s;
   const std::string mine = R"({"mcpServers": {"cordon": {"command": "/opt/old/cordon"}}})";
   s.w.write(".cursor/mcp.json", mine);
   Proc p = s.setup({"cursor", "--project"});
