@@ -349,6 +349,7 @@ std::string describe_setup(const SetupPlan& plan) {
       continue;
     }
     out += fmt::format("{} {}\n  ({})\n", s.creates ? "create" : "edit", s.path, s.what);
+    if (s.added.size() > 1) out += "  (each line number counts the insertions above it)\n";
     for (const auto& a : s.added) {
       out += "  insert at " + a.substr(0, a.find(':')) + ":\n";
       std::string body = a.substr(a.find(':') + 2);
