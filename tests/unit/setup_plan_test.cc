@@ -285,6 +285,30 @@ TEST(SetupPlan, ZedProfileWithoutTheTerminal) {  // DIST-4: JSONC, context_serve
             "write");
 }
 
+// Braces in strings and comments, escaped quotes, nested empty objects: the scanner finds the
+// right object, and the result parses with the old values unchanged.
+TEST(JsonTextEdit, TrickyText) {
+  const std::vector<std::string> docs = {
+      "{\"a\": \"}{\", /* } { */ \"b\": {\"c\": [1, {\"d\": \"\\\"}\"}]}}",
+      "// {\n{\"b\": {}, \"z\": null}",
+      "{\n  \"b\": {\n    // only a comment }\n  }\n}\n",
+      "  {\"x\":{\"b\":1},\"b\":{\"e\":2,}}",
+      "{\"b\": {\"e\": 2}}",
+  };
+  for (const auto& d : docs) {
+    SCOPED_TRACE(d);
+    TextEdit e = json_add_member(d, {"b", "new"}, json{{"k", "v{}"}});
+    ASSERT_TRUE(e.problem.empty()) << e.problem;
+    const std::string out = apply_insertions(d, e.insertions);
+    EXPECT_TRUE(only_insertions(d, out));
+    json before = parse_jsonc(d), after = parse_jsonc(out);
+    EXPECT_EQ(after["b"]["new"], (json{{"k", "v{}"}})) << out;
+    after["b"].erase("new");
+    EXPECT_EQ(after, before) << out;
+    EXPECT_TRUE(json_add_member(out, {"b", "new"}, json{{"k", "v{}"}}).insertions.empty());
+  }
+}
+
 TEST(JsonTextEdit, InsertionsOnly) {
   TextEdit e = json_add_member("{}", {"a", "b"}, 1);
   EXPECT_EQ(apply_insertions("{}", e.insertions), "{\n  \"a\": {\n    \"b\": 1\n  }\n}");
