@@ -206,6 +206,20 @@ await check('progress notifications during a 5-second command', async () => {
 });
 await d.client.close();
 
+// DIST-4: a call without timeout_ms ends at the server's own time-out (some clients never
+// cancel), and the result says so; a call's own timeout_ms still wins.
+const t = await connect({ elicitation: null, args: ['--timeout', '1s'] });
+await check('cordon mcp --timeout ends a bash call that gave none', async () => {
+  let r = await t.client.callTool({ name: 'bash', arguments: { command: 'sleep 5; echo late' } });
+  assert.equal(r.structuredContent.timed_out, true, text(r));
+  assert.equal(r.structuredContent.exit_code, 124);
+  assert.match(text(r), /default time-out of 1 s/);
+  r = await t.client.callTool({ name: 'bash', arguments: { command: 'sleep 2; echo ok',
+                                                          timeout_ms: 20000 } });
+  assert.equal(r.structuredContent.stdout, 'ok\n', text(r));
+});
+await t.client.close();
+
 // DIST-4: Codex's yes/no dialog answers `accept` with no content; that is "allow once".
 const e = await connect({ elicitation: 'unused', answer: { action: 'accept' } });
 await check('elicitation accepted without content allows the command once', async () => {
