@@ -2,11 +2,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/commands.h"
 #include "cli/tty_asker.h"
 #include "cordon/cordon.h"
+#include "core/base64.h"
 #include "core/duration.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -40,7 +43,36 @@ void print_error(const std::string& message) {
   std::fprintf(stderr, "cordon: %s\n", printable(message).c_str());
 }
 
-int cmd_run(const CliContext& ctx, const RunArgs& args) {
+// --base64 and --cwd (what `cordon hook` writes): decoded in place; 0 when they are good.
+static int take_hook_form(CliContext& ctx, RunArgs& args) {
+  if (args.base64) {
+    if (!args.script) {
+      print_error("--base64 needs the script as -c BASE64.");
+      return kExitRefused;
+    }
+    auto script = base64_decode(*args.script);
+    auto cwd = base64_decode(args.cwd);
+    if (!script || !cwd) {
+      print_error("--base64: -c and --cwd must be base64 (as `cordon hook` writes them).");
+      return kExitRefused;
+    }
+    args.script = *script;
+    args.cwd = *cwd;
+  }
+  if (args.cwd.empty()) return 0;
+  if (args.cwd.front() != '/' || chdir(args.cwd.c_str()) != 0) {
+    print_error(fmt::format("--cwd {}: {}; give an absolute path to an existing folder.", args.cwd,
+                            args.cwd.front() != '/' ? "not absolute" : strerror(errno)));
+    return kExitRefused;
+  }
+  ctx.cwd = args.cwd;
+  return 0;
+}
+
+int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
+  CliContext ctx = ctx_in;
+  RunArgs args = args_in;
+  if (int st = take_hook_form(ctx, args); st != 0) return st;
   api::ExecRequest req;
   if (args.script && !args.command.empty()) {
     print_error("give either a command after -- or a script with -c, not both.");

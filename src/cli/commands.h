@@ -17,6 +17,8 @@ struct RunArgs {
   bool away = false;           // APR-4: refuse what would ask
   bool allow_command = false;  // approve a command the command policy marks needs-approval
   std::string timeout;
+  std::string cwd;      // run in this folder instead of the working folder
+  bool base64 = false;  // -c's script and --cwd are base64 (what `cordon hook` writes)
   std::optional<std::string> script;
   std::vector<std::string> command;
 };
@@ -59,6 +61,15 @@ int cmd_classify(const CliContext& ctx, const ClassifyArgs& args);
 // `print_only`), writes /etc/apparmor.d/bwrap (under CORDON_SETUP_ROOT when set, for tests,
 // and then never loads it) and loads it with apparmor_parser.
 int cmd_setup_apparmor(const CliContext& ctx, bool print_only);
+
+// DIST-4: registers `cordon mcp` with a coding agent (claude-code, codex, gemini, cursor,
+// vscode, zed) and turns its own shell tool off where it can; `print_only` changes nothing.
+int cmd_setup_client(const CliContext& ctx, const std::string& client, bool print_only,
+                     bool project);
+
+// DIST-4: answers a coding agent's pre-tool hook (`client`: claude-code, codex, gemini,
+// cursor, vscode) with its shell command wrapped in `cordon run`; exit 2 blocks.
+int cmd_hook(const CliContext& ctx, const std::string& client);
 
 // DIST-3: cordon's version and commit, the bwrap found and its version, the backend.
 std::string version_text(const CliContext& ctx);

@@ -11,11 +11,39 @@
 #include "backend/linux/probe.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
+#include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
 #include "server/server_main.h"
 
 extern char** environ;
+
+namespace {
+
+// `cordon mcp --timeout` and, for tests, CORDON_MCP_PROGRESS_MS; 0 when both are good.
+int mcp_durations(const cordon::CliContext& ctx, const std::string& timeout,
+                  cordon::McpArgs& args) {
+  if (!timeout.empty()) {
+    auto d = cordon::parse_duration(timeout);
+    if (!d) {
+      cordon::print_error("--timeout " + timeout + ": not a duration; use 30s, 5m, 1h or 0.");
+      return 2;
+    }
+    args.default_timeout = *d;
+  }
+  const std::string ms = ctx.env.value("CORDON_MCP_PROGRESS_MS");
+  if (!ms.empty()) {
+    auto d = cordon::parse_duration(ms + "ms");
+    if (!d || d->count() == 0) {
+      cordon::print_error("CORDON_MCP_PROGRESS_MS=" + ms + ": give a number of milliseconds.");
+      return 2;
+    }
+    args.progress_interval = *d;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace cordon;
@@ -69,6 +97,9 @@ int main(int argc, char** argv) {
   run->add_option("--timeout", run_args.timeout,
                   "end the whole command after this long (30s, 5m, 1h): exit status 124");
   run->add_option("-c", script, "a shell script to run instead of a command");
+  run->add_option("--cwd", run_args.cwd, "run in this folder (absolute) instead of this one");
+  run->add_flag("--base64", run_args.base64,
+                "-c and --cwd are base64-encoded (what `cordon hook` writes: no quoting to break)");
   // The command itself never goes through the option parser: everything after the first `--`
   // is cut off before parsing (below), and without `--` the first word that is not an option
   // starts the command (prefix_command), so its own flags stay its own.
@@ -152,6 +183,10 @@ int main(int argc, char** argv) {
                 "approve file-tool writes to protected paths (.envrc, .vscode/, Makefile, ...)");
   mcp->add_option("--max-in-flight", mcp_args.max_in_flight,
                   "tool calls running at once (default 32)");
+  std::string mcp_timeout;
+  mcp->add_option("--timeout", mcp_timeout,
+                  "end a `bash` call that gives no timeout_ms after this long (default 10m; 0: "
+                  "never), since some clients never cancel a call they gave up on");
 
   ClassifyArgs classify_args;
   std::string classify_line;
@@ -168,7 +203,8 @@ int main(int argc, char** argv) {
   classify->add_option("-c", classify_line, "a shell command line to classify");
   classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
 
-  auto* setup = app.add_subcommand("setup", "Set this machine up for the sandbox.");
+  auto* setup = app.add_subcommand(
+      "setup", "Set this machine, or a coding agent (DIST-4), up for the sandbox.");
   setup->require_subcommand(1);
   auto* setup_apparmor = setup->add_subcommand(
       "apparmor",
@@ -180,6 +216,30 @@ int main(int argc, char** argv) {
   bool setup_print = false;
   setup_apparmor->add_flag("--print", setup_print,
                            "only print the profile and the commands, even when run as root");
+
+  std::string hook_client;
+  auto* hook = app.add_subcommand(
+      "hook",
+      "Answer a coding agent's pre-tool hook: reads its hook JSON on stdin and answers with the "
+      "shell command wrapped in `cordon run` (DIST-4; see docs/integrations.md). Exit status 2 "
+      "blocks the command. A hook is a convenience, not a boundary.\n"
+      "  settings: \"command\": \"cordon hook claude-code\"");
+  hook->add_option("client", hook_client, "claude-code, codex, gemini, cursor or vscode")
+      ->required();
+
+  // DIST-4: one subcommand per coding agent.
+  std::vector<CLI::App*> setup_clients;
+  bool client_print = false, client_project = false;
+  for (const char* name : {"claude-code", "codex", "gemini", "cursor", "vscode", "zed"}) {
+    auto* sc = setup->add_subcommand(
+        name, std::string("Register `cordon mcp` with ") + name +
+                  " and turn its own shell tool off where it allows that (see "
+                  "docs/integrations.md). Settings files are only added to, backed up first.");
+    sc->add_flag("--print", client_print, "show exactly what would be done; change nothing");
+    sc->add_flag("--project", client_project,
+                 "the project's own settings (the git top-level of this folder), not the user's");
+    setup_clients.push_back(sc);
+  }
 
   auto* version = app.add_subcommand(
       "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
@@ -254,6 +314,7 @@ int main(int argc, char** argv) {
   if (probe->parsed()) return cmd_probe(ctx, probe_json);
   if (serve->parsed()) return serve_main(serve_args);
   if (mcp->parsed()) {
+    if (auto st = mcp_durations(ctx, mcp_timeout, mcp_args); st != 0) return st;
     if (allow_network) mcp_args.allow.insert(AskKind::kNetwork);
     if (allow_command) mcp_args.allow.insert(AskKind::kCommand);
     if (allow_credential_read) mcp_args.allow.insert(AskKind::kCredentialRead);
@@ -275,5 +336,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
+  if (hook->parsed()) return cmd_hook(ctx, hook_client);
+  for (auto* sc : setup_clients)
+    if (sc->parsed()) return cmd_setup_client(ctx, sc->get_name(), client_print, client_project);
   return 0;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "approval/request.h"
 #include "core/strings.h"
 #include "core/version.h"
@@ -164,7 +166,8 @@ json mcp_tools(const std::string& v) {
             bool_prop("Run the command unconfined, as the user. Asks the user every time; use "
                       "only when the sandbox is the obstacle.")},
            {"timeout_ms", int_prop("End the whole command after this many milliseconds (exit "
-                                   "code 124).",
+                                   "code 124). Default: the server's (10 minutes unless "
+                                   "`cordon mcp --timeout` says otherwise).",
                                    1, kMaxTimeoutMs)},
            {"reason", str_prop("Why the command needs network or outside_sandbox: shown to the "
                                "user with the question.")}},
@@ -246,7 +249,9 @@ PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_of
     return {Reply::kUnavailable, "the MCP client's answer had no `action`, which counts as no"};
   // decline and cancel (the user dismissed the question) are both a no.
   if (v["action"] != "accept") return {Reply::kDeny, ""};
-  const json content = v.value("content", json::object());
+  const json content = v.contains("content") ? v["content"] : json();
+  // The user pressed yes in a client that shows a yes/no dialog instead of the form.
+  if (content.is_null() || (content.is_object() && content.empty())) return {Reply::kAllowOnce, ""};
   if (content.is_object() && content.contains("decision") && content["decision"].is_string()) {
     const std::string d = content["decision"].get<std::string>();
     if (d == kAllowOnce) return {Reply::kAllowOnce, ""};
@@ -350,6 +355,8 @@ void McpConnection::on_notification(const Message& m) {
   auto it = running_.find(target.dump());
   if (it == running_.end()) return;
   it->second.cancelled = true;
+  // Before the next line is read: nothing more goes out for this call.
+  if (it->second.progress) it->second.progress->silence();
   it->second.cancel->cancel();
 }
 
@@ -402,10 +409,14 @@ void McpConnection::on_request(const Message& m) {
     return;
   }
   auto cancel = std::make_shared<api::Cancel>();
-  running_[key] = Running{cancel, false};
+  std::shared_ptr<ProgressTicker> progress;
+  if (auto token = progress_token(m.params))
+    progress = std::make_shared<ProgressTicker>(peer_, *token, opts_.progress_interval);
+  running_[key] = Running{cancel, false, progress};
   lock.unlock();
   json params = m.params;
-  bool started = workers_.run([this, params, id, key, cancel] {
+  bool started = workers_.run([this, params, id, key, cancel, progress] {
+    if (progress) progress->start();
     json response;
     try {
       response = call_tool(id, params, cancel.get());
@@ -414,6 +425,7 @@ void McpConnection::on_request(const Message& m) {
     } catch (...) {
       response = make_error_reply(id, kInternalError, "internal error");
     }
+    if (progress) progress->stop();  // before the response: no progress follows it
     bool cancelled;
     {
       std::lock_guard<std::mutex> l(mu_);
@@ -506,6 +518,11 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     return make_response(
         id, tool_result(version, "cordon could not open its session: " + open_error_->message,
                         std::nullopt, true));
+  const bool default_timeout =
+      *t == Tool::kBash && !args.contains("timeout_ms") && opts_.default_timeout.count() > 0;
+  if (default_timeout)
+    args["timeout_ms"] =
+        std::min<uint64_t>(static_cast<uint64_t>(opts_.default_timeout.count()), kMaxTimeoutMs);
   auto r = rpc::call_tool(*session, *t, args, cancel);
   if (!r.ok()) {
     // A refusal is the tool's answer, for the model to read and act on (isError), led by the
@@ -519,6 +536,11 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
   switch (*t) {
     case Tool::kBash:
       text = exec_text(*r);
+      if (default_timeout && r->value("timed_out", false))
+        text += fmt::format(
+            "\n[note] ended after cordon mcp's default time-out of {} s; give `timeout_ms` for "
+            "a longer command",
+            opts_.default_timeout.count() / 1000);
       break;
     case Tool::kReadFile:
       text = read_text(*r);

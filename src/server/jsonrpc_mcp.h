@@ -19,6 +19,7 @@
 
 #include "cordon/cordon.h"
 #include "server/jsonrpc.h"
+#include "server/jsonrpc_mcp_progress.h"
 #include "server/jsonrpc_peer.h"
 
 namespace cordon::rpc {
@@ -50,7 +51,9 @@ class ElicitAsker : public Asker {
   bool supported_ = false;
 };
 
-// Reads the client's answer to `elicitation/create`.
+// Reads the client's answer to `elicitation/create`. `accept` with no content (or empty
+// content) is "allow once": a client that cannot show the form (Codex's yes/no dialog) answers
+// so when the user says yes. `decline` and `cancel` are no.
 PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_offered);
 
 struct McpOptions {
@@ -58,6 +61,12 @@ struct McpOptions {
   // command line are the opener's). A failure is reported by every tool call.
   std::function<Result<std::unique_ptr<api::Session>>(Asker* asker)> open;
   size_t max_in_flight = 32;
+  // `notifications/progress` while a tool runs, when the call asked for it (at most 30 s
+  // apart, so that a client's idle time-out never fires under a long command).
+  std::chrono::milliseconds progress_interval = std::chrono::seconds(10);
+  // The `bash` tool's time-out when the call gives no `timeout_ms`: some clients never cancel
+  // a call they gave up on, and the command would run on unseen. Zero: none.
+  std::chrono::milliseconds default_timeout = std::chrono::minutes(10);
   bool threads = true;
   std::function<void(const std::string&)> log;
 };
@@ -95,6 +104,7 @@ class McpConnection {
   struct Running {
     std::shared_ptr<api::Cancel> cancel;
     bool cancelled = false;  // notifications/cancelled: no response is sent
+    std::shared_ptr<ProgressTicker> progress;  // null: the call asked for no progress
   };
   std::map<std::string, Running> running_;
 };

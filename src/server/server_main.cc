@@ -135,6 +135,8 @@ int mcp_main(const McpArgs& args) {
   rpc::Peer peer(write_stdout);
   rpc::McpOptions opts;
   opts.max_in_flight = args.max_in_flight;
+  opts.default_timeout = args.default_timeout;
+  opts.progress_interval = args.progress_interval;
   opts.log = [](const std::string& l) { log_line("mcp", l); };
   opts.open = [&args](Asker* asker) -> Result<std::unique_ptr<api::Session>> {
     api::Options o;

@@ -2,6 +2,7 @@
 // logs on standard error. They return the process's exit status.
 #pragma once
 
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -21,6 +22,10 @@ struct McpArgs {
   // --allow-network, --allow-command, ...: kinds approved in advance (never outside_sandbox).
   std::set<AskKind> allow;
   size_t max_in_flight = 32;
+  // `bash` without `timeout_ms` ends after this (zero: never); progress notifications this
+  // far apart (CORDON_MCP_PROGRESS_MS overrides it, for tests).
+  std::chrono::milliseconds default_timeout = std::chrono::minutes(10);
+  std::chrono::milliseconds progress_interval = std::chrono::seconds(10);
 };
 int mcp_main(const McpArgs& args);
 

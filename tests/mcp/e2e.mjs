@@ -49,11 +49,11 @@ async function check(name, fn) {
   }
 }
 
-async function connect({ elicitation, args = [] }) {
+async function connect({ elicitation, args = [], extraEnv = {}, answer = null }) {
   const transport = new StdioClientTransport({
     command: cordon,
     args: ['mcp', '--project', project, ...args],
-    env,
+    env: { ...env, ...extraEnv },
     cwd: project,
     stderr: 'pipe',
   });
@@ -74,7 +74,7 @@ async function connect({ elicitation, args = [] }) {
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       asked.push(req.params);
-      return { action: 'accept', content: { decision: elicitation } };
+      return answer || { action: 'accept', content: { decision: elicitation } };
     });
   }
   await client.connect(transport);
@@ -185,6 +185,58 @@ await check('--allow-network approves network in advance', async () => {
   assert.equal(r.isError, false, text(r));
 });
 await c.client.close();
+
+// DIST-4: progress notifications reach the SDK client during a 5-second command (the first at
+// once, then one a second here: CORDON_MCP_PROGRESS_MS shortens the 10 s default for the test).
+const d = await connect({ elicitation: null, extraEnv: { CORDON_MCP_PROGRESS_MS: '1000' } });
+await check('progress notifications during a 5-second command', async () => {
+  const got = [];
+  const started = Date.now();
+  const r = await d.client.callTool({ name: 'bash', arguments: { command: 'sleep 5; echo done' } },
+                                    undefined,
+                                    { onprogress: (p) => got.push({ ...p, at: Date.now() - started }),
+                                      timeout: 60000 });
+  assert.equal(r.structuredContent.stdout, 'done\n', text(r));
+  assert.ok(got.length >= 4, `only ${got.length} progress notifications: ${JSON.stringify(got)}`);
+  assert.ok(got[0].at < 1000, `the first came after ${got[0].at} ms`);
+  for (let i = 1; i < got.length; i++) assert.ok(got[i].progress > got[i - 1].progress);
+  const after = d.seen.findIndex((m) => m.result && m.result.structuredContent);
+  const late = d.seen.slice(after + 1).filter((m) => m.method === 'notifications/progress');
+  assert.equal(late.length, 0, 'progress after the result');
+});
+await d.client.close();
+
+// DIST-4: a call without timeout_ms ends at the server's own time-out (some clients never
+// cancel), and the result says so; a call's own timeout_ms still wins.
+const t = await connect({ elicitation: null, args: ['--timeout', '1s'] });
+await check('cordon mcp --timeout ends a bash call that gave none', async () => {
+  let r = await t.client.callTool({ name: 'bash', arguments: { command: 'sleep 5; echo late' } });
+  assert.equal(r.structuredContent.timed_out, true, text(r));
+  assert.equal(r.structuredContent.exit_code, 124);
+  assert.match(text(r), /default time-out of 1 s/);
+  r = await t.client.callTool({ name: 'bash', arguments: { command: 'sleep 2; echo ok',
+                                                          timeout_ms: 20000 } });
+  assert.equal(r.structuredContent.stdout, 'ok\n', text(r));
+});
+await t.client.close();
+
+// DIST-4: Codex's yes/no dialog answers `accept` with no content; that is "allow once".
+const e = await connect({ elicitation: 'unused', answer: { action: 'accept' } });
+await check('elicitation accepted without content allows the command once', async () => {
+  let r = await e.client.callTool({ name: 'bash', arguments: { command: 'echo net', network: true } });
+  assert.equal(r.isError, false, text(r));
+  assert.equal(r.structuredContent.stdout, 'net\n');
+  assert.equal(e.asked.length, 1);
+  r = await e.client.callTool({ name: 'bash', arguments: { command: 'echo again', network: true } });
+  assert.equal(e.asked.length, 2, 'a yes without content was taken as more than once');
+});
+await e.client.close();
+const f = await connect({ elicitation: 'unused', answer: { action: 'decline' } });
+await check('elicitation declined refuses the command', async () => {
+  const r = await f.client.callTool({ name: 'bash', arguments: { command: 'echo net', network: true } });
+  assert.equal(r.isError, true, text(r));
+});
+await f.client.close();
 
 execFileSync('rm', ['-rf', root]);
 if (failures) {

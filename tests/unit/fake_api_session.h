@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -34,6 +35,7 @@ class FakeApiSession : public api::Session {
 
   Result<api::ExecResult> exec(const api::ExecRequest& r) override {
     execs.fetch_add(1);
+    last_timeout = r.timeout;
     std::string cmd = r.command ? *r.command : (r.argv.empty() ? "" : r.argv[0]);
     for (size_t i = 1; !r.command && i < r.argv.size(); ++i) cmd += " " + r.argv[i];
     if (r.network || r.outside_sandbox) {
@@ -138,6 +140,7 @@ class FakeApiSession : public api::Session {
 
   std::atomic<int> execs{0};
   std::atomic<int> in_wait{0};
+  std::optional<std::chrono::milliseconds> last_timeout;  // of the latest exec
   bool refuse_away = false;
   bool review_started = false;
 
