@@ -194,6 +194,8 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
   p.timeout = req.timeout;
   p.limits = policy.limits;
   p.warnings = policy.warnings;
+  p.home = facts.home;
+  p.config_file = config_name(policy, facts);
 
   if (req.script)
     p.argv = {opt.shell, "-c", *req.script};

@@ -35,14 +35,18 @@ namespace {
 std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"; }
 
 // bwrap reports a command it could not start as "bwrap: execvp NAME: REASON".
+// RES-4: execvp says "Permission denied" when a folder on PATH could not be searched even if
+// the program is nowhere; a shell skips such folders, so look again as a shell does.
 std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
-                                                        const std::string& argv0) {
+                                                        const Plan& plan) {
+  const std::string& argv0 = plan.argv[0];
   std::string prefix = "bwrap: execvp " + argv0 + ": ";
   size_t p = held.find(prefix);
   if (p == std::string::npos) return std::nullopt;
   std::string reason = trim(held.substr(p + prefix.size()));
   reason = reason.substr(0, reason.find('\n'));
-  if (reason == "No such file or directory")
+  if (reason == "No such file or directory" ||
+      (reason == "Permission denied" && find_command(argv0, plan.env, plan.cwd).path.empty()))
     return std::make_pair(127, argv0 + ": command not found");
   return std::make_pair(126, argv0 + ": cannot run it (" + reason + ")");
 }
@@ -868,12 +872,12 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     res.exit_code = 130;
     res.signal = 2;
   } else if (plan.runner == Runner::kSandbox) {
-    auto ef = exec_failure(o.held_err, plan.argv[0]);
+    auto ef = exec_failure(o.held_err, plan);
     // A captured stderr (the servers) holds bwrap's line itself, first.
     const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
                             res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
     if (!ef && in_capture)
-      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan.argv[0]);
+      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan);
     if (ef && o.exit_code == 1) {
       res.exit_code = ef->first;
       res.messages.push_back(ef->second);
