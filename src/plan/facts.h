@@ -114,6 +114,15 @@ struct MachineFacts {
   std::string wsl_error;  // the mount table could not be read under WSL2 (then: unavailable)
 };
 
+// PKG-1..4: the package caches, one entry per cache_tools() row (src/host/package_caches).
+struct CacheFacts {
+  std::string tools_dir;        // "project" mode: the project's sandbox cache folder (real,
+                                // exists); "" when it could not be made (`error` says why)
+  std::string error;
+  std::vector<PathInfo> own;      // the user's own cache of each tool ("shared" mode)
+  std::vector<PathInfo> anchors;  // a mounted tool's folder in the home (`~/.cargo`)
+};
+
 struct Facts {
   std::string home;         // normalized home folder
   std::string cwd;          // the caller's working folder (real)
@@ -141,6 +150,7 @@ struct Facts {
   std::vector<PathInfo> credential_files;
   std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)
   MachineFacts machine;
+  CacheFacts caches;
 };
 
 }  // namespace cordon

@@ -74,6 +74,14 @@ struct ProtectDecision {
   std::string why;
 };
 
+// How a package cache is provided, for `cordon policy` (PKG-4).
+struct CacheDecision {
+  std::string tool;
+  std::string how;    // "npm_config_cache", "mounted over ~/.cargo/registry"
+  std::string where;  // the folder the tool writes, as shown ("~/.cache/cordon/packages/...")
+  std::string state;  // "project", "shared (writable)", "read-only", "not used: ..."
+};
+
 struct Plan {
   Runner runner = Runner::kSandbox;
   SandboxMode mode = SandboxMode::kOn;
@@ -96,6 +104,7 @@ struct Plan {
   std::string config_file;  // the config file as shown to the user ("~/.config/cordon/...")
   std::vector<HiddenDecision> hidden;
   std::vector<ProtectDecision> protect;
+  std::vector<CacheDecision> caches;  // PKG-4
   bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
 
   size_t mount_count() const { return mounts.size(); }

@@ -8,6 +8,8 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/budget.h"
+#include "plan/cache_rules.h"
+#include "plan/cache_tools.h"
 #include "plan/env_filter.h"
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
@@ -179,6 +181,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
     if (within_any(d.real, bound))
       m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only (FS-8)"});
   }
+  plan_caches(policy, facts, p);  // PKG-1..4, before the hidden paths that may lie inside
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
   plan_wsl(facts, p);
@@ -357,7 +360,9 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                               budget_list_fix(most, config_name(policy, facts))));
   }
 
-  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, opt);
+  PlanOptions popt = opt;
+  if (popt.cache_folder.empty()) popt.cache_folder = facts.folders.cache;
+  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, popt);
   p.argv = std::move(part.argv);
   p.env = std::move(part.env);
   p.cwd = std::move(part.cwd);
@@ -385,6 +390,9 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   part.env.set("CORDON_SANDBOX", "1");  // ENV-5
   part.env.set("TMPDIR", "/tmp");
   part.env.set("PWD", part.cwd);
+  // PKG-3: the package managers' variables point into the project's sandbox cache.
+  if (!opt.cache_folder.empty())
+    set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
   return part;
 }
 

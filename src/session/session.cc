@@ -386,6 +386,7 @@ Facts Session::facts(const Request& req) const {
   in.empty_file = empty_file_;
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
+  in.prepare_caches = opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   Facts f = gather_facts(opts_.policy, in);
   // Another command in flight may change the record (SRV-4): read it under the lock.
   bool tracked_known;
@@ -765,6 +766,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     // A sandboxed command: bwrap starts now and waits for its mounts while they are planned.
     PlanOptions po;
     po.shell = shell_for_scripts();
+    po.cache_folder = opts_.folders.cache;
     ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
     bool prepared = false, planned = false;
     outcome = launch_sandbox_early(
