@@ -89,13 +89,22 @@ bool outside_roots(const std::string& p, const Plan& plan) {
   return true;
 }
 
-// The first path outside the writable roots that the lines mention, or "".
+// A line that starts with the program's own path ("/bin/sh: 1: cannot create X: ...").
+bool starts_with_program(const std::string& line, const std::string& path) {
+  return line.rfind(path + ":", 0) == 0;
+}
+
+// The first path outside the writable roots that the lines mention, or "". The program's own
+// path leading a line counts only when the line names no other.
 std::string refused_path(const std::vector<std::string>& lines, const Plan& plan) {
-  for (const auto& line : lines)
-    for (const auto& raw : paths_in_line(line)) {
+  for (const auto& line : lines) {
+    std::vector<std::string> paths = paths_in_line(line);
+    if (paths.size() > 1 && starts_with_program(line, paths[0])) paths.erase(paths.begin());
+    for (const auto& raw : paths) {
       std::string p = absolute(raw, plan);
       if (outside_roots(p, plan)) return p;
     }
+  }
   return "";
 }
 

@@ -132,6 +132,8 @@ const RealRefusal kRealRefusals[] = {
      "~/.gradle/caches/8.5", "~/.gradle"},
     {"c", "touch: cannot touch '/home/u/.bashrc': Read-only file system", "~/.bashrc",
      "~/.bashrc"},
+    {"sh", "/bin/sh: 1: cannot create /home/u/.sometool/state: Read-only file system",
+     "~/.sometool/state", "~/.sometool"},
     {"c", "mkdir: cannot create directory ‘/srv/data’: Permission denied", "/srv/data", ""},
     {"c", "mkdir: cannot create directory '/srv/data': Operation not permitted", "/srv/data", ""},
     {"git", "fatal: could not create leading directories of '/srv/repo': Permission denied",
