@@ -38,8 +38,14 @@ bool is_real_dir(const std::string& p) {
   return lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// The folder shown in place of cordon's cache folder: empty but for the mount point of the
+// project's caches at the same place below it.
+std::string view_dir(const std::string& root) { return path_join(root, "view"); }
+
 Status prepare(const CacheFactsInput& in, const std::string& root, const std::string& tools) {
   if (auto s = make_dirs(tools, 0700); !s.ok()) return s;
+  std::string chain = path_join(view_dir(root), path_relative(tools, in.folders.cache));
+  if (auto s = make_dirs(chain, 0700); !s.ok()) return s;
   (void)write_file_atomic(path_join(root, kProjectFile), in.project + "\n", false);
   (void)write_file_atomic(path_join(root, kUsedFile), std::to_string(std::time(nullptr)) + "\n",
                           false);
@@ -111,6 +117,9 @@ CacheFacts read_cache_facts(const CacheFactsInput& in) {
         f.own[i] = read_path_info(own_path(cache_tools()[i], in));
   }
   PathInfo ti = read_path_info(tools);
+  PathInfo vi = read_path_info(view_dir(root));
+  f.cache_real = real_or_lexical(in.folders.cache);
+  if (vi.kind == Kind::kDir && !vi.real.empty()) f.view = vi.real;
   if (ti.kind == Kind::kDir && !ti.real.empty())
     f.tools_dir = ti.real;
   else if (f.error.empty())

@@ -96,10 +96,20 @@ std::string cache_mode_summary(CacheMode mode) {
   return "";
 }
 
+void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p) {
+  if (policy.caches == CacheMode::kProject) plan_project(facts, p);
+}
+
+std::string hidden_dir_source(const Facts& facts, const std::string& path) {
+  const CacheFacts& c = facts.caches;
+  if (!c.view.empty() && !c.tools_dir.empty() && path == c.cache_real) return c.view;
+  return facts.empty_dir;
+}
+
 void plan_caches(const Policy& policy, const Facts& facts, Plan& p) {
   switch (policy.caches) {
     case CacheMode::kProject:
-      return plan_project(facts, p);
+      return;  // plan_project_caches, after the hidden paths
     case CacheMode::kShared:
       return plan_shared(facts, p);
     case CacheMode::kOff:

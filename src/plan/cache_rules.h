@@ -11,7 +11,14 @@ namespace cordon {
 // writable folder of cordon's (the variables point into it, sandbox_process_part sets them)
 // plus a folder mounted over each mounted tool's path the user has; "shared": the user's own
 // caches that exist, writable; "off": nothing (they stay read-only).
+// "shared" binds go before the hidden paths (a hidden file inside stays hidden); "project"
+// ones after them, since cordon's cache folder, which holds them, is itself hidden (FS-13).
 void plan_caches(const Policy& policy, const Facts& facts, Plan& p);
+void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p);
+
+// The folder a hidden folder `path` shows: the view of cordon's cache folder in "project"
+// mode, else the empty folder.
+std::string hidden_dir_source(const Facts& facts, const std::string& path);
 
 // PKG-4: one sentence on what a mode means, for `cordon policy`; "shared" says plainly that a
 // sandboxed command can then poison the user's caches.

@@ -119,6 +119,11 @@ struct CacheFacts {
   std::string tools_dir;        // "project" mode: the project's sandbox cache folder (real,
                                 // exists); "" when it could not be made (`error` says why)
   std::string error;
+  // FS-13 hides cordon's cache folder (`cache_real`) behind an empty folder; in "project" mode
+  // `view` is that folder instead: empty but for the chain `packages/<name>/tools`, the mount
+  // point of the project's caches (bwrap cannot make one inside a read-only folder).
+  std::string cache_real;
+  std::string view;
   std::vector<PathInfo> own;      // the user's own cache of each tool ("shared" mode)
   std::vector<PathInfo> anchors;  // a mounted tool's folder in the home (`~/.cargo`)
 };

@@ -143,7 +143,8 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
   for (const auto& t : targets) {
     // Inside an already hidden folder the path does not exist in the sandbox; skip it.
     if (within_any(t.path, hidden_dirs)) continue;
-    p.mounts.push_back(MountOp{MountKind::kRoBind, t.dir ? facts.empty_dir : facts.empty_file,
+    p.mounts.push_back(MountOp{MountKind::kRoBind,
+                               t.dir ? hidden_dir_source(facts, t.path) : facts.empty_file,
                                t.path, "hidden: " + t.why});
     if (t.dir) hidden_dirs.push_back(t.path);
   }
@@ -181,9 +182,10 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
     if (within_any(d.real, bound))
       m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only (FS-8)"});
   }
-  plan_caches(policy, facts, p);  // PKG-1..4, before the hidden paths that may lie inside
+  plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
+  plan_project_caches(policy, facts, p);  // PKG-2: inside cordon's hidden cache folder
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
 }

@@ -39,7 +39,8 @@ bool on_path(const std::string& program) {
 
 // The registry is the one outside host these machines reach; a machine without it skips.
 bool registry_reachable(const World& w) {
-  Proc r = w.host({"node", "-e",
+  // npm trusts the system's bundle (Debian's /usr/etc/npmrc cafile); node alone needs telling.
+  Proc r = w.host({"env", "NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt", "node", "-e",
                    "require('https').get('https://registry.npmjs.org/express', "
                    "r => process.exit(r.statusCode === 200 ? 0 : 1))"
                    ".on('error', () => process.exit(1)).setTimeout(15000, () => process.exit(1))"});

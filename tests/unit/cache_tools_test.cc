@@ -178,6 +178,33 @@ TEST(CacheRules, ProjectModeBindsCordonsFolderAndSetsTheVariables) {  // PKG-1, 
   for (const auto& m : p.mounts) EXPECT_NE(m.dest, "/home/u/.npm");
 }
 
+TEST(CacheRules, HiddenCacheFolderShowsOnlyTheMountPoint) {  // PKG-2, FS-13
+  CacheWorld w;
+  std::string cache = w.facts.folders.cache;
+  w.facts.caches.cache_real = cache;
+  w.facts.caches.view = project_cache_root(cache, w.project) + "/view";
+  w.exists_hidden(tilde_path(cache, w.home), testing::file_info(cache, Kind::kDir));
+  Plan p = w.plan();
+  size_t hide = p.mounts.size(), bind = p.mounts.size();
+  for (size_t i = 0; i < p.mounts.size(); ++i) {
+    if (p.mounts[i].dest == cache) hide = i;
+    if (p.mounts[i].dest == w.tools) bind = i;
+  }
+  ASSERT_LT(hide, p.mounts.size());
+  ASSERT_LT(bind, p.mounts.size());
+  EXPECT_EQ(p.mounts[hide].src, w.facts.caches.view);
+  EXPECT_EQ(p.mounts[hide].kind, MountKind::kRoBind);
+  EXPECT_LT(hide, bind);  // the project's caches are bound over the view's mount point
+  // Another hidden folder still shows the empty folder.
+  w.facts.caches.view.clear();
+  p = w.plan();
+  for (const auto& m : p.mounts) {
+    if (m.dest == cache) {
+      EXPECT_EQ(m.src, w.facts.empty_dir);
+    }
+  }
+}
+
 TEST(CacheRules, MountOnlyOverAToolTheUserHas) {  // PKG-3
   CacheWorld w;
   Plan p = w.plan();
