@@ -152,5 +152,38 @@ TEST(RealTools, CMakeBuildAndCtestWithCcacheInCordonsCache) {  // PKG-1 (ccache)
       << out.out;
 }
 
+TEST(RealTools, CacheModesAsAUserSeesThem) {  // PKG-3, PKG-4
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(w.home() + "/.cache/pip/kept", "mine\n");
+  // "project": the variable points into cordon's folder; the user's own cache stays read-only.
+  Proc r = w.sh("echo \"$PIP_CACHE_DIR\"; mkdir -p \"$PIP_CACHE_DIR/http\" && echo ok; "
+                "touch \"$HOME/.cache/pip/planted\" 2>/dev/null || echo refused");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(w.home() + "/.cache/cordon/packages/project-"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok\nrefused\n"), std::string::npos) << r.out;
+  EXPECT_FALSE(w.exists(w.home() + "/.cache/pip/planted"));
+  // PKG-3: nothing is made in the home for tools the user does not have.
+  for (const char* p : {"/.npm", "/.cargo", "/go", "/.m2", "/.gradle", "/.cache/yarn"})
+    EXPECT_FALSE(w.exists(w.home() + p)) << p;
+  Proc pol = w.cordon({"policy"});
+  EXPECT_NE(pol.out.find("package caches ([sandbox] caches = \"project\")"), std::string::npos)
+      << pol.out;
+  EXPECT_NE(pol.out.find("PIP_CACHE_DIR"), std::string::npos) << pol.out;
+
+  // "shared": the user's own cache is writable, and `cordon policy` says what that risks.
+  w.config("[sandbox]\ncaches = \"shared\"\n");
+  pol = w.cordon({"policy"});
+  EXPECT_NE(pol.out.find("a sandboxed command can then poison your caches"), std::string::npos)
+      << pol.out;
+  r = w.sh("echo \"[$PIP_CACHE_DIR]\"; touch \"$HOME/.cache/pip/shared\" && echo written");
+  EXPECT_EQ(r.out, "[]\nwritten\n") << r.err;
+
+  // "off": read-only, as before.
+  w.config("[sandbox]\ncaches = \"off\"\n");
+  r = w.sh("echo \"[$PIP_CACHE_DIR]\"; touch \"$HOME/.cache/pip/off\" 2>/dev/null || echo refused");
+  EXPECT_EQ(r.out, "[]\nrefused\n") << r.err;
+}
+
 }  // namespace
 }  // namespace cordon::it
