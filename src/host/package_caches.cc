@@ -51,10 +51,10 @@ Status prepare(const CacheFactsInput& in, const std::string& root, const std::st
                           false);
   for (const auto& t : cache_tools()) {
     if (t.way != CacheWay::kMount) continue;
-    // PKG-3: only for a tool the user has (its folder in the home is a real folder).
+    // PKG-3: only over a cache the user already has; nothing is made in the home, not even a
+    // mount point (bwrap would need one).
     if (!is_real_dir(expand_home(t.anchor, in.home))) continue;
-    std::string target = expand_home(t.home_path, in.home);
-    if (!is_real_dir(target) && mkdir(target.c_str(), 0755) != 0 && errno != EEXIST) continue;
+    if (!is_real_dir(expand_home(t.home_path, in.home))) continue;
     (void)make_dirs(tool_cache_folder(tools, t), 0700);
   }
   return ok_status();
@@ -111,10 +111,6 @@ CacheFacts read_cache_facts(const CacheFactsInput& in) {
                             tools, s.error().message);
       return f;
     }
-    // The mount points made just now.
-    for (size_t i = 0; i < cache_tools().size(); ++i)
-      if (cache_tools()[i].way == CacheWay::kMount)
-        f.own[i] = read_path_info(own_path(cache_tools()[i], in));
   }
   PathInfo ti = read_path_info(tools);
   PathInfo vi = read_path_info(view_dir(root));

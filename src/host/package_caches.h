@@ -24,8 +24,8 @@ struct CacheFactsInput {
 };
 
 // With `prepare` in "project" mode: makes `<cache>/packages/<project>/tools`, one folder in it
-// per mounted tool the user has and that tool's mount point in the home when missing (only
-// under a tool folder that exists, PKG-3), and records the project and the time of use.
+// per mounted tool whose cache already exists in the home (PKG-3: nothing is made there), the
+// view FS-13 shows, and records the project and the time of use.
 CacheFacts read_cache_facts(const CacheFactsInput& in);
 
 // PKG-5: one project's sandbox caches.

@@ -46,12 +46,12 @@ void plan_project(const Facts& facts, Plan& p) {
       p.caches.push_back({t.tool, how(t), shown, "project"});
       continue;
     }
-    // PKG-3: mounted only over a tool the user has; the host made the mount point.
+    // PKG-3: mounted only over a cache the user already has (no mount point is made).
     const PathInfo* anchor = fact_at(c.anchors, i);
     const PathInfo* own = fact_at(c.own, i);
     if (!is_dir(anchor) || !is_dir(own)) {
       p.caches.push_back({t.tool, how(t), shown,
-                          fmt::format("not used: no {} folder here", t.anchor)});
+                          fmt::format("not used: no {} folder here", t.home_path)});
       continue;
     }
     p.mounts.push_back({MountKind::kBind, folder, own->real,
