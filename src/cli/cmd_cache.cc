@@ -48,7 +48,8 @@ int list(const CliContext& ctx) {
   std::printf("%-10s  %-16s  %s\n", "size", "last used", "project (cache folder)");
   for (const auto& c : caches) {
     total += c.bytes;
-    std::printf("%-10s  %-16s  %s\n    %s\n", human_size(c.bytes).c_str(), when(c.last_used).c_str(),
+    std::printf("%-10s  %-16s  %s\n    %s\n", human_size(c.bytes).c_str(),
+                when(c.last_used).c_str(),
                 printable(c.project.empty() ? "(unknown project)" : c.project).c_str(),
                 printable(tilde_path(c.root, ctx.home)).c_str());
   }

@@ -105,8 +105,7 @@ int main(int argc, char** argv) {
 
   CacheArgs cache_args;
   auto* cache = app.add_subcommand(
-      "cache",
-      "List the projects' sandbox package caches with their sizes and last use (PKG-5).");
+      "cache", "List the projects' sandbox package caches with their sizes and last use (PKG-5).");
   auto* cache_clean = cache->add_subcommand(
       "clean", "Remove the sandbox package caches of the current project, another or all.");
   cache_clean->add_option("--project", cache_args.project, "the project whose caches to remove");

@@ -163,9 +163,8 @@ class Reader {
   auto var = std::move(var##_r).value()
 
 Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
-  static const std::vector<std::string> known = {"enabled",  "mode",     "writable",
-                                                 "hide",     "env_hide", "env_pass",
-                                                 "escape",   "protect",  "caches"};
+  static const std::vector<std::string> known = {
+      "enabled", "mode", "writable", "hide", "env_hide", "env_pass", "escape", "protect", "caches"};
   std::optional<bool> enabled;
   const toml::node* enabled_node = nullptr;
   std::optional<SandboxMode> mode;

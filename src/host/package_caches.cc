@@ -106,9 +106,10 @@ CacheFacts read_cache_facts(const CacheFactsInput& in) {
   std::string tools = project_cache_tools(in.folders.cache, in.project);
   if (in.prepare) {
     if (auto s = prepare(in, root, tools); !s.ok()) {
-      f.error = fmt::format("cannot create {} ({}). Fix: make cordon's cache folder writable "
-                            "by you, or set [sandbox] caches = \"off\".",
-                            tools, s.error().message);
+      f.error = fmt::format(
+          "cannot create {} ({}). Fix: make cordon's cache folder writable "
+          "by you, or set [sandbox] caches = \"off\".",
+          tools, s.error().message);
       return f;
     }
   }

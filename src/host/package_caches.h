@@ -18,8 +18,8 @@ struct CacheFactsInput {
   CacheMode mode = CacheMode::kProject;
   Folders folders;
   std::string home;
-  std::string project;  // real
-  EnvMap env;           // the user's environment (a variable names the user's own cache)
+  std::string project;   // real
+  EnvMap env;            // the user's environment (a variable names the user's own cache)
   bool prepare = false;  // make the folders (a sandboxed command is about to run)
 };
 
@@ -30,10 +30,10 @@ CacheFacts read_cache_facts(const CacheFactsInput& in);
 
 // PKG-5: one project's sandbox caches.
 struct ProjectCache {
-  std::string root;        // <cache>/packages/<name>
-  std::string project;     // as recorded ("" when unknown)
-  uint64_t bytes = 0;      // disk use
-  int64_t last_used = 0;   // seconds since the epoch, 0 when unknown
+  std::string root;       // <cache>/packages/<name>
+  std::string project;    // as recorded ("" when unknown)
+  uint64_t bytes = 0;     // disk use
+  int64_t last_used = 0;  // seconds since the epoch, 0 when unknown
 };
 std::vector<ProjectCache> list_project_caches(const Folders& folders);
 // Removes one project's caches (`project` real path) or, with an empty `project`, all of them.

@@ -60,8 +60,9 @@ std::vector<std::string> paths_in_line(const std::string& line) {
     }
     bool start = (i == 0 || line[i - 1] == ' ' || line[i - 1] == '(' || line[i - 1] == '=');
     bool tilde = c == '~' && i + 1 < line.size() && line[i + 1] == '/';
-    if (start && (c == '/' || tilde ||
-                  (c == '.' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '.')))) {
+    if (start &&
+        (c == '/' || tilde ||
+         (c == '.' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '.')))) {
       size_t j = i;
       while (j < line.size() && line[j] != ' ' && line[j] != ':' && line[j] != ',' &&
              line[j] != ')' && line[j] != '\'' && line[j] != '"')
@@ -207,8 +208,8 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
   else
     ways = "If this step needs it, run it again with --outside-sandbox (outside_sandbox: true), "
            "which needs approval";
-  return fmt::format("the sandbox may have blocked this command: {}.{}{} {}.",
-                     join_sentence(what), where, hint, ways);
+  return fmt::format("the sandbox may have blocked this command: {}.{}{} {}.", join_sentence(what),
+                     where, hint, ways);
 }
 
 }  // namespace cordon

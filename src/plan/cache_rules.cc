@@ -50,12 +50,12 @@ void plan_project(const Facts& facts, Plan& p) {
     const PathInfo* anchor = fact_at(c.anchors, i);
     const PathInfo* own = fact_at(c.own, i);
     if (!is_dir(anchor) || !is_dir(own)) {
-      p.caches.push_back({t.tool, how(t), shown,
-                          fmt::format("not used: no {} folder here", t.home_path)});
+      p.caches.push_back(
+          {t.tool, how(t), shown, fmt::format("not used: no {} folder here", t.home_path)});
       continue;
     }
-    p.mounts.push_back({MountKind::kBind, folder, own->real,
-                        "writable: the project's package caches (PKG-2)"});
+    p.mounts.push_back(
+        {MountKind::kBind, folder, own->real, "writable: the project's package caches (PKG-2)"});
     p.caches.push_back({t.tool, how(t), shown, "project"});
   }
 }

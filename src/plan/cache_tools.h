@@ -14,8 +14,8 @@ namespace cordon {
 enum class CacheWay { kVariable, kMount };
 
 struct CacheTool {
-  std::string tool;      // as users name it: "npm", "cargo (registry)"
-  std::string folder;    // its folder inside the project's sandbox cache: "npm"
+  std::string tool;    // as users name it: "npm", "cargo (registry)"
+  std::string folder;  // its folder inside the project's sandbox cache: "npm"
   CacheWay way = CacheWay::kVariable;
   std::string variable;  // kVariable: the tool's own variable (`npm_config_cache`)
   // kVariable: the value, `{}` standing for the folder ("-Dmaven.repo.local={}"); appended to

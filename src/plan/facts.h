@@ -116,8 +116,8 @@ struct MachineFacts {
 
 // PKG-1..4: the package caches, one entry per cache_tools() row (src/host/package_caches).
 struct CacheFacts {
-  std::string tools_dir;        // "project" mode: the project's sandbox cache folder (real,
-                                // exists); "" when it could not be made (`error` says why)
+  std::string tools_dir;  // "project" mode: the project's sandbox cache folder (real,
+                          // exists); "" when it could not be made (`error` says why)
   std::string error;
   // FS-13 hides cordon's cache folder (`cache_real`) behind an empty folder; in "project" mode
   // `view` is that folder instead: empty but for the chain `packages/<name>/tools`, the mount

@@ -100,7 +100,7 @@ struct Plan {
 
   // For `cordon policy` and aftercare.
   std::vector<std::string> writable_roots;  // host paths writable by the command
-  std::string home;         // the user's home folder, for notes (RES-3)
+  std::string home;                         // the user's home folder, for notes (RES-3)
   std::string config_file;  // the config file as shown to the user ("~/.config/cordon/...")
   std::vector<HiddenDecision> hidden;
   std::vector<ProtectDecision> protect;

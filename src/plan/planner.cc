@@ -144,8 +144,8 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
     // Inside an already hidden folder the path does not exist in the sandbox; skip it.
     if (within_any(t.path, hidden_dirs)) continue;
     p.mounts.push_back(MountOp{MountKind::kRoBind,
-                               t.dir ? hidden_dir_source(facts, t.path) : facts.empty_file,
-                               t.path, "hidden: " + t.why});
+                               t.dir ? hidden_dir_source(facts, t.path) : facts.empty_file, t.path,
+                               "hidden: " + t.why});
     if (t.dir) hidden_dirs.push_back(t.path);
   }
 }

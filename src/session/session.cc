@@ -37,8 +37,7 @@ std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/
 // bwrap reports a command it could not start as "bwrap: execvp NAME: REASON".
 // RES-4: execvp says "Permission denied" when a folder on PATH could not be searched even if
 // the program is nowhere; a shell skips such folders, so look again as a shell does.
-std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
-                                                        const Plan& plan) {
+std::optional<std::pair<int, std::string>> exec_failure(const std::string& held, const Plan& plan) {
   const std::string& argv0 = plan.argv[0];
   std::string prefix = "bwrap: execvp " + argv0 + ": ";
   size_t p = held.find(prefix);

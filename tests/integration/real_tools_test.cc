@@ -23,8 +23,8 @@ std::string fixture(const std::string& name) {
 }
 
 void write_npm_project(const World& w) {
-  for (const char* f : {"package.json", "package-lock.json", "app.js", ".mocharc.json",
-                        "test/app.test.js"}) {
+  for (const char* f :
+       {"package.json", "package-lock.json", "app.js", ".mocharc.json", "test/app.test.js"}) {
     std::string text = fixture(f);
     ASSERT_FALSE(text.empty()) << "tests/data/npm_project/" << f << " is missing or unreadable";
     w.write(f, text);
@@ -128,8 +128,10 @@ TEST(RealTools, CMakeBuildAndCtestWithCcacheInCordonsCache) {  // PKG-1 (ccache)
       "cmake -S . -B build -DCMAKE_C_COMPILER_LAUNCHER=ccache >/dev/null && "
       "cmake --build build >/dev/null && ctest --test-dir build 2>&1 | tail -3";
   bool ccache = on_path("ccache");
-  if (!ccache) build = "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && "
-                       "ctest --test-dir build 2>&1 | tail -3";
+  if (!ccache)
+    build =
+        "cmake -S . -B build >/dev/null && cmake --build build >/dev/null && "
+        "ctest --test-dir build 2>&1 | tail -3";
   Proc r = w.sh(build);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("100% tests passed, 0 tests failed out of 2"), std::string::npos) << r.out;
@@ -157,8 +159,9 @@ TEST(RealTools, CacheModesAsAUserSeesThem) {  // PKG-3, PKG-4
   World w;
   w.write(w.home() + "/.cache/pip/kept", "mine\n");
   // "project": the variable points into cordon's folder; the user's own cache stays read-only.
-  Proc r = w.sh("echo \"$PIP_CACHE_DIR\"; mkdir -p \"$PIP_CACHE_DIR/http\" && echo ok; "
-                "touch \"$HOME/.cache/pip/planted\" 2>/dev/null || echo refused");
+  Proc r = w.sh(
+      "echo \"$PIP_CACHE_DIR\"; mkdir -p \"$PIP_CACHE_DIR/http\" && echo ok; "
+      "touch \"$HOME/.cache/pip/planted\" 2>/dev/null || echo refused");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(w.home() + "/.cache/cordon/packages/project-"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ok\nrefused\n"), std::string::npos) << r.out;

@@ -258,8 +258,9 @@ TEST(SandboxFs, RefusedWriteInTheHomeNamesThePathAndTheWritableLine) {  // RES-3
   Proc r = w.sh("echo changed > \"$HOME/.sometool/state\"");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("The refused path: ~/.sometool/state."), std::string::npos) << r.err;
-  size_t line = r.err.find("`writable = [\"~/.sometool\"]` under [sandbox] in "
-                           "~/.config/cordon/config.toml");
+  size_t line = r.err.find(
+      "`writable = [\"~/.sometool\"]` under [sandbox] in "
+      "~/.config/cordon/config.toml");
   EXPECT_NE(line, std::string::npos) << r.err;
   EXPECT_LT(line, r.err.find("--outside-sandbox")) << r.err;
   EXPECT_EQ(w.read(w.home() + "/.sometool/state"), "kept\n");

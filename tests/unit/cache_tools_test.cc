@@ -1,4 +1,6 @@
 // PKG-1..4: the package-cache table, one test per tool, and the planner's cache rules.
+#include "plan/cache_tools.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 
 #include "fake_facts.h"
 #include "plan/cache_rules.h"
-#include "plan/cache_tools.h"
 #include "plan/planner.h"
 
 namespace cordon {
@@ -86,9 +87,7 @@ TEST(CacheTools, Maven) {
   mine.set("MAVEN_OPTS", "-Xmx2g");
   EXPECT_EQ(value_of("MAVEN_OPTS", mine), "-Xmx2g -Dmaven.repo.local=" + kTools + "/maven");
 }
-TEST(CacheTools, Gradle) {
-  expect_variable("gradle", "GRADLE_USER_HOME", "gradle", "~/.gradle");
-}
+TEST(CacheTools, Gradle) { expect_variable("gradle", "GRADLE_USER_HOME", "gradle", "~/.gradle"); }
 TEST(CacheTools, Ccache) { expect_variable("ccache", "CCACHE_DIR", "ccache", "~/.cache/ccache"); }
 TEST(CacheTools, Sccache) {
   expect_variable("sccache", "SCCACHE_DIR", "sccache", "~/.cache/sccache");
@@ -99,7 +98,7 @@ TEST(CacheTools, NodeGyp) {
 }
 
 TEST(CacheTools, EveryToolHasATestAndAFolderOfItsOwn) {  // PKG-3
-  EXPECT_EQ(cache_tools().size(), 17u);  // a new row needs its own test above
+  EXPECT_EQ(cache_tools().size(), 17u);                  // a new row needs its own test above
   std::set<std::string> folders;
   for (const auto& t : cache_tools()) {
     EXPECT_TRUE(folders.insert(t.folder).second) << t.folder;
@@ -211,7 +210,8 @@ TEST(CacheRules, MountOnlyOverAToolTheUserHas) {  // PKG-3
   for (const auto& m : p.mounts) EXPECT_NE(m.dest, "/home/u/.cargo/registry");
   w.has("~/.cargo/registry");
   p = w.plan();
-  EXPECT_TRUE(has_mount(p, MountKind::kBind, w.tools + "/cargo-registry", "/home/u/.cargo/registry"));
+  EXPECT_TRUE(
+      has_mount(p, MountKind::kBind, w.tools + "/cargo-registry", "/home/u/.cargo/registry"));
   EXPECT_FALSE(has_mount(p, MountKind::kBind, w.tools + "/cargo-git", "/home/u/.cargo/git"));
 }
 
@@ -230,8 +230,8 @@ TEST(CacheRules, CredentialsNextToCachesStayHidden) {  // PKG-2
   ASSERT_LT(bind, p.mounts.size());
   ASSERT_LT(hide, p.mounts.size());
   EXPECT_LT(bind, hide);  // the hidden file is mounted after, over the writable folder
-  for (const char* e : {"~/.npmrc", "~/.cargo/credentials*", "~/.gradle/gradle.properties",
-                        "~/.m2/settings.xml"}) {
+  for (const char* e :
+       {"~/.npmrc", "~/.cargo/credentials*", "~/.gradle/gradle.properties", "~/.m2/settings.xml"}) {
     bool listed = false;
     for (const auto& h : w.facts.hidden) listed = listed || h.entry == e;
     EXPECT_TRUE(listed) << e;

@@ -243,9 +243,9 @@ TEST(Config, CachesKey) {  // PKG-4
   auto d = parse_config("", "/home/u/.config/cordon/config.toml");
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->caches, CacheMode::kProject);
-  for (auto [text, mode] : {std::pair{"project", CacheMode::kProject},
-                            std::pair{"shared", CacheMode::kShared},
-                            std::pair{"off", CacheMode::kOff}}) {
+  for (auto [text, mode] :
+       {std::pair{"project", CacheMode::kProject}, std::pair{"shared", CacheMode::kShared},
+        std::pair{"off", CacheMode::kOff}}) {
     auto r = parse_config(std::string("[sandbox]\ncaches = \"") + text + "\"\n",
                           "/home/u/.config/cordon/config.toml");
     ASSERT_TRUE(r.ok()) << text;
