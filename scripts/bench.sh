@@ -10,6 +10,9 @@ echo
 "$BUILD/bench/bench_serve" "$(realpath "$BUILD/cordon")" --rounds "${SERVE_ROUNDS:-5}" \
   --execs "${SERVE_EXECS:-100}" --rss-execs "${RSS_EXECS:-10000}"
 echo
+# PERF-8: a real project's test suite (hundreds of tests, loopback servers) inside and outside.
+bench/perf8_test_suite.sh "$(realpath "$BUILD/cordon")" "${PERF8_ROUNDS:-5}"
+echo
 "$BUILD/bench/bench_planner" --benchmark_min_time=0.2
 echo
 # CMD-1..CMD-6 measured on tests/data/command_corpus.tsv: false allows (must be 0) and the

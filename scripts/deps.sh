@@ -11,6 +11,8 @@ packages=(
   libcli11-dev libfmt-dev libre2-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
+  # real tools in the sandbox (RealTools.*, PKG-1): a CMake project built with make and ccache
+  make ccache
   # the package and its checks (DIST-1, DIST-2): dpkg-shlibdeps, the completions' shells
   dpkg-dev zsh fish
 )

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "plan/cache_rules.h"
 #include "session/policy_report.h"
 #include "session/session.h"
 
@@ -118,6 +119,12 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
       for (const auto& d : plan.protect)
         std::printf("  %-40s %-28s %s\n", d.path.c_str(), d.state.c_str(), d.why.c_str());
     }
+    // PKG-4: each package cache, where it lives and its mode.
+    std::printf("\npackage caches ([sandbox] caches = \"%s\"): %s.\n", to_string(p.caches),
+                cache_mode_summary(p.caches).c_str());
+    for (const auto& c : plan.caches)
+      std::printf("  %-18s %-36s %-50s %s\n", c.tool.c_str(), c.how.c_str(), c.where.c_str(),
+                  c.state.c_str());
     std::printf("\nmounts:       %zu of a budget of 256%s\n", plan.mount_count(),
                 plan.coarsened ? " (file-by-file folders made read-only whole, BUD-2)" : "");
   }

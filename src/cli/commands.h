@@ -33,6 +33,14 @@ struct PolicyArgs {
 };
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args);
 
+// PKG-5: `cordon cache` lists; `cordon cache clean [--project DIR | --all]` removes.
+struct CacheArgs {
+  bool clean = false;
+  bool all = false;
+  std::string project;
+};
+int cmd_cache(const CliContext& ctx, const CacheArgs& args);
+
 struct ReviewArgs {
   bool start = false;
   std::string project;

@@ -134,6 +134,14 @@ int main(int argc, char** argv) {
   review_start->add_option("--project", review_args.project, "project root");
   review_start->add_option("--session", review_args.session, "the session the review belongs to");
 
+  CacheArgs cache_args;
+  auto* cache = app.add_subcommand(
+      "cache", "List the projects' sandbox package caches with their sizes and last use (PKG-5).");
+  auto* cache_clean = cache->add_subcommand(
+      "clean", "Remove the sandbox package caches of the current project, another or all.");
+  cache_clean->add_option("--project", cache_args.project, "the project whose caches to remove");
+  cache_clean->add_flag("--all", cache_args.all, "remove every project's caches");
+
   SessionArgs session_args;
   auto* session = app.add_subcommand("session", "Manage lasting sessions (SES-1).");
   session->require_subcommand(1);
@@ -323,6 +331,10 @@ int main(int argc, char** argv) {
     return mcp_main(mcp_args);
   }
   if (policy->parsed()) return cmd_policy(ctx, policy_args);
+  if (cache->parsed()) {
+    cache_args.clean = cache_clean->parsed();
+    return cmd_cache(ctx, cache_args);
+  }
   if (session->parsed()) {
     for (auto* sub : session->get_subcommands()) session_args.action = sub->get_name();
     return cmd_session(ctx, session_args);

@@ -23,6 +23,17 @@ const char* to_string(SandboxMode m) {
   return "?";
 }
 const char* to_string(EscapeMode m) { return m == EscapeMode::kAsk ? "ask" : "never"; }
+const char* to_string(CacheMode m) {
+  switch (m) {
+    case CacheMode::kProject:
+      return "project";
+    case CacheMode::kShared:
+      return "shared";
+    case CacheMode::kOff:
+      return "off";
+  }
+  return "?";
+}
 const char* to_string(ApprovalMode m) {
   switch (m) {
     case ApprovalMode::kManual:
@@ -152,9 +163,8 @@ class Reader {
   auto var = std::move(var##_r).value()
 
 Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
-  static const std::vector<std::string> known = {"enabled",  "mode",     "writable",
-                                                 "hide",     "env_hide", "env_pass",
-                                                 "escape",   "protect"};
+  static const std::vector<std::string> known = {
+      "enabled", "mode", "writable", "hide", "env_hide", "env_pass", "escape", "protect", "caches"};
   std::optional<bool> enabled;
   const toml::node* enabled_node = nullptr;
   std::optional<SandboxMode> mode;
@@ -233,6 +243,19 @@ Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
         p.escape = EscapeMode::kNever;
       else
         return r.err(v, name, fmt::format("\"{}\" is not allowed; use \"ask\" or \"never\"", s));
+    } else if (key == "caches") {  // PKG-4
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "project")
+        p.caches = CacheMode::kProject;
+      else if (s == "shared")
+        p.caches = CacheMode::kShared;
+      else if (s == "off")
+        p.caches = CacheMode::kOff;
+      else
+        return r.err(v, name,
+                     fmt::format("\"{}\" is not allowed; use \"project\" (cordon's own caches "
+                                 "for each project), \"shared\" or \"off\"",
+                                 s));
     } else if (key == "protect") {
       CORDON_TRY(list, r.strings(v, name));
       const toml::array& arr = *v.as_array();

@@ -11,10 +11,13 @@ namespace cordon {
 
 enum class SandboxMode { kOn, kOff, kExternal };
 enum class EscapeMode { kAsk, kNever };
+// PKG-4: package caches are cordon's per project, the user's own (writable), or read-only.
+enum class CacheMode { kProject, kShared, kOff };
 enum class ApprovalMode { kManual, kApproveAll, kAuto };
 
 const char* to_string(SandboxMode m);
 const char* to_string(EscapeMode m);
+const char* to_string(CacheMode m);
 const char* to_string(ApprovalMode m);
 
 // [limits] (PROC-6). Unset means no limit beyond the machine's.
@@ -61,6 +64,7 @@ struct Policy {
   std::vector<std::string> env_pass;  // exact names, external mode only (ENV-2/3)
   EscapeMode escape = EscapeMode::kAsk;
   std::vector<std::string> protect;  // project-relative; trailing "/" marks a folder (PROT-9)
+  CacheMode caches = CacheMode::kProject;  // PKG-4
 
   // [away] timeout (CFG-4); nullopt means "off".
   std::optional<std::chrono::milliseconds> away_timeout = std::chrono::minutes(15);

@@ -9,6 +9,7 @@
 #include "host/git_config_copy.h"
 #include "host/git_facts.h"
 #include "host/hidden_links.h"
+#include "host/package_caches.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
 #include "host/wsl_facts.h"
@@ -112,6 +113,14 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     f.credential_files = std::move(scan.files);
     f.credential_scan_refusal = std::move(scan.refusal);
   }
+  CacheFactsInput ci;
+  ci.mode = policy.caches;
+  ci.folders = in.folders;
+  ci.home = in.home;
+  ci.project = in.project;
+  ci.env = in.env;
+  ci.prepare = in.prepare_caches;
+  f.caches = read_cache_facts(ci);
   f.machine.bwrap = find_bwrap(in.env);
   long am = sysconf(_SC_ARG_MAX);
   if (am > 0) f.machine.arg_max = static_cast<uint64_t>(am);

@@ -23,6 +23,7 @@ struct FactsInput {
   std::string empty_file;    // exists
   std::string empty_dir;     // exists
   bool network = false;      // gather NET-3 credential files
+  bool prepare_caches = false;  // make the project's package cache folders (PKG-2)
 };
 
 // The project root for a working folder: the nearest folder at or above it holding `.git`

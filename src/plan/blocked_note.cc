@@ -15,23 +15,54 @@ bool contains(const std::string& hay, const char* needle) {
   return hay.find(needle) != std::string::npos;
 }
 
+bool contains_any(const std::string& hay, std::initializer_list<const char*> needles) {
+  for (const char* n : needles)
+    if (contains(hay, n)) return true;
+  return false;
+}
+
+// RES-3: the spellings of a refused write, lower-cased: C, Python, Rust and Java say
+// "Read-only file system", Go "read-only file system", Node `EROFS`, Rust `ReadOnlyFilesystem`.
+bool says_read_only(const std::string& low) {
+  return contains_any(low, {"read-only file system", "erofs", "readonlyfilesystem"});
+}
+
+// RES-3: the spellings of a refused access: C and git "Permission denied", Node `EACCES` and
+// `EPERM`, Python `PermissionError`, Java `AccessDeniedException`, Rust `PermissionDenied`.
+bool says_denied(const std::string& low) {
+  return contains_any(low, {"permission denied", "operation not permitted", "eacces", "eperm",
+                            "permissionerror", "accessdeniedexception", "permissiondenied"});
+}
+
 // Paths a line mentions: quoted ('x', "x", `x', ‘x’) or bare words starting with / ./ ../ ~/.
 std::vector<std::string> paths_in_line(const std::string& line) {
   std::vector<std::string> out;
   for (size_t i = 0; i < line.size(); ++i) {
     char c = line[i];
+    if (line.compare(i, 3, "\u2018") == 0) {  // coreutils' ‘x’ in a UTF-8 locale
+      size_t j = line.find("\u2019", i + 3);
+      if (j != std::string::npos && j > i + 3) {
+        std::string q = line.substr(i + 3, j - i - 3);
+        if (q[0] == '/' || q[0] == '.' || q[0] == '~') out.push_back(q);
+        i = j + 2;
+      }
+      continue;
+    }
     if (c == '\'' || c == '"' || c == '`') {
       char close = c == '`' ? '\'' : c;
       size_t j = line.find(close, i + 1);
       if (j != std::string::npos && j > i + 1) {
-        out.push_back(line.substr(i + 1, j - i - 1));
+        std::string q = line.substr(i + 1, j - i - 1);
+        if (q[0] == '/' || q[0] == '.' || q[0] == '~') out.push_back(q);
         i = j;
       }
       continue;
     }
     bool start = (i == 0 || line[i - 1] == ' ' || line[i - 1] == '(' || line[i - 1] == '=');
-    if (start && (c == '/' || (c == '.' && i + 1 < line.size() &&
-                               (line[i + 1] == '/' || line[i + 1] == '.')))) {
+    bool tilde = c == '~' && i + 1 < line.size() && line[i + 1] == '/';
+    if (start &&
+        (c == '/' || tilde ||
+         (c == '.' && i + 1 < line.size() && (line[i + 1] == '/' || line[i + 1] == '.')))) {
       size_t j = i;
       while (j < line.size() && line[j] != ' ' && line[j] != ':' && line[j] != ',' &&
              line[j] != ')' && line[j] != '\'' && line[j] != '"')
@@ -43,9 +74,15 @@ std::vector<std::string> paths_in_line(const std::string& line) {
   return out;
 }
 
-bool outside_roots(const std::string& raw, const Plan& plan) {
-  if (raw.empty()) return false;
-  std::string p = raw[0] == '/' ? normalize_path(raw) : path_join(plan.cwd, raw);
+std::string absolute(const std::string& raw, const Plan& plan) {
+  if (raw.empty()) return "";
+  if (raw[0] == '/') return normalize_path(raw);
+  if (raw.size() > 1 && raw[0] == '~' && raw[1] == '/')
+    return plan.home.empty() ? "" : normalize_path(expand_home(raw, plan.home));
+  return path_join(plan.cwd, raw);
+}
+
+bool outside_roots(const std::string& p, const Plan& plan) {
   if (p.empty() || p[0] != '/') return false;
   if (path_within(p, "/tmp")) return false;  // the private /tmp is writable
   for (const auto& r : plan.writable_roots)
@@ -53,60 +90,126 @@ bool outside_roots(const std::string& raw, const Plan& plan) {
   return true;
 }
 
+// A line that starts with the program's own path ("/bin/sh: 1: cannot create X: ...").
+bool starts_with_program(const std::string& line, const std::string& path) {
+  return line.rfind(path + ":", 0) == 0;
+}
+
+// The first path outside the writable roots that the lines mention, or "". The program's own
+// path leading a line counts only when the line names no other.
+std::string refused_path(const std::vector<std::string>& lines, const Plan& plan) {
+  for (const auto& line : lines) {
+    std::vector<std::string> paths = paths_in_line(line);
+    if (paths.size() > 1 && starts_with_program(line, paths[0])) paths.erase(paths.begin());
+    for (const auto& raw : paths) {
+      std::string p = absolute(raw, plan);
+      if (outside_roots(p, plan)) return p;
+    }
+  }
+  return "";
+}
+
+// The `writable` entry that would allow `path` under the home: its first folder below the home,
+// or two for the shared parents (~/.cache/pip, ~/.local/share/x), never the home itself.
+std::string writable_entry(const std::string& path, const std::string& home) {
+  if (home.empty() || home == "/" || !path_within(path, home) || path == home) return "";
+  std::vector<std::string> parts = split(path_relative(path, home), '/');
+  size_t keep = 1;
+  if (parts[0] == ".cache" || parts[0] == ".config") keep = 2;
+  if (parts[0] == ".local" && parts.size() > 1 && (parts[1] == "share" || parts[1] == "state"))
+    keep = 3;
+  if (keep > parts.size()) keep = parts.size();
+  std::vector<std::string> kept(parts.begin(), parts.begin() + static_cast<long>(keep));
+  return "~/" + join(kept, "/");
+}
+
+struct Findings {
+  bool fs = false, net = false, sock = false, git_config = false;
+  std::string path;  // RES-3: the refused path, when the output names one
+};
+
+// A refusal line names its path, or the lines just before it do (cargo's "Caused by:").
+std::vector<std::string> with_context(const std::vector<std::string>& lines, size_t i) {
+  size_t from = i >= 3 ? i - 3 : 0;
+  std::vector<std::string> out = {lines[i]};
+  for (size_t k = i; k-- > from;) out.push_back(lines[k]);
+  return out;
+}
+
+void scan_line(const std::vector<std::string>& lines, size_t i, const Plan& plan, Findings& f) {
+  const std::string& line = lines[i];
+  std::string low = to_lower(line);
+  // git rewrites its config by renaming a new file over it: a read-only mount says EBUSY.
+  if (contains_any(low, {"could not write config file", "could not lock config file"})) {
+    std::string p = refused_path({line}, plan);
+    if (p.empty() || !path_within(p, plan.home) || line.find(".git/") != std::string::npos)
+      f.git_config = true;
+  }
+  if (contains(low, "device or resource busy") && !paths_in_line(line).empty()) f.fs = true;
+  if (contains_any(low, {"network is unreachable", "could not resolve host",
+                         "temporary failure in name resolution", "name or service not known",
+                         "no address associated with hostname", "enotfound", "eai_again"}))
+    f.net = true;
+  bool ro = says_read_only(low);
+  bool denied = !ro && says_denied(low);
+  if (!ro && !denied) return;
+  if (denied && contains_any(low, {"socket", ".sock", "af_unix", "connect"})) {
+    f.sock = true;
+    return;
+  }
+  std::string p = refused_path(with_context(lines, i), plan);
+  if (ro || !p.empty()) f.fs = true;
+  if (f.path.empty()) f.path = p;
+}
+
+std::string home_hint(const Plan& plan, const std::string& path) {
+  std::string entry = writable_entry(path, plan.home);
+  if (entry.empty()) return "";
+  return fmt::format(
+      " To let every sandboxed command of yours write there, add `writable = [\"{}\"]` under "
+      "[sandbox] in {} (a program's folder in your home; cordon keeps package caches of its "
+      "own, see `cordon policy`).",
+      entry, plan.config_file.empty() ? "the config file" : plan.config_file);
+}
+
 }  // namespace
 
 std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
                                         const std::string& output) {
   if (plan.runner != Runner::kSandbox) return std::nullopt;
-  bool fs = false, net = false, sock = false, git_config = false;
-  for (const auto& line : split(output, '\n')) {
-    if (contains(line, "Read-only file system")) fs = true;
-    // git rewrites its config by renaming a new file over it: a read-only mount says EBUSY.
-    if (contains(line, "could not write config file") ||
-        contains(line, "could not lock config file"))
-      git_config = true;
-    if (contains(line, "Device or resource busy"))
-      for (const auto& p : paths_in_line(line))
-        if (!p.empty()) fs = true;
-    if (contains(line, "Network is unreachable") || contains(line, "Could not resolve host") ||
-        contains(line, "Temporary failure in name resolution") ||
-        contains(line, "Name or service not known") ||
-        contains(line, "No address associated with hostname"))
-      net = true;
-    bool denied = contains(line, "Permission denied") || contains(line, "Operation not permitted");
-    if (!denied) continue;
-    std::string low = to_lower(line);
-    if (contains(low, "socket") || contains(low, ".sock") || contains(low, "af_unix") ||
-        contains(low, "connect"))
-      sock = true;
-    for (const auto& p : paths_in_line(line))
-      if (outside_roots(p, plan)) fs = true;
-  }
-  if (git_config)
+  Findings f;
+  std::vector<std::string> lines = split(output, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) scan_line(lines, i, plan, f);
+  if (f.git_config)
     return std::string(
         "git's config files and hooks are locked inside the sandbox (GIT-1), so `git config` "
         "cannot change them here. Change the setting yourself outside the sandbox, or run the "
         "command again with --outside-sandbox (outside_sandbox: true), which needs approval.");
-  if (exit_code == 0 && !fs) return std::nullopt;
-  if (!fs && !net && !sock) return std::nullopt;
+  if (exit_code == 0 && !f.fs) return std::nullopt;
+  if (!f.fs && !f.net && !f.sock) return std::nullopt;
   std::vector<std::string> what;
-  if (fs)
+  if (f.fs)
     what.push_back(fmt::format("writes outside the project{} and /tmp are refused, and "
                                "protected files and git's hooks and config are read-only",
                                plan.writable_roots.size() > 2 ? ", the writable paths" : ""));
-  if (net && !plan.share_network)
+  if (f.net && !plan.share_network)
     what.push_back("the network is closed (only 127.0.0.1 inside this command works)");
-  if (sock) what.push_back("Unix-domain sockets are refused (ssh-agent, D-Bus, Docker)");
+  if (f.sock) what.push_back("Unix-domain sockets are refused (ssh-agent, D-Bus, Docker)");
   if (what.empty()) return std::nullopt;
+  std::string where, hint;
+  if (f.fs && !f.path.empty()) {
+    where = fmt::format(" The refused path: {}.", printable(tilde_path(f.path, plan.home)));
+    hint = home_hint(plan, f.path);
+  }
   std::string ways;
-  if (net && !plan.share_network)
+  if (f.net && !plan.share_network)
     ways = "To reach the internet, run it again with --network (network: true); for anything "
            "else, --outside-sandbox (outside_sandbox: true)";
   else
     ways = "If this step needs it, run it again with --outside-sandbox (outside_sandbox: true), "
            "which needs approval";
-  return fmt::format("the sandbox may have blocked this command: {}. {}.", join_sentence(what),
-                     ways);
+  return fmt::format("the sandbox may have blocked this command: {}.{}{} {}.", join_sentence(what),
+                     where, hint, ways);
 }
 
 }  // namespace cordon

@@ -126,6 +126,20 @@ struct MachineFacts {
   std::string wsl_error;  // the mount table could not be read under WSL2 (then: unavailable)
 };
 
+// PKG-1..4: the package caches, one entry per cache_tools() row (src/host/package_caches).
+struct CacheFacts {
+  std::string tools_dir;  // "project" mode: the project's sandbox cache folder (real,
+                          // exists); "" when it could not be made (`error` says why)
+  std::string error;
+  // FS-13 hides cordon's cache folder (`cache_real`) behind an empty folder; in "project" mode
+  // `view` is that folder instead: empty but for the chain `packages/<name>/tools`, the mount
+  // point of the project's caches (bwrap cannot make one inside a read-only folder).
+  std::string cache_real;
+  std::string view;
+  std::vector<PathInfo> own;      // the user's own cache of each tool ("shared" mode)
+  std::vector<PathInfo> anchors;  // a mounted tool's folder in the home (`~/.cargo`)
+};
+
 struct Facts {
   std::string home;         // normalized home folder
   std::string cwd;          // the caller's working folder (real)
@@ -156,6 +170,7 @@ struct Facts {
   // FS-5: set when the links inside hidden folders could not all be checked (past the bound).
   std::string hidden_links_refusal;
   MachineFacts machine;
+  CacheFacts caches;
 };
 
 }  // namespace cordon

@@ -74,6 +74,14 @@ struct ProtectDecision {
   std::string why;
 };
 
+// How a package cache is provided, for `cordon policy` (PKG-4).
+struct CacheDecision {
+  std::string tool;
+  std::string how;    // "npm_config_cache", "mounted over ~/.cargo/registry"
+  std::string where;  // the folder the tool writes, as shown ("~/.cache/cordon/packages/...")
+  std::string state;  // "project", "shared (writable)", "read-only", "not used: ..."
+};
+
 struct Plan {
   Runner runner = Runner::kSandbox;
   SandboxMode mode = SandboxMode::kOn;
@@ -92,11 +100,14 @@ struct Plan {
 
   // For `cordon policy` and aftercare.
   std::vector<std::string> writable_roots;  // host paths writable by the command
+  std::string home;                         // the user's home folder, for notes (RES-3)
+  std::string config_file;  // the config file as shown to the user ("~/.config/cordon/...")
   std::vector<HiddenDecision> hidden;
   // FS-12: the global git config's keys removed from the copy commands see ("~/.gitconfig:
   // http.extraheader (an HTTP header (Authorization))").
   std::vector<std::string> git_config_removed;
   std::vector<ProtectDecision> protect;
+  std::vector<CacheDecision> caches;  // PKG-4
   bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
 
   size_t mount_count() const { return mounts.size(); }

@@ -8,6 +8,8 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/budget.h"
+#include "plan/cache_rules.h"
+#include "plan/cache_tools.h"
 #include "plan/env_filter.h"
 #include "plan/plan_check.h"
 #include "plan/project_rules.h"
@@ -173,8 +175,9 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
     if (!seen.insert(t.path).second) continue;
     // Inside an already hidden folder the path does not exist in the sandbox; skip it.
     if (within_any(t.path, hidden_dirs)) continue;
-    p.mounts.push_back(MountOp{MountKind::kRoBind, t.dir ? facts.empty_dir : facts.empty_file,
-                               t.path, "hidden: " + t.why});
+    p.mounts.push_back(MountOp{MountKind::kRoBind,
+                               t.dir ? hidden_dir_source(facts, t.path) : facts.empty_file, t.path,
+                               "hidden: " + t.why});
     if (t.dir) hidden_dirs.push_back(t.path);
   }
 }
@@ -220,8 +223,10 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
     if (within_any(d.real, bound))
       m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only (FS-8)"});
   }
+  plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
+  plan_project_caches(policy, facts, p);  // PKG-2: inside cordon's hidden cache folder
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
@@ -239,6 +244,8 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
   p.timeout = req.timeout;
   p.limits = policy.limits;
   p.warnings = policy.warnings;
+  p.home = facts.home;
+  p.config_file = config_name(policy, facts);
 
   if (req.script)
     p.argv = {opt.shell, "-c", *req.script};
@@ -401,7 +408,9 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
                               budget_list_fix(most, config_name(policy, facts))));
   }
 
-  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, opt);
+  PlanOptions popt = opt;
+  if (popt.cache_folder.empty()) popt.cache_folder = facts.folders.cache;
+  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, popt);
   p.argv = std::move(part.argv);
   p.env = std::move(part.env);
   p.cwd = std::move(part.cwd);
@@ -440,6 +449,9 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   part.env.set("CORDON_SANDBOX", "1");  // ENV-5
   part.env.set("TMPDIR", "/tmp");
   part.env.set("PWD", part.cwd);
+  // PKG-3: the package managers' variables point into the project's sandbox cache.
+  if (!opt.cache_folder.empty())
+    set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
   return part;
 }
 

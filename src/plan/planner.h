@@ -20,6 +20,9 @@ struct PlanOptions {
   // Protected folders judged file by file are read-only whole from the start (what BUD-2 does
   // past the mount budget; MAC-2 asks for it past the path-filter cap).
   bool coarse = false;
+  // cordon's cache folder (CFG-1), where the project's package caches live (PKG-2); make_plan
+  // takes the facts' when empty, sandbox_process_part sets no cache variables without it.
+  std::string cache_folder;
 };
 
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,

@@ -2,6 +2,7 @@
 
 #include "backend/linux/cgroup.h"
 #include "core/strings.h"
+#include "plan/cache_rules.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -41,6 +42,11 @@ Plan printable_plan(Plan plan) {
     d.why = printable(d.why);
   }
   plan.git_config_removed = printable_all(std::move(plan.git_config_removed));
+  for (auto& c : plan.caches) {
+    c.how = printable(c.how);
+    c.where = printable(c.where);
+    c.state = printable(c.state);
+  }
   plan.writable_roots = printable_all(std::move(plan.writable_roots));
   plan.notices = printable_all(std::move(plan.notices));
   plan.warnings = printable_all(std::move(plan.warnings));
@@ -71,6 +77,12 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["protected"] = nlohmann::json::array();
   for (const auto& d : plan.protect)
     j["protected"].push_back({{"path", d.path}, {"state", d.state}, {"why", d.why}});
+  j["caches"] = {{"mode", to_string(p.caches)},
+                 {"meaning", cache_mode_summary(p.caches)},
+                 {"tools", nlohmann::json::array()}};
+  for (const auto& c : plan.caches)
+    j["caches"]["tools"].push_back(
+        {{"tool", c.tool}, {"how", c.how}, {"where", c.where}, {"state", c.state}});
   j["env_stripped"] = plan.stripped;
   j["limits"] = limits_json(p.limits);
   j["mount_count"] = plan.mount_count();

@@ -35,14 +35,17 @@ namespace {
 std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"; }
 
 // bwrap reports a command it could not start as "bwrap: execvp NAME: REASON".
-std::optional<std::pair<int, std::string>> exec_failure(const std::string& held,
-                                                        const std::string& argv0) {
+// RES-4: execvp says "Permission denied" when a folder on PATH could not be searched even if
+// the program is nowhere; a shell skips such folders, so look again as a shell does.
+std::optional<std::pair<int, std::string>> exec_failure(const std::string& held, const Plan& plan) {
+  const std::string& argv0 = plan.argv[0];
   std::string prefix = "bwrap: execvp " + argv0 + ": ";
   size_t p = held.find(prefix);
   if (p == std::string::npos) return std::nullopt;
   std::string reason = trim(held.substr(p + prefix.size()));
   reason = reason.substr(0, reason.find('\n'));
-  if (reason == "No such file or directory")
+  if (reason == "No such file or directory" ||
+      (reason == "Permission denied" && find_command(argv0, plan.env, plan.cwd).path.empty()))
     return std::make_pair(127, argv0 + ": command not found");
   return std::make_pair(126, argv0 + ": cannot run it (" + reason + ")");
 }
@@ -382,6 +385,7 @@ Facts Session::facts(const Request& req) const {
   in.empty_file = empty_file_;
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
+  in.prepare_caches = opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   Facts f = gather_facts(opts_.policy, in);
   // Another command in flight may change the record (SRV-4): read it under the lock.
   bool tracked_known;
@@ -761,6 +765,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     // A sandboxed command: bwrap starts now and waits for its mounts while they are planned.
     PlanOptions po;
     po.shell = shell_for_scripts();
+    po.cache_folder = opts_.folders.cache;
     ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
     bool prepared = false, planned = false;
     outcome = launch_sandbox_early(
@@ -868,12 +873,12 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     res.exit_code = 130;
     res.signal = 2;
   } else if (plan.runner == Runner::kSandbox) {
-    auto ef = exec_failure(o.held_err, plan.argv[0]);
+    auto ef = exec_failure(o.held_err, plan);
     // A captured stderr (the servers) holds bwrap's line itself, first.
     const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
                             res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
     if (!ef && in_capture)
-      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan.argv[0]);
+      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan);
     if (ef && o.exit_code == 1) {
       res.exit_code = ef->first;
       res.messages.push_back(ef->second);

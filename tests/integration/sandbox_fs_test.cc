@@ -247,3 +247,31 @@ TEST(SandboxFs, WritableThroughALinkIntoAHiddenPathCreatesNothing) {  // CFG-3
 
 }  // namespace
 }  // namespace cordon::it
+
+namespace cordon::it {
+namespace {
+
+TEST(SandboxFs, RefusedWriteInTheHomeNamesThePathAndTheWritableLine) {  // RES-3
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(w.home() + "/.sometool/state", "kept\n");
+  Proc r = w.sh("echo changed > \"$HOME/.sometool/state\"");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("The refused path: ~/.sometool/state."), std::string::npos) << r.err;
+  size_t line = r.err.find(
+      "`writable = [\"~/.sometool\"]` under [sandbox] in "
+      "~/.config/cordon/config.toml");
+  EXPECT_NE(line, std::string::npos) << r.err;
+  EXPECT_LT(line, r.err.find("--outside-sandbox")) << r.err;
+  EXPECT_EQ(w.read(w.home() + "/.sometool/state"), "kept\n");
+  // Node's spelling (EROFS, lower-case text) gets the same note.
+  r = w.cordon({"run", "--", "node", "-e",
+                "require('fs').writeFileSync(process.env.HOME + '/.sometool/state', 'x')"});
+  if (r.err.find("node: command not found") == std::string::npos) {
+    EXPECT_NE(r.err.find("EROFS"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("`writable = [\"~/.sometool\"]`"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace cordon::it

@@ -1,4 +1,5 @@
 // Processes, exit statuses and the seccomp filter in a real sandbox (PROC, PROBE, MODE-4).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -50,6 +51,28 @@ TEST(SandboxProc, ExitStatuses) {  // PROC-5
   // Standard input flows in when it is not a terminal.
   r = w.cordon({"run", "--", "/bin/cat"}, "", "piped input\n");
   EXPECT_EQ(r.out, "piped input\n");
+}
+
+TEST(SandboxProc, UnsearchableFolderOnPathIsSkipped) {  // RES-4
+  REQUIRE_SANDBOX();
+  World w;
+  // A folder on PATH the user cannot search (another user's PATH, `su` without `-`): as root it
+  // is searchable anyway, as any other user execvp would say "Permission denied".
+  w.write("locked/.keep", "");
+  w.write("bin/not-runnable", "#!/bin/sh\necho hi\n", 0644);
+  ASSERT_EQ(chmod(w.abs("locked").c_str(), 0), 0);
+  w.env["PATH"] = w.abs("locked") + ":" + w.abs("bin") + ":/usr/bin:/bin";
+  Proc r = w.cordon({"run", "--", "no-such-command-xyz"});
+  EXPECT_EQ(r.status, 127) << r.err;
+  EXPECT_NE(r.err.find("no-such-command-xyz: command not found"), std::string::npos) << r.err;
+  // A program after the locked folder is still found.
+  r = w.cordon({"run", "--", "true"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // 126 only when the file found cannot be run.
+  r = w.cordon({"run", "--", "not-runnable"});
+  EXPECT_EQ(r.status, 126) << r.err;
+  EXPECT_NE(r.err.find("not-runnable"), std::string::npos) << r.err;
+  ASSERT_EQ(chmod(w.abs("locked").c_str(), 0755), 0);
 }
 
 TEST(SandboxProc, TimeoutEndsTheWholeTree) {  // PROC-4

@@ -79,3 +79,104 @@ TEST(BlockedNote, GitConfigGetsAClearNote) {  // GIT-1, RES-2
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// RES-3: real refusals as the common runtimes print them, inside the fake home /home/u with the
+// project /home/u/proj. `path` is the path the note must name ("" when the output names none),
+// `entry` the `writable` line it must suggest ("" for a path outside the home).
+struct RealRefusal {
+  const char* who;
+  const char* output;
+  const char* path;
+  const char* entry;
+};
+
+const RealRefusal kRealRefusals[] = {
+    {"node", "Error: EROFS: read-only file system, open '/home/u/.npm/_cacache/tmp/1f2e3d'",
+     "~/.npm/_cacache/tmp/1f2e3d", "~/.npm"},
+    {"node", "Error: EACCES: permission denied, mkdir '/home/u/.config/yarn/global'",
+     "~/.config/yarn/global", "~/.config/yarn"},
+    {"node", "Error: EPERM: operation not permitted, rename '/opt/app/a' -> '/opt/app/b'",
+     "/opt/app/a", ""},
+    {"npm",
+     "npm error code EROFS\nnpm error syscall open\nnpm error path "
+     "/home/u/.npm/_cacache/tmp/6f3e\nnpm error errno -30\nnpm error rofs EROFS: read-only file "
+     "system, open '/home/u/.npm/_cacache/tmp/6f3e'",
+     "~/.npm/_cacache/tmp/6f3e", "~/.npm"},
+    {"python", "PermissionError: [Errno 13] Permission denied: '/home/u/.cache/pip/http'",
+     "~/.cache/pip/http", "~/.cache/pip"},
+    {"python", "OSError: [Errno 30] Read-only file system: '/home/u/.local/share/jupyter/x'",
+     "~/.local/share/jupyter/x", "~/.local/share/jupyter"},
+    {"pip",
+     "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: "
+     "'/usr/local/lib/python3.11/dist-packages/six.py'\nConsider using the `--user` option or "
+     "check the permissions.",
+     "/usr/local/lib/python3.11/dist-packages/six.py", ""},
+    {"go", "go: could not create module cache: mkdir /home/u/go: read-only file system", "~/go",
+     "~/go"},
+    {"go", "open /home/u/.cache/go-build/01/x-d: read-only file system", "~/.cache/go-build/01/x-d",
+     "~/.cache/go-build"},
+    {"rust", "Error: Os { code: 30, kind: ReadOnlyFilesystem, message: \"Read-only file system\" }",
+     "", ""},
+    {"cargo",
+     "error: failed to open: /home/u/.cargo/registry/.package-cache\n\nCaused by:\n  Read-only "
+     "file system (os error 30)",
+     "~/.cargo/registry/.package-cache", "~/.cargo"},
+    {"java",
+     "java.nio.file.FileSystemException: /home/u/.m2/repository/junit: Read-only file system",
+     "~/.m2/repository/junit", "~/.m2"},
+    {"java", "java.nio.file.AccessDeniedException: /home/u/.gradle/caches/8.5",
+     "~/.gradle/caches/8.5", "~/.gradle"},
+    {"c", "touch: cannot touch '/home/u/.bashrc': Read-only file system", "~/.bashrc", "~/.bashrc"},
+    {"sh", "/bin/sh: 1: cannot create /home/u/.sometool/state: Read-only file system",
+     "~/.sometool/state", "~/.sometool"},
+    {"c", "mkdir: cannot create directory ‘/srv/data’: Permission denied", "/srv/data", ""},
+    {"c", "mkdir: cannot create directory '/srv/data': Operation not permitted", "/srv/data", ""},
+    {"git", "fatal: could not create leading directories of '/srv/repo': Permission denied",
+     "/srv/repo", ""},
+    {"git", "error: could not lock config file /home/u/.gitconfig: Read-only file system",
+     "~/.gitconfig", "~/.gitconfig"},
+};
+
+TEST(BlockedNote, RealRefusalsNameThePathAndTheSetting) {  // RES-3
+  for (const auto& r : kRealRefusals) {
+    auto n = blocked_note(sandbox_plan(), 1, r.output);
+    ASSERT_TRUE(n.has_value()) << r.who << ": " << r.output;
+    if (*r.path) {
+      EXPECT_NE(n->find(std::string("The refused path: ") + r.path + "."), std::string::npos)
+          << r.who << ": " << *n;
+    }
+    if (*r.entry) {
+      std::string line = std::string("`writable = [\"") + r.entry + "\"]` under [sandbox] in";
+      EXPECT_NE(n->find(line), std::string::npos) << r.who << ": " << *n;
+      EXPECT_NE(n->find("~/.config/cordon/config.toml"), std::string::npos) << *n;
+      // The setting comes before the ways out.
+      EXPECT_LT(n->find("writable = "), n->find("--outside-sandbox")) << *n;
+    } else {
+      EXPECT_EQ(n->find("writable = "), std::string::npos) << r.who << ": " << *n;
+    }
+  }
+}
+
+TEST(BlockedNote, RefusalSpellingsAreCaseInsensitive) {  // RES-3
+  for (const char* out : {"write /home/u/.x: READ-ONLY FILE SYSTEM", "erofs: /home/u/.x",
+                          "Eacces /home/u/.x", "PERMISSION DENIED: '/home/u/.x'"}) {
+    auto n = blocked_note(sandbox_plan(), 1, out);
+    ASSERT_TRUE(n.has_value()) << out;
+    EXPECT_NE(n->find("~/.x"), std::string::npos) << *n;
+  }
+}
+
+TEST(BlockedNote, DeniedInsideTheRootsStillGetsNoNote) {  // RES-3, RES-2
+  EXPECT_FALSE(blocked_note(sandbox_plan(), 1,
+                            "Error: EACCES: permission denied, open '/home/u/proj/locked.txt'")
+                   .has_value());
+  EXPECT_FALSE(
+      blocked_note(sandbox_plan(), 1, "PermissionError: [Errno 13] Permission denied: 'out.txt'")
+          .has_value());
+}
+
+}  // namespace
+}  // namespace cordon

@@ -235,3 +235,27 @@ TEST(Config, NonAsciiIsParsedOrRefusedNeverUndefined) {  // CFG-2 (fuzz_config f
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+TEST(Config, CachesKey) {  // PKG-4
+  auto d = parse_config("", "/home/u/.config/cordon/config.toml");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->caches, CacheMode::kProject);
+  for (auto [text, mode] :
+       {std::pair{"project", CacheMode::kProject}, std::pair{"shared", CacheMode::kShared},
+        std::pair{"off", CacheMode::kOff}}) {
+    auto r = parse_config(std::string("[sandbox]\ncaches = \"") + text + "\"\n",
+                          "/home/u/.config/cordon/config.toml");
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_EQ(r->caches, mode) << text;
+  }
+  auto bad = parse_config("[sandbox]\ncaches = \"mine\"\n", "/home/u/.config/cordon/config.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("caches"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("\"shared\""), std::string::npos) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace cordon

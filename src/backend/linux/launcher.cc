@@ -212,9 +212,13 @@ Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limit
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
                                          const std::function<void(pid_t)>& on_started) {
   ProcessSpec spec;
-  spec.path = resolve_command(plan.argv[0], plan.env, plan.cwd);
-  if (spec.path.empty())
+  FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
+  if (found.path.empty())
     return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+  if (!found.runnable)  // RES-4: found, but it cannot be run
+    return make_error("exec", plan.argv[0] + ": cannot run it (Permission denied)", found.path,
+                      EACCES);
+  spec.path = found.path;
   spec.argv = plan.argv;
   spec.env = plan.env;
   spec.cwd = plan.cwd;

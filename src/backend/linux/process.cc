@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -251,6 +252,30 @@ std::string resolve_command(const std::string& name, const EnvMap& env, const st
 size_t registered_children() {
   std::lock_guard<std::mutex> lock(g_ours_mu);
   return g_ours.size();
+}
+
+FoundCommand find_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
+  FoundCommand found;
+  auto consider = [&](const std::string& p) {
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return false;
+    if (access(p.c_str(), X_OK) == 0) {
+      found = {p, true};
+      return true;
+    }
+    if (found.path.empty()) found.path = p;
+    return false;
+  };
+  if (name.find('/') != std::string::npos) {
+    consider(path_join(cwd, name));
+    return found;
+  }
+  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
+  for (const auto& dir : split(path, ':')) {
+    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
+    if (consider(path_join(d, name))) break;
+  }
+  return found;
 }
 
 std::string current_boot_id() {

@@ -133,6 +133,16 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
 // Looks a command up in PATH (of `env`) like execvp; returns "" when not found.
 std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd);
 
+// RES-4: what a shell finds for `name` on PATH. Folders that cannot be searched are skipped, as
+// a shell skips them; `path` is the first runnable file, else the first file found that cannot
+// be run (`runnable` false: exit 126), else "" (not found: exit 127).
+//   find_command("ls", env, "/") == {"/usr/bin/ls", true}
+struct FoundCommand {
+  std::string path;
+  bool runnable = false;
+};
+FoundCommand find_command(const std::string& name, const EnvMap& env, const std::string& cwd);
+
 // A memfd (close-on-exec, at a descriptor >= 10) holding `data`, positioned at 0.
 Result<int> memfd_with(const char* name, const std::string& data);
 
