@@ -405,6 +405,10 @@ class SessionImpl : public Session {
     Request req;
     req.argv = {"true"};
     Facts f = session_->facts(req);
+    if (session_->backend().backend == Backend::kSeatbelt) {  // MAC-5
+      SeatbeltPlan sp = session_->seatbelt_plan(req, f);
+      return cordon::policy_json(policy_, *session_, sp.plan, &sp).dump(2);
+    }
     Plan p = session_->plan(req, f);
     return cordon::policy_json(policy_, *session_, p).dump(2);
   }
