@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -281,6 +282,9 @@ TEST(SeatbeltPath, PolicyAndProbeNameTheBackend) {  // MAC-5, MAC-2
 }
 
 TEST(SeatbeltPath, AStrayStandInNeverReplacesBwrap) {  // MAC-5
+#ifdef __APPLE__
+  GTEST_SKIP() << "bwrap is Linux's";
+#endif
   World w;
   StandIn sb(w);
   w.env.erase("CORDON_BACKEND");
@@ -292,6 +296,22 @@ TEST(SeatbeltPath, AStrayStandInNeverReplacesBwrap) {  // MAC-5
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "ran\n");
   EXPECT_TRUE(sb.commands().empty());
+}
+
+// On a Mac (the macOS workflow): the real sandbox-exec with cordon's profile holds.
+TEST(SeatbeltMac, RealSandboxExecHoldsTheProfile) {  // MAC-1, MAC-5
+  if (access("/usr/bin/sandbox-exec", X_OK) != 0) GTEST_SKIP() << "no sandbox-exec: not a Mac";
+  World w;
+  w.write(w.home() + "/.ssh/id_rsa", "PRIVATE KEY\n");
+  Proc r = w.sh("echo in > inside.txt; echo x > \"$HOME/outside.txt\" || echo refused; "
+                "cat \"$HOME/.ssh/id_rsa\" || echo hidden; echo t > \"$TMPDIR/t\" && echo tmp");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "refused\nhidden\ntmp\n") << r.err;
+  EXPECT_EQ(w.read("inside.txt"), "in\n");
+  EXPECT_FALSE(w.exists(w.home() + "/outside.txt"));
+  r = w.cordon({"probe"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "Seatbelt (sandbox-exec)")) << r.out;
 }
 
 }  // namespace
