@@ -15,17 +15,16 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
   return launch_sandbox(what.plan, what.bwrap, what.cache_dir, io, on_started);
 }
 
-std::optional<Refusal> seatbelt_start_refusal(const BackendChoice& backend, const Plan& plan,
-                                              const ProcessOutcome& o) {
+std::optional<std::string> seatbelt_failure_note(const BackendChoice& backend, const Plan& plan,
+                                                 const ProcessOutcome& o) {
   if (backend.backend != Backend::kSeatbelt || plan.runner != Runner::kSandbox) return {};
   if (o.timed_out || o.canceled) return {};
   auto words = seatbelt_apply_failure(o.exit_code, o.err);
   if (!words) return {};
-  return Refusal{"unavailable",
-                 fmt::format("the sandbox could not start: {}. Fix: run cordon outside any other "
-                             "sandbox (one cannot be nested in another), and check `cordon "
-                             "probe`; `cordon policy --seatbelt` shows the profile.",
-                             *words)};
+  return fmt::format("the sandbox may not have started: {} (exit {}). If the command did not "
+                     "run, check `cordon probe`, and run cordon outside any other sandbox; "
+                     "`cordon policy --seatbelt` shows the profile.",
+                     *words, o.exit_code);
 }
 
 }  // namespace cordon

@@ -24,9 +24,10 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
                                       const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started);
 
-// Seatbelt: sandbox-exec could not apply the profile, so nothing of the command ran: the
-// refusal that says so in its words (PROBE-4's shape: cause, then fix).
-std::optional<Refusal> seatbelt_start_refusal(const BackendChoice& backend, const Plan& plan,
-                                              const ProcessOutcome& o);
+// Seatbelt: sandbox-exec said it could not apply the profile (exit 65 or 71 with its words).
+// A note, never a refusal that skips aftercare: a command can print the same words and exit
+// the same way, so what it may have planted is still checked.
+std::optional<std::string> seatbelt_failure_note(const BackendChoice& backend, const Plan& plan,
+                                                 const ProcessOutcome& o);
 
 }  // namespace cordon

@@ -851,12 +851,6 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   res.stderr_truncated = o.err_truncated;
   res.timed_out = o.timed_out;
   res.canceled = o.canceled;
-  if (auto refused = seatbelt_start_refusal(backend_, plan, o)) {
-    drop_record();
-    res.refusal = refused;
-    res.exit_code = 125;
-    return finish(res);
-  }
   const bool under_bwrap = plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
   if (under_bwrap && !o.bwrap_started && !o.timed_out && !o.canceled) {
     drop_record();
@@ -933,6 +927,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     }
     res.stderr_text = o.held_err + res.stderr_text;
   }
+  if (auto n = seatbelt_failure_note(backend_, plan, o)) res.notes.push_back(*n);
   if (o.pid1_stopped)
     res.notes.push_back(
         "the sandbox's first process was stopped or traced by the command, so "

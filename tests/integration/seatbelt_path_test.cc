@@ -21,12 +21,14 @@ namespace {
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // Checks its arguments as sandbox-exec takes them (`-p PROFILE -- COMMAND...`), keeps each
-// profile and command line for the test, and runs the command. `refuse`: exits 71 the way
-// sandbox-exec does when the kernel refuses the profile.
+// profile and command line for the test, and runs the command. It can refuse every profile, or
+// only cordon's (not the probe's), exiting 71 the way sandbox-exec does when the kernel refuses.
+enum class Refuse { kNone, kAll, kCommands };
+
 struct StandIn {
   std::string path, log;
 
-  explicit StandIn(World& w, bool refuse = false) {
+  explicit StandIn(World& w, Refuse refuse = Refuse::kNone) {
     path = w.root() + "/stand-in/sandbox-exec";
     log = w.root() + "/stand-in/log";
     w.write(log + "/commands", "");
@@ -38,8 +40,10 @@ struct StandIn {
         "case \"$2\" in '(version 1)'*) ;; *) echo 'stand-in: not a profile' >&2; exit 64;; esac\n"
         "if [ \"$3\" != -- ]; then echo \"stand-in: expected --, got '$3'\" >&2; exit 64; fi\n"
         "if [ $# -lt 4 ]; then echo 'stand-in: no command' >&2; exit 64; fi\n";
-    if (refuse)
-      body += "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71\n";
+    const std::string no = "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71";
+    if (refuse == Refuse::kAll) body += no + "\n";
+    if (refuse == Refuse::kCommands)
+      body += "case \"$2\" in *'(deny default)'*) " + no + ";; esac\n";
     body +=
         "n=$(($(wc -l < \"$log/commands\") + 1))\n"
         "printf '%s' \"$2\" > \"$log/profile.$n\"\n"
@@ -132,6 +136,11 @@ TEST(SeatbeltPath, AftercareMovesAPlantedHuskyAside) {  // MAC-5, PROT-6, PROT-7
     moved |= has(f, ".husky.cordon-quarantined-") || has(f, ".cordon-quarantined-");
   EXPECT_TRUE(moved) << r.err;
   EXPECT_TRUE(has(r.err, ".husky")) << r.err;  // the note names it
+  // A command that says sandbox-exec's words and exits as it does still gets aftercare.
+  r = w.sh("mkdir -p .husky && echo evil > .husky/pre-push; "
+           "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71");
+  EXPECT_EQ(r.status, 71) << r.err;
+  EXPECT_FALSE(w.exists(".husky/pre-push")) << r.err;
 }
 
 TEST(SeatbeltPath, LeftoverRecordIsWrittenThenRemoved) {  // MAC-5, SES-2
@@ -192,15 +201,26 @@ TEST(SeatbeltPath, ArgumentBudgetCountsTheProfile) {  // MAC-5, BUD-1
 
 TEST(SeatbeltPath, ARefusedProfileStopsTheCommand) {  // MAC-5, MODE-4, PROBE-2
   World w;
-  StandIn sb(w, /*refuse=*/true);
+  StandIn sb(w, Refuse::kAll);
+  // The probe finds out first: nothing runs (MODE-4, fail closed).
   Proc r = w.sh("touch ran");
   EXPECT_EQ(r.status, 125) << r.err;
   EXPECT_TRUE(has(r.err, "sandbox-exec: sandbox_apply: Operation not permitted")) << r.err;
   EXPECT_FALSE(w.exists("ran"));
+  EXPECT_TRUE(sb.commands().empty());
   r = w.cordon({"probe"});
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(has(r.out, "profile_applies")) << r.out;
   EXPECT_TRUE(has(r.err, "fix: ")) << r.err;
+}
+
+TEST(SeatbeltPath, AProfileRefusedForOneCommandIsNamed) {  // MAC-5, PROBE-4
+  World w;
+  StandIn sb(w, Refuse::kCommands);
+  Proc r = w.sh("touch ran");
+  EXPECT_EQ(r.status, 71) << r.err;
+  EXPECT_TRUE(has(r.err, "the sandbox may not have started: sandbox-exec: sandbox_apply")) << r.err;
+  EXPECT_FALSE(w.exists("ran"));
 }
 
 TEST(SeatbeltPath, ServeAndMcpGoThroughSandboxExec) {  // MAC-5, SRV-1, MCP-1
