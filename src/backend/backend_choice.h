@@ -27,9 +27,9 @@ inline constexpr const char* kSandboxExec = "/usr/bin/sandbox-exec";
 
 struct BackendChoice {
   Backend backend = Backend::kBwrap;
-  bool forced = false;         // CORDON_BACKEND named it
-  std::string sandbox_exec;    // Seatbelt: the program run as sandbox-exec
-  bool stand_in = false;       // sandbox_exec is CORDON_SANDBOX_EXEC's stand-in (tests)
+  bool forced = false;            // CORDON_BACKEND named it
+  std::string sandbox_exec;       // Seatbelt: the program run as sandbox-exec
+  bool stand_in = false;          // sandbox_exec is CORDON_SANDBOX_EXEC's stand-in (tests)
   bool stand_in_ignored = false;  // CORDON_SANDBOX_EXEC is set but Seatbelt was not forced
 };
 

@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backend/linux/cgroup.h"
 #include "backend/macos/seatbelt_plan.h"
@@ -94,17 +94,17 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
                   : fmt::format("  (config: {})", tilde_path(p.source_file, ctx.home)).c_str());
   std::printf("backend:      %s\n", printable(backend).c_str());
   if (bc.stand_in_ignored)
-    std::printf("              (CORDON_SANDBOX_EXEC is set and ignored: it is honoured only with "
-                "CORDON_BACKEND=seatbelt)\n");
+    std::printf(
+        "              (CORDON_SANDBOX_EXEC is set and ignored: it is honoured only with "
+        "CORDON_BACKEND=seatbelt)\n");
   std::printf("project:      %s\n", printable((*session)->project()).c_str());
   std::printf("ways out:     %s\n",
               p.escape == EscapeMode::kAsk
                   ? "--network and --outside-sandbox, each approved per command"
                   : "none (escape = \"never\")");
-  std::printf("network:      %s\n",
-              p.mode != SandboxMode::kOn ? "the machine's own"
-              : sp ? "closed: none inside each command, loopback too (MAC-1)"
-                   : "closed: only loopback inside each command (NET-1)");
+  std::printf("network:      %s\n", p.mode != SandboxMode::kOn ? "the machine's own"
+                                    : sp ? "closed: none inside each command, loopback too (MAC-1)"
+                                         : "closed: only loopback inside each command (NET-1)");
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");

@@ -1,6 +1,6 @@
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "backend/backend_choice.h"

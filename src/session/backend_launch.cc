@@ -21,10 +21,11 @@ std::optional<std::string> seatbelt_failure_note(const BackendChoice& backend, c
   if (o.timed_out || o.canceled) return {};
   auto words = seatbelt_apply_failure(o.exit_code, o.err);
   if (!words) return {};
-  return fmt::format("the sandbox may not have started: {} (exit {}). If the command did not "
-                     "run, check `cordon probe`, and run cordon outside any other sandbox; "
-                     "`cordon policy --seatbelt` shows the profile.",
-                     *words, o.exit_code);
+  return fmt::format(
+      "the sandbox may not have started: {} (exit {}). If the command did not "
+      "run, check `cordon probe`, and run cordon outside any other sandbox; "
+      "`cordon policy --seatbelt` shows the profile.",
+      *words, o.exit_code);
 }
 
 }  // namespace cordon

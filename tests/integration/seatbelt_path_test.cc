@@ -18,7 +18,9 @@
 namespace cordon::it {
 namespace {
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // Checks its arguments as sandbox-exec takes them (`-p PROFILE -- COMMAND...`), keeps each
 // profile and command line for the test, and runs the command. It can refuse every profile, or
@@ -35,12 +37,15 @@ struct StandIn {
     std::string body =
         "#!/bin/sh\n"
         "# A stand-in for /usr/bin/sandbox-exec (MAC-5 tests): no confinement.\n"
-        "log='" + log + "'\n"
+        "log='" +
+        log +
+        "'\n"
         "if [ \"$1\" != -p ]; then echo \"stand-in: expected -p, got '$1'\" >&2; exit 64; fi\n"
         "case \"$2\" in '(version 1)'*) ;; *) echo 'stand-in: not a profile' >&2; exit 64;; esac\n"
         "if [ \"$3\" != -- ]; then echo \"stand-in: expected --, got '$3'\" >&2; exit 64; fi\n"
         "if [ $# -lt 4 ]; then echo 'stand-in: no command' >&2; exit 64; fi\n";
-    const std::string no = "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71";
+    const std::string no =
+        "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71";
     if (refuse == Refuse::kAll) body += no + "\n";
     if (refuse == Refuse::kCommands)
       body += "case \"$2\" in *'(deny default)'*) " + no + ";; esac\n";
@@ -95,8 +100,9 @@ TEST(SeatbeltPath, RunGoesThroughSandboxExecWithTheProfile) {  // MAC-5, MAC-1, 
   World w;
   StandIn sb(w);
   w.env["GITHUB_TOKEN"] = "ghp_notarealtokenbutlongenough1234567890";
-  Proc r = w.sh("pwd; echo \"TMPDIR=$TMPDIR\"; env | grep -c GITHUB_TOKEN; "
-                "echo x > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"; exit 3");
+  Proc r = w.sh(
+      "pwd; echo \"TMPDIR=$TMPDIR\"; env | grep -c GITHUB_TOKEN; "
+      "echo x > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"; exit 3");
   EXPECT_EQ(r.status, 3) << r.err;
   std::vector<std::string> lines;
   std::istringstream out(r.out);
@@ -137,8 +143,9 @@ TEST(SeatbeltPath, AftercareMovesAPlantedHuskyAside) {  // MAC-5, PROT-6, PROT-7
   EXPECT_TRUE(moved) << r.err;
   EXPECT_TRUE(has(r.err, ".husky")) << r.err;  // the note names it
   // A command that says sandbox-exec's words and exits as it does still gets aftercare.
-  r = w.sh("mkdir -p .husky && echo evil > .husky/pre-push; "
-           "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71");
+  r = w.sh(
+      "mkdir -p .husky && echo evil > .husky/pre-push; "
+      "echo 'sandbox-exec: sandbox_apply: Operation not permitted' >&2; exit 71");
   EXPECT_EQ(r.status, 71) << r.err;
   EXPECT_FALSE(w.exists(".husky/pre-push")) << r.err;
 }
@@ -323,8 +330,9 @@ TEST(SeatbeltMac, RealSandboxExecHoldsTheProfile) {  // MAC-1, MAC-5
   if (access("/usr/bin/sandbox-exec", X_OK) != 0) GTEST_SKIP() << "no sandbox-exec: not a Mac";
   World w;
   w.write(w.home() + "/.ssh/id_rsa", "PRIVATE KEY\n");
-  Proc r = w.sh("echo in > inside.txt; echo x > \"$HOME/outside.txt\" || echo refused; "
-                "cat \"$HOME/.ssh/id_rsa\" || echo hidden; echo t > \"$TMPDIR/t\" && echo tmp");
+  Proc r = w.sh(
+      "echo in > inside.txt; echo x > \"$HOME/outside.txt\" || echo refused; "
+      "cat \"$HOME/.ssh/id_rsa\" || echo hidden; echo t > \"$TMPDIR/t\" && echo tmp");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "refused\nhidden\ntmp\n") << r.err;
   EXPECT_EQ(w.read("inside.txt"), "in\n");

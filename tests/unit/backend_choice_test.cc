@@ -1,8 +1,9 @@
 // The backend chosen at one place (MAC-5) and the Seatbelt launcher's pure half: the process it
 // starts and the reading of sandbox-exec's own failure.
+#include "backend/backend_choice.h"
+
 #include <gtest/gtest.h>
 
-#include "backend/backend_choice.h"
 #include "backend/macos/launcher.h"
 
 namespace cordon {
@@ -88,8 +89,8 @@ TEST(SeatbeltLaunch, ProcessIsSandboxExecWithTheProfileAndThePlan) {  // MAC-1, 
   io.cancel_fd = 17;
   ProcessSpec s = seatbelt_process_spec(plan, "(version 1)\n(deny default)\n", "/x/sb", io);
   EXPECT_EQ(s.path, "/x/sb");
-  EXPECT_EQ(s.argv, (std::vector<std::string>{"/x/sb", "-p", "(version 1)\n(deny default)\n",
-                                              "--", "make", "test"}));
+  EXPECT_EQ(s.argv, (std::vector<std::string>{"/x/sb", "-p", "(version 1)\n(deny default)\n", "--",
+                                              "make", "test"}));
   EXPECT_EQ(s.env.vars, plan.env.vars);  // nothing of cordon's own environment
   EXPECT_EQ(s.cwd, "/p");
   EXPECT_TRUE(s.new_process_group);

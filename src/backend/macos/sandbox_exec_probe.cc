@@ -44,8 +44,8 @@ ProbeReport run_seatbelt_probe(const std::string& sandbox_exec, const EnvMap& en
   const auto t1 = std::chrono::steady_clock::now();
   ProcessSpec spec;
   spec.path = sandbox_exec;
-  spec.argv = {sandbox_exec, "-p", "(version 1)\n(allow default)\n", "--", "/bin/sh", "-c",
-               "exit 0"};
+  spec.argv = {sandbox_exec, "-p",    "(version 1)\n(allow default)\n", "--", "/bin/sh",
+               "-c",         "exit 0"};
   if (auto path = env.get("PATH")) spec.env.set("PATH", *path);
   spec.err = OutputMode::kCapture;
   spec.out = OutputMode::kCapture;
