@@ -16,10 +16,10 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
 }
 
 std::optional<std::string> seatbelt_failure_note(const BackendChoice& backend, const Plan& plan,
-                                                 const ProcessOutcome& o) {
+                                                 const ProcessOutcome& o, const std::string& err) {
   if (backend.backend != Backend::kSeatbelt || plan.runner != Runner::kSandbox) return {};
   if (o.timed_out || o.canceled) return {};
-  auto words = seatbelt_apply_failure(o.exit_code, o.err);
+  auto words = seatbelt_apply_failure(o.exit_code, err);
   if (!words) return {};
   return fmt::format(
       "the sandbox may not have started: {} (exit {}). If the command did not "

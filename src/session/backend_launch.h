@@ -27,7 +27,8 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
 // Seatbelt: sandbox-exec said it could not apply the profile (exit 65 or 71 with its words).
 // A note, never a refusal that skips aftercare: a command can print the same words and exit
 // the same way, so what it may have planted is still checked.
+// `err`: the command's standard error as captured, or its tail.
 std::optional<std::string> seatbelt_failure_note(const BackendChoice& backend, const Plan& plan,
-                                                 const ProcessOutcome& o);
+                                                 const ProcessOutcome& o, const std::string& err);
 
 }  // namespace cordon

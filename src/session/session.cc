@@ -927,7 +927,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     }
     res.stderr_text = o.held_err + res.stderr_text;
   }
-  if (auto n = seatbelt_failure_note(backend_, plan, o)) res.notes.push_back(*n);
+  if (auto n = seatbelt_failure_note(backend_, plan, o, res.stderr_text)) res.notes.push_back(*n);
   if (o.pid1_stopped)
     res.notes.push_back(
         "the sandbox's first process was stopped or traced by the command, so "
