@@ -17,6 +17,9 @@ run_step() {
 step "unit tests"
 run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
 
+step "portable sources (MAC-5: Linux-only calls stay in the Linux backend and the host facts)"
+run_step "portable sources" ./scripts/check_portable.sh
+
 step "integration tests as $(id -un)"
 run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
 

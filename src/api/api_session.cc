@@ -156,7 +156,8 @@ class SessionImpl : public Session {
   SandboxStatus sandbox_status() override {
     SandboxStatus s;
     s.mode = to_string(policy_.mode);
-    s.backend = policy_.mode == SandboxMode::kOn ? "bubblewrap" : "none";
+    const bool seatbelt = session_->backend().backend == Backend::kSeatbelt;  // MAC-5
+    s.backend = policy_.mode != SandboxMode::kOn ? "none" : seatbelt ? "seatbelt" : "bubblewrap";
     if (policy_.mode != SandboxMode::kOn) {
       s.available = true;  // commands run, with no sandbox from cordon (MODE-2, MODE-3)
       return s;
@@ -405,6 +406,10 @@ class SessionImpl : public Session {
     Request req;
     req.argv = {"true"};
     Facts f = session_->facts(req);
+    if (session_->backend().backend == Backend::kSeatbelt) {  // MAC-5
+      SeatbeltPlan sp = session_->seatbelt_plan(req, f);
+      return cordon::policy_json(policy_, *session_, sp.plan, &sp).dump(2);
+    }
     Plan p = session_->plan(req, f);
     return cordon::policy_json(policy_, *session_, p).dump(2);
   }

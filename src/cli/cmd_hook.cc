@@ -3,7 +3,6 @@
 // blocks the command) with the reason on stderr.
 #include <unistd.h>
 
-#include <climits>
 #include <cstdio>
 #include <string>
 
@@ -15,13 +14,6 @@ namespace cordon {
 namespace {
 
 constexpr size_t kMaxHookInput = 16u << 20;
-
-std::string self_path() {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return "";
-  return std::string(buf, static_cast<size_t>(n));
-}
 
 bool read_stdin(std::string& out) {
   char buf[65536];
@@ -51,7 +43,7 @@ int cmd_hook(const CliContext& ctx, const std::string& client_name) {
                  "command was not run.\n");
     return 2;
   }
-  HookAnswer a = answer_hook(*client, input, HookContext{self_path(), ctx.cwd});
+  HookAnswer a = answer_hook(*client, input, HookContext{ctx.exe.rfind('/', 0) == 0 ? ctx.exe : "", ctx.cwd});
   std::fputs(a.stdout_text.c_str(), stdout);
   std::fputs(a.stderr_text.c_str(), stderr);
   std::fflush(stdout);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backend/linux/cgroup.h"
 #include "backend/macos/seatbelt_plan.h"
@@ -76,12 +77,15 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   req.cwd = ctx.cwd;
   Facts facts = (*session)->facts(req);
   if (args.seatbelt) return print_seatbelt(*policy, std::move(facts), req, args.json);
-  Plan plan = printable_plan((*session)->plan(req, facts));
+  const BackendChoice& bc = (*session)->backend();
+  std::optional<SeatbeltPlan> sp;  // MAC-5: the backend in use, Seatbelt's profile with it
+  if (bc.backend == Backend::kSeatbelt) sp = (*session)->seatbelt_plan(req, facts);
+  Plan plan = printable_plan(sp ? sp->plan : (*session)->plan(req, facts));
   const Policy& p = *policy;
-  const char* backend = p.mode == SandboxMode::kOn ? "bubblewrap (Linux)" : "none";
+  const std::string backend = p.mode == SandboxMode::kOn ? backend_title(bc) : "none";
 
   if (args.json) {
-    nlohmann::json j = policy_json(p, **session, plan);
+    nlohmann::json j = policy_json(p, **session, plan, sp ? &*sp : nullptr);
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -89,15 +93,19 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
               p.source_file.empty()
                   ? ""
                   : fmt::format("  (config: {})", tilde_path(p.source_file, ctx.home)).c_str());
-  std::printf("backend:      %s\n", backend);
+  std::printf("backend:      %s\n", printable(backend).c_str());
+  if (bc.stand_in_ignored)
+    std::printf(
+        "              (CORDON_SANDBOX_EXEC is set and ignored: it is honoured only with "
+        "CORDON_BACKEND=seatbelt)\n");
   std::printf("project:      %s\n", printable((*session)->project()).c_str());
   std::printf("ways out:     %s\n",
               p.escape == EscapeMode::kAsk
                   ? "--network and --outside-sandbox, each approved per command"
                   : "none (escape = \"never\")");
-  std::printf("network:      %s\n", p.mode == SandboxMode::kOn
-                                        ? "closed: only loopback inside each command (NET-1)"
-                                        : "the machine's own");
+  std::printf("network:      %s\n", p.mode != SandboxMode::kOn ? "the machine's own"
+                                    : sp ? "closed: none inside each command, loopback too (MAC-1)"
+                                         : "closed: only loopback inside each command (NET-1)");
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");
@@ -125,8 +133,13 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
     for (const auto& c : plan.caches)
       std::printf("  %-18s %-36s %-50s %s\n", c.tool.c_str(), c.how.c_str(), c.where.c_str(),
                   c.state.c_str());
-    std::printf("\nmounts:       %zu of a budget of 256%s\n", plan.mount_count(),
-                plan.coarsened ? " (file-by-file folders made read-only whole, BUD-2)" : "");
+    if (sp)  // MAC-2: the profile's path filters against the cap
+      std::printf("\nprofile:      %zu bytes, %zu path filters of at most %zu%s\n",
+                  sp->profile.size(), sp->filters.total(), SeatbeltOptions{}.max_path_filters,
+                  plan.coarsened ? " (file-by-file folders made read-only whole, MAC-2)" : "");
+    else
+      std::printf("\nmounts:       %zu of a budget of 256%s\n", plan.mount_count(),
+                  plan.coarsened ? " (file-by-file folders made read-only whole, BUD-2)" : "");
   }
   std::printf("\nenvironment stripped: %s\n",
               plan.stripped.empty() ? "(none)" : join(plan.stripped, ", ").c_str());

@@ -1,25 +1,45 @@
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "backend/backend_choice.h"
 #include "backend/linux/probe.h"
+#include "backend/macos/sandbox_exec_probe.h"
 #include "cli/commands.h"
 #include "host/facts_reader.h"
 
 namespace cordon {
 
-int cmd_probe(const CliContext& ctx, bool json) {
+namespace {
+
+// MAC-5: the probe of the backend in use.
+ProbeReport probe_backend(const CliContext& ctx, const BackendChoice& backend) {
+  if (backend.backend == Backend::kSeatbelt)
+    return run_seatbelt_probe(backend.sandbox_exec, ctx.env);
   ProbeInput in;
   in.env = ctx.env;
   in.folders = ctx.folders;
   in.cordon_exe = ctx.exe;
   in.bwrap = find_bwrap(ctx.env);
   in.use_cache = false;  // an explicit probe always checks afresh (and refreshes the cache)
-  ProbeReport r = run_probe(in);
+  return run_probe(in);
+}
+
+}  // namespace
+
+int cmd_probe(const CliContext& ctx, bool json) {
+  auto backend = choose_backend(ctx.env);
+  if (!backend.ok()) {
+    print_error(backend.error().message);
+    return 1;
+  }
+  ProbeReport r = probe_backend(ctx, *backend);
   if (json) {
     nlohmann::json j;
     j["ok"] = r.ok;
+    j["backend"] = backend->backend == Backend::kSeatbelt ? "seatbelt" : "bubblewrap";
+    if (backend->backend == Backend::kSeatbelt) j["sandbox_exec"] = backend->sandbox_exec;
     j["total_ms"] = r.total_ms;
     j["checks"] = nlohmann::json::array();
     for (const auto& c : r.checks) {
@@ -39,6 +59,7 @@ int cmd_probe(const CliContext& ctx, bool json) {
     }
     std::printf("%s\n", j.dump(2).c_str());
   } else {
+    std::printf("%-20s %s\n", "backend", backend_title(*backend).c_str());
     for (const auto& c : r.checks)
       std::printf("%-20s %-6s %7.2f ms%s%s\n", c.name.c_str(), c.ok ? "ok" : "failed", c.ms,
                   c.detail.empty() ? "" : "  ", c.detail.c_str());

@@ -55,17 +55,38 @@ Plan printable_plan(Plan plan) {
   return plan;
 }
 
-nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& raw) {
+nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt) {
+  const BackendChoice& b = session.backend();
+  nlohmann::json j;
+  j["name"] = b.backend == Backend::kSeatbelt ? "seatbelt" : "bubblewrap";
+  j["forced"] = b.forced;  // CORDON_BACKEND
+  if (b.backend == Backend::kSeatbelt) {
+    j["sandbox_exec"] = b.sandbox_exec;
+    j["stand_in"] = b.stand_in;  // CORDON_SANDBOX_EXEC, for tests
+  }
+  if (b.stand_in_ignored) j["stand_in_ignored"] = true;
+  if (seatbelt) {
+    j["profile_bytes"] = seatbelt->profile.size();
+    j["path_filters"] = seatbelt->filters.total();
+    j["max_path_filters"] = SeatbeltOptions{}.max_path_filters;  // MAC-2
+  }
+  return j;
+}
+
+nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& raw,
+                           const SeatbeltPlan* seatbelt) {
   // Names in the plan come from the disk and the environment: printable before shown.
   const Plan plan = printable_plan(raw);
   nlohmann::json j;
   j["mode"] = to_string(p.mode);
-  j["backend"] = p.mode == SandboxMode::kOn ? "bubblewrap" : "none";
+  const bool sb = session.backend().backend == Backend::kSeatbelt;
+  j["backend"] = p.mode != SandboxMode::kOn ? "none" : sb ? "seatbelt" : "bubblewrap";
+  j["backend_detail"] = backend_json(session, seatbelt);
   j["config_file"] = p.source_file;
   j["project"] = printable(session.project());
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
-  j["network"] = p.mode == SandboxMode::kOn ? "loopback only" : "host";
+  j["network"] = p.mode != SandboxMode::kOn ? "host" : sb ? "none" : "loopback only";  // MAC-1
   j["writable"] = plan.writable_roots;
   j["hidden"] = nlohmann::json::array();
   for (const auto& h : plan.hidden) {

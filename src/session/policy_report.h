@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/macos/seatbelt_plan.h"
 #include "config/policy.h"
 #include "plan/plan.h"
 
@@ -15,7 +16,13 @@ class Session;
 // printable (control characters as \xNN), for `cordon policy` and the server's `policy`.
 Plan printable_plan(Plan plan);
 
-// `plan` is the session's plan for a plain command (`true`) in the project.
-nlohmann::json policy_json(const Policy& policy, const Session& session, const Plan& plan);
+// `plan` is the session's plan for a plain command (`true`) in the project; `seatbelt` its
+// Seatbelt plan when that is the session's backend (MAC-5: the profile's size and path filters).
+nlohmann::json policy_json(const Policy& policy, const Session& session, const Plan& plan,
+                           const SeatbeltPlan* seatbelt = nullptr);
+
+// The backend part of `cordon policy` (MAC-5): which backend, its program, and for Seatbelt the
+// profile's size and path filters against MAC-2's cap.
+nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt);
 
 }  // namespace cordon

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "backend/macos/launcher.h"
+#include "backend/macos/sandbox_exec_probe.h"
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -27,6 +29,7 @@
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "session/aftercare.h"
+#include "session/backend_launch.h"
 
 namespace cordon {
 
@@ -137,6 +140,9 @@ Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
 
 Status Session::prepare() {
   store_ = SessionStore(opts_.folders);
+  auto backend = choose_backend(opts_.env);  // MAC-5: the one place the backend is chosen
+  if (!backend.ok()) return backend.error();
+  backend_ = *backend;
   std::string project =
       real_or_lexical(opts_.project.empty() ? find_project_root(opts_.cwd) : opts_.project);
   if (!opts_.id.empty()) {
@@ -387,6 +393,9 @@ Facts Session::facts(const Request& req) const {
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   in.prepare_caches = opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   Facts f = gather_facts(opts_.policy, in);
+  if (backend_.backend == Backend::kSeatbelt)  // MAC-5: the program chosen, when it can run
+    f.machine.sandbox_exec =
+        access(backend_.sandbox_exec.c_str(), X_OK) == 0 ? backend_.sandbox_exec : "";
   // Another command in flight may change the record (SRV-4): read it under the lock.
   bool tracked_known;
   std::vector<std::string> tracked_at_start, unreadable;
@@ -411,7 +420,16 @@ Facts Session::facts(const Request& req) const {
   return f;
 }
 
+SeatbeltPlan Session::seatbelt_plan(const Request& req, const Facts& facts) const {
+  SeatbeltOptions so;
+  so.sandbox_exec = backend_.sandbox_exec.empty() ? kSandboxExec : backend_.sandbox_exec;
+  so.shell = shell_for_scripts();
+  so.terminals = output_terminals();
+  return make_seatbelt_plan(opts_.policy, facts, req, so);
+}
+
 Plan Session::plan(const Request& req, const Facts& facts) const {
+  if (backend_.backend == Backend::kSeatbelt) return seatbelt_plan(req, facts).plan;
   PlanOptions po;
   po.shell = shell_for_scripts();
   return make_plan(opts_.policy, facts, req, po);
@@ -419,6 +437,8 @@ Plan Session::plan(const Request& req, const Facts& facts) const {
 
 const ProbeReport& Session::probe() {
   std::lock_guard<std::mutex> lock(probe_mu_);
+  if (!probe_ && backend_.backend == Backend::kSeatbelt)
+    probe_ = run_seatbelt_probe(backend_.sandbox_exec, opts_.env);
   if (!probe_) {
     ProbeInput in;
     in.env = opts_.env;
@@ -641,7 +661,13 @@ bool Session::plan_command(const Request& r, Prepared& pc, CommandResult& res,
   for (const auto& n : swept.notes) res.notes.push_back(n);
   pc.facts = this->facts(r);
   trace("run: facts gathered");
-  pc.plan = this->plan(r, pc.facts);
+  if (backend_.backend == Backend::kSeatbelt) {
+    SeatbeltPlan sp = seatbelt_plan(r, pc.facts);
+    pc.plan = std::move(sp.plan);
+    pc.profile = std::move(sp.profile);
+  } else {
+    pc.plan = this->plan(r, pc.facts);
+  }
   trace("run: planned");
   const Plan& plan = pc.plan;
   std::optional<Refusal> refusal;
@@ -761,7 +787,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   Prepared pc;
   Result<ProcessOutcome> outcome = make_error("internal", "not started");
   std::string bwrap = find_bwrap(opts_.env);
-  if (opts_.policy.mode == SandboxMode::kOn && !r.outside_sandbox && !bwrap.empty()) {
+  if (backend_.backend == Backend::kBwrap && opts_.policy.mode == SandboxMode::kOn &&
+      !r.outside_sandbox && !bwrap.empty()) {
     // A sandboxed command: bwrap starts now and waits for its mounts while they are planned.
     PlanOptions po;
     po.shell = shell_for_scripts();
@@ -799,10 +826,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
       pc.record.pgid = pid;  // every command gets its own process group
       (void)store_.write_leftover(pc.record);
     };
-    if (pc.plan.runner == Runner::kSandbox)
-      outcome = launch_sandbox(pc.plan, pc.facts.machine.bwrap, opts_.folders.cache, io, started);
-    else
-      outcome = launch_unconfined(pc.plan, io, started);
+    outcome = launch_planned(
+        backend_, {pc.plan, pc.profile, pc.facts.machine.bwrap, opts_.folders.cache}, io, started);
   }
   const Plan& plan = pc.plan;
   LeftoverRecord& lr = pc.record;
@@ -831,7 +856,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   res.stderr_truncated = o.err_truncated;
   res.timed_out = o.timed_out;
   res.canceled = o.canceled;
-  if (plan.runner == Runner::kSandbox && !o.bwrap_started && !o.timed_out && !o.canceled) {
+  const bool under_bwrap = plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
+  if (under_bwrap && !o.bwrap_started && !o.timed_out && !o.canceled) {
     drop_record();
     // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
     Diagnosis d = diagnose_sandbox_start(o.held_err + res.stderr_text, bwrap, opts_.folders);
@@ -872,7 +898,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   } else if (o.canceled) {
     res.exit_code = 130;
     res.signal = 2;
-  } else if (plan.runner == Runner::kSandbox) {
+  } else if (under_bwrap) {
     auto ef = exec_failure(o.held_err, plan);
     // A captured stderr (the servers) holds bwrap's line itself, first.
     const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
@@ -906,6 +932,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     }
     res.stderr_text = o.held_err + res.stderr_text;
   }
+  if (auto n = seatbelt_failure_note(backend_, plan, o, res.stderr_text)) res.notes.push_back(*n);
   if (o.pid1_stopped)
     res.notes.push_back(
         "the sandbox's first process was stopped or traced by the command, so "

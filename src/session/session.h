@@ -9,8 +9,10 @@
 #include <optional>
 #include <string>
 
+#include "backend/backend_choice.h"
 #include "backend/linux/launcher.h"
 #include "backend/linux/probe.h"
+#include "backend/macos/seatbelt_plan.h"
 #include "config/folders.h"
 #include "config/policy.h"
 #include "core/env.h"
@@ -63,9 +65,14 @@ class Session {
   const Policy& policy() const { return opts_.policy; }
   const SessionRecord& record() const { return record_; }
 
+  // The backend every sandboxed command of this session runs in (MAC-5), chosen once.
+  const BackendChoice& backend() const { return backend_; }
+
   // Facts and plan for a request, without running anything (cordon policy, tests).
   Facts facts(const Request& req) const;
   Plan plan(const Request& req, const Facts& facts) const;
+  // The Seatbelt plan and profile for a request (MAC-1), whichever backend is in use.
+  SeatbeltPlan seatbelt_plan(const Request& req, const Facts& facts) const;
   // The probe, run once per session (and cached per boot). Thread-safe: a second caller waits
   // for the first one's run.
   const ProbeReport& probe();
@@ -103,6 +110,7 @@ class Session {
   struct Prepared {
     Facts facts;
     Plan plan;
+    std::string profile;  // Seatbelt: the profile sandbox-exec is given (MAC-1)
     LeftoverRecord record;
     std::string record_path;
     std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
@@ -131,6 +139,7 @@ class Session {
                              std::optional<SnapshotExpectations>& want) const;
 
   SessionOptions opts_;
+  BackendChoice backend_;
   SessionStore store_{Folders{}};
   SessionRecord record_;
   bool ephemeral_ = true;

@@ -1,41 +1,42 @@
-// Launching a Seatbelt plan on macOS: `sandbox-exec -p PROFILE -- COMMAND...` (MAC-1). Built only
-// on macOS (CMake `if(APPLE)`); the profile and the plan are pure and tested everywhere.
+// Launching a Seatbelt plan: `sandbox-exec -p PROFILE -- COMMAND...` (MAC-1, MAC-5), through
+// the same process primitive as every other launch (backend/linux/process.h: run_process).
+// Nothing here needs a macOS header, so it is built and tested on Linux with the backend
+// forced and a stand-in for sandbox-exec (backend/backend_choice.h); what is macOS-only is
+// behind run_process, whose implementation is the one piece a Mac build must supply.
 #pragma once
 
-#include <sys/types.h>
-
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "backend/macos/seatbelt_plan.h"
-#include "core/result.h"
+#include "backend/linux/launcher.h"
+#include "backend/linux/process.h"
+#include "plan/plan.h"
 
 namespace cordon {
 
-struct SeatbeltRun {
-  pid_t pid = -1;      // sandbox-exec, which becomes the command (it execs it)
-  int exit_code = -1;  // WEXITSTATUS, or -1
-  int signal = 0;      // WTERMSIG, or 0
-  bool timed_out = false;
-  // sandbox-exec could not apply the profile ("sandbox-exec: sandbox_apply: ..."): it exits 65
-  // (EX_DATAERR) for a profile it cannot compile and 71 (EX_OSERR) when the kernel refuses,
-  // for instance inside another sandbox. Set only when standard error said so.
-  bool sandbox_failed = false;
-  std::string err_tail;  // the last bytes of standard error, for that check
-};
-
 // The terminals cordon's standard output and error are, for SeatbeltOptions::terminals (the
-// command inherits standard output and may write to it, never read it).
+// command inherits them and may write there, never read).
 std::vector<std::string> output_terminals();
 
-// Runs the plan's command under sandbox-exec with the plan's environment only (ENV-5), in its
-// own session (no controlling terminal, PROC-2) and process group, standard input from
-// /dev/null, output inherited. On timeout the process group is killed (PROC-4). A refused
-// plan, or one that is not sandboxed, is an error, never run.
-Result<SeatbeltRun> launch_seatbelt(const SeatbeltPlan& sp, const SeatbeltOptions& options,
-                                    const std::function<void(pid_t)>& on_started = {});
+// The process to start for a sandboxed plan and its profile (pure): sandbox-exec with the
+// plan's environment only (ENV-5), in the plan's folder, its own process group ended with it
+// (PROC-1 as far as macOS allows), the plan's limits as rlimits, the plan's timeout.
+ProcessSpec seatbelt_process_spec(const Plan& plan, const std::string& profile,
+                                  const std::string& sandbox_exec, const LaunchIo& io);
+
+// sandbox-exec's own failure to apply the profile, from its exit code and standard error
+// (pure): it exits 65 (EX_DATAERR) for a profile it cannot compile and 71 (EX_OSERR) when the
+// kernel refuses, for instance inside another sandbox, saying "sandbox-exec: ...". Its words,
+// or nullopt when the exit was the command's.
+std::optional<std::string> seatbelt_apply_failure(int exit_code, const std::string& err);
+
+// Runs a sandboxed plan under sandbox-exec. A command that cannot be found in the plan's PATH
+// is an "exec" error (127), as for an unconfined command; a refused or unsandboxed plan, or
+// an empty profile, is an error and never runs.
+Result<ProcessOutcome> launch_seatbelt(const Plan& plan, const std::string& profile,
+                                       const std::string& sandbox_exec, const LaunchIo& io,
+                                       const std::function<void(pid_t)>& on_started = {});
 
 }  // namespace cordon

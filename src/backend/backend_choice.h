@@ -1,0 +1,42 @@
+// Which sandbox backend runs a sandboxed command: chosen here and nowhere else (MAC-5). macOS
+// uses Seatbelt (sandbox-exec), Linux bubblewrap; `CORDON_BACKEND=seatbelt` forces Seatbelt
+// anywhere, so the whole macOS path can be tested on Linux with a stand-in for sandbox-exec
+// (`CORDON_SANDBOX_EXEC`, honoured only then: it never silently replaces bwrap). Pure.
+//
+// Example:
+//   auto c = choose_backend(env);                 // env: cordon's own environment
+//   if (!c.ok()) return c.error();                // CORDON_BACKEND=foo
+//   if (c->backend == Backend::kSeatbelt) run c->sandbox_exec -p PROFILE -- COMMAND...
+#pragma once
+
+#include <string>
+
+#include "core/env.h"
+#include "core/result.h"
+#include "plan/planner.h"
+
+namespace cordon {
+
+#ifdef __APPLE__
+inline constexpr bool kOnMacos = true;
+#else
+inline constexpr bool kOnMacos = false;
+#endif
+
+inline constexpr const char* kSandboxExec = "/usr/bin/sandbox-exec";
+
+struct BackendChoice {
+  Backend backend = Backend::kBwrap;
+  bool forced = false;            // CORDON_BACKEND named it
+  std::string sandbox_exec;       // Seatbelt: the program run as sandbox-exec
+  bool stand_in = false;          // sandbox_exec is CORDON_SANDBOX_EXEC's stand-in (tests)
+  bool stand_in_ignored = false;  // CORDON_SANDBOX_EXEC is set but Seatbelt was not forced
+};
+
+// `on_macos` is the system cordon was built for (a parameter so tests can pretend).
+Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos = kOnMacos);
+
+// "Seatbelt (sandbox-exec)" or "bubblewrap (Linux)", for `cordon policy` and `cordon probe`.
+std::string backend_title(const BackendChoice& c);
+
+}  // namespace cordon
