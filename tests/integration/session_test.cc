@@ -273,10 +273,28 @@ TEST(Session, UnwritableStateRefusesSandboxedButNotApprovedOutside) {  // SES-2
   EXPECT_NE(out.err.find("leftover record not written"), std::string::npos) << out.err;
 }
 
+// The processes this user has now. Without a cgroup (an unprivileged user), `pids` is the
+// per-user RLIMIT_NPROC, which counts every process of the user on the machine.
+size_t processes_of_this_user() {
+  size_t n = 0;
+  DIR* d = opendir("/proc");
+  if (!d) return 0;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    struct stat st;
+    if (stat(("/proc/" + std::string(e->d_name)).c_str(), &st) == 0 && st.st_uid == getuid()) ++n;
+  }
+  closedir(d);
+  return n;
+}
+
 TEST(Limits, ForkBombAndMemoryBombEndTheCommandNotTheSession) {  // PROC-6
   REQUIRE_SANDBOX();
   World w;
-  w.config("[limits]\npids = 64\nmemory = \"256M\"\n");
+  // As root the limit is the command's own cgroup; as a user, leave the bomb 64 processes on top
+  // of what the user already runs (other tests' sessions, a desktop).
+  size_t pids = geteuid() == 0 ? 64 : processes_of_this_user() + 64;
+  w.config("[limits]\npids = " + std::to_string(pids) + "\nmemory = \"256M\"\n");
   ASSERT_EQ(w.cordon({"session", "start", "--id", "0000000000000111"}).status, 0);
   Proc r = w.cordon({"run", "--session", "0000000000000111", "--timeout", "20s", "--", "/bin/bash",
                      "-c", "b() { b | b & }; b; sleep 2; echo survived"});
