@@ -8,6 +8,7 @@
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/git_facts.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
 #include "plan/git_config_rules.h"
@@ -55,20 +56,15 @@ std::string write_copy(const std::string& cache_dir, const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> global_git_config_files(const EnvMap& env, const std::string& home) {
-  if (auto g = env.get("GIT_CONFIG_GLOBAL"); g && !g->empty())
-    return {normalize_path(expand_home(*g, home))};
-  std::string xdg = env.value("XDG_CONFIG_HOME");
-  if (xdg.empty() || xdg[0] != '/') xdg = path_join(home, ".config");
-  return {path_join(home, ".gitconfig"), path_join(xdg, "git/config")};
-}
-
 std::vector<GitConfigCopyFact> sanitized_git_configs(const EnvMap& env, const std::string& home,
                                                      const std::string& cache_dir) {
   std::vector<GitConfigCopyFact> out;
   if (cache_dir.empty()) return out;
   std::vector<Todo> todo;
-  for (const auto& f : global_git_config_files(env, home)) todo.push_back({f, tilde_path(f, home)});
+  // Every global file, also ~/.gitconfig when $GIT_CONFIG_GLOBAL names another: a command
+  // reads files, not only what git would read.
+  for (const auto& [f, why] : git_config_files(env, home))
+    if (why.find("system") == std::string::npos) todo.push_back({f, tilde_path(f, home)});
   std::set<std::string> done;
   bool git = !find_git(env).empty();
   for (size_t i = 0; i < todo.size() && done.size() < kMaxFiles; ++i) {

@@ -9,10 +9,6 @@
 
 namespace cordon {
 
-// The global git config files git reads for this user: $GIT_CONFIG_GLOBAL when set, else
-// ~/.gitconfig and $XDG_CONFIG_HOME/git/config (whether or not they exist).
-std::vector<std::string> global_git_config_files(const EnvMap& env, const std::string& home);
-
 // For each global config file, and each file they include (transitively, at most 64), that
 // holds a credential: writes the sanitized copy under `<cache_dir>/git-config/` (named by its
 // content) and returns where it is and which keys were removed. Files without credentials are

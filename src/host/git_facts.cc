@@ -54,22 +54,6 @@ std::vector<std::string> list_dir(const std::string& dir) {
   return out;
 }
 
-// Global and system config files git reads (GIT-1), whether or not they exist.
-std::vector<std::pair<std::string, std::string>> global_configs(const EnvMap& env,
-                                                                const std::string& home) {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (auto g = env.get("GIT_CONFIG_GLOBAL"); g && !g->empty())
-    out.push_back({expand_home(*g, home), "GIT_CONFIG_GLOBAL"});
-  out.push_back({path_join(home, ".gitconfig"), "global git config"});
-  std::string xdg = env.value("XDG_CONFIG_HOME");
-  if (xdg.empty() || xdg[0] != '/') xdg = path_join(home, ".config");
-  out.push_back({path_join(xdg, "git/config"), "global git config"});
-  if (auto s = env.get("GIT_CONFIG_SYSTEM"); s && !s->empty())
-    out.push_back({expand_home(*s, home), "GIT_CONFIG_SYSTEM"});
-  out.push_back({"/etc/gitconfig", "system git config"});
-  return out;
-}
-
 bool is_boolean_word(const std::string& v) {
   std::string l = to_lower(v);
   return l.empty() || l == "true" || l == "false" || l == "yes" || l == "no" || l == "on" ||
@@ -309,7 +293,7 @@ void lock_named_files(GitFacts& g, const GitFactsInput& in, std::set<std::string
 void lock_global_configs(GitFacts& g, const GitFactsInput& in) {
   std::set<std::string> seen;
   bool includes = false;
-  for (const auto& [p, why] : global_configs(in.env, in.home)) {
+  for (const auto& [p, why] : git_config_files(in.env, in.home)) {
     add_lock(g, p, why, false, seen);
     auto text = read_file(p, 1 << 20);
     if (text.ok() && to_lower(*text).find("include") != std::string::npos) includes = true;
@@ -320,6 +304,21 @@ void lock_global_configs(GitFacts& g, const GitFactsInput& in) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> git_config_files(const EnvMap& env,
+                                                                  const std::string& home) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (auto g = env.get("GIT_CONFIG_GLOBAL"); g && !g->empty())
+    out.push_back({expand_home(*g, home), "GIT_CONFIG_GLOBAL"});
+  out.push_back({path_join(home, ".gitconfig"), "global git config"});
+  std::string xdg = env.value("XDG_CONFIG_HOME");
+  if (xdg.empty() || xdg[0] != '/') xdg = path_join(home, ".config");
+  out.push_back({path_join(xdg, "git/config"), "global git config"});
+  if (auto s = env.get("GIT_CONFIG_SYSTEM"); s && !s->empty())
+    out.push_back({expand_home(*s, home), "GIT_CONFIG_SYSTEM"});
+  out.push_back({"/etc/gitconfig", "system git config"});
+  return out;
+}
 
 std::string resolve_git_dir(const std::string& dot_git) {
   PathInfo dg = read_path_info(dot_git);
@@ -358,7 +357,7 @@ GitFacts read_git_facts(const GitFactsInput& in) {
   }
 
   // The cache key: everything these facts are read from.
-  auto globals = global_configs(in.env, in.home);
+  auto globals = git_config_files(in.env, in.home);
   std::string key = fmt::format("v1|{}|{}|{}|{}|{}|{}|{}|{}", in.project, g.git_dir,
                                 g.common_dir, stamp(g.dot_git), stamp(path_join(g.git_dir, "index")),
                                 stamp(path_join(g.common_dir, "config")),

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
@@ -20,6 +21,12 @@ struct GitFactsInput {
 };
 
 GitFacts read_git_facts(const GitFactsInput& in);
+
+// The config files git reads (GIT-1), whether or not they exist, each with why:
+// $GIT_CONFIG_GLOBAL, ~/.gitconfig and $XDG_CONFIG_HOME/git/config ("global"), then
+// $GIT_CONFIG_SYSTEM and /etc/gitconfig ("system").
+std::vector<std::pair<std::string, std::string>> git_config_files(const EnvMap& env,
+                                                                  const std::string& home);
 
 // Finds the real git folder behind <project>/.git (a folder, or a `gitdir:` file); "" if none.
 std::string resolve_git_dir(const std::string& dot_git);

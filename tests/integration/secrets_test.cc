@@ -218,6 +218,13 @@ TEST(Secrets, TheGlobalGitConfigIsSeenWithoutItsCredentials) {  // FS-12 (issue 
   EXPECT_TRUE(has(p.out, "url.<…>.insteadof")) << p.out;
   EXPECT_TRUE(has(p.out, "~/.gitconfig.local: credential.helper")) << p.out;
   for (const auto& t : {t1, t2, t3}) EXPECT_FALSE(has(p.out, t)) << p.out;
+  // GIT_CONFIG_GLOBAL naming another file does not uncover ~/.gitconfig to `cat`.
+  w.write(w.home() + "/other.gitconfig", "[user]\n\tname = Other\n");
+  w.env["GIT_CONFIG_GLOBAL"] = w.home() + "/other.gitconfig";
+  r = w.sh("cat ~/.gitconfig; git config user.name");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(has(r.out, t1)) << r.out;
+  EXPECT_TRUE(has(r.out, "Other")) << r.out;
 }
 
 }  // namespace
