@@ -20,6 +20,12 @@ run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
 step "portable sources (MAC-5: Linux-only calls stay in the Linux backend and the host facts)"
 run_step "portable sources" ./scripts/check_portable.sh
 
+step "layers (issue 15: the pure archive calls nothing of the host, and no higher layer)"
+run_step "pure archive" ./scripts/check_pure.sh "$BUILD/libcordon_pure.a"
+
+step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
+run_step "embedding" env BUILD="$BUILD" ./scripts/check_embed.sh
+
 step "integration tests as $(id -un)"
 run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
 

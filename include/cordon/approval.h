@@ -72,7 +72,6 @@ struct Question {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   // Why the judge passed the request on, in auto mode ("the judge crashed: ..."); else empty.
   std::string judge_note;
-  uint64_t task = 0;  // the task that asked (the machine's own bookkeeping)
 };
 
 // The person. Implementations: the CLI's terminal prompt (or a refusal naming the flag when

@@ -17,16 +17,18 @@
 //     cordon::api::ExecRequest req;
 //     req.command = "make test";                        // a shell command line, or set argv
 //     auto res = (*session)->exec(req);
-//     if (!res) { std::cerr << res.error().code << ": " << res.error().message << "\n"; }
+//     if (!res) { std::cerr << to_string(res.error().code) << ": " << res.error().message << "\n"; }
 //     else { std::cout << res->stdout_text << "exit " << res->exit_code << "\n"; }
 //   }
 //
-// Every call that can fail returns a Result: a value, or an Error whose `code` is one of
-//   "refused"      a rule or a person said no (the message says why and what to do instead),
-//   "held"         the session is held until leftover processes are gone (PROC-3, SES-3),
-//   "unavailable"  the sandbox (or the config, or cordon's state folder) cannot be used now,
-//   "invalid"      the request itself is wrong (no command, a bad pattern, a missing file),
-//   "io"           the host failed (a read or write of the file tools).
+// Every call that can fail returns a Result: a value, or an Error whose `code` (an ErrorCode,
+// cordon/result.h) is one of
+//   kRefused      a rule or a person said no (the message says why and what to do instead),
+//   kHeld         the session is held until leftover processes are gone (PROC-3, SES-3),
+//   kUnavailable  the sandbox (or the config, or cordon's state folder) cannot be used now,
+//   kInvalid      the request itself is wrong (no command, a bad pattern, a missing file),
+//   kIo           the host failed (a read or write of the file tools).
+// to_string(code) gives SRV-1's word for it ("refused", ...).
 // Nothing in this API throws. A Session is thread-safe: several exec and file-tool calls may
 // run at once from different threads, each command in its own sandbox (SRV-4).
 #pragma once
@@ -48,12 +50,27 @@ namespace cordon::api {
 using cordon::ApprovalRequest;
 using cordon::Asker;
 using cordon::AskKind;
-using cordon::Error;
+using cordon::ErrorCode;
+using cordon::Ok;
 using cordon::PersonAnswer;
 using cordon::Question;
 using cordon::Reply;
-using cordon::Result;
-using cordon::Status;
+
+// An error of the public API: what happened, which path, and the fix, for a person.
+struct Error {
+  ErrorCode code = ErrorCode::kRefused;
+  std::string message;  // full sentence(s) a person can act on
+  std::string path;     // the path concerned, when there is one
+  int sys_errno = 0;    // errno when a syscall failed
+  // The same error in libcordon's own form (its code as SRV-1's word), for the faces.
+  operator cordon::Error() const {  // NOLINT(google-explicit-constructor)
+    return cordon::Error{std::string(to_string(code)), message, path, sys_errno};
+  }
+};
+
+template <class T>
+using Result = cordon::Result<T, Error>;
+using Status = Result<Ok>;
 
 // Runs the helper that a sandbox starts inside itself (the probe's checker), when argv asks for
 // it, and returns its exit status; returns -1 for an ordinary start. Call it first in main() of
@@ -100,10 +117,9 @@ struct Options {
   // APR-4: the user is not watching from the start; every question is refused. Refused under
   // approve-all (open() fails with "refused").
   bool away = false;
-  // Who answers the questions of APR-1 (null: every question is refused, with
-  // `no_asker_note`). Must outlive the session; called from the thread that made the request.
+  // Who answers the questions of APR-1 (null: every question is refused: "nobody can be asked
+  // to approve it"). Must outlive the session; called from the thread that made the request.
   Asker* asker = nullptr;
-  std::string no_asker_note = "nobody can be asked to approve it";
   // Kinds the user approved in advance for the whole session, such as kNetwork for a server
   // started with --allow-network: approved without a question. kOutsideSandbox is ignored
   // (APR-3: a person decides each call).
@@ -155,17 +171,9 @@ struct ExecRequest {
   std::string cwd{};
   bool network = false;          // way out 1 (NET-3): asks first (APR-1)
   bool outside_sandbox = false;  // way out 2 (NET-4): asks a person every time (APR-3)
-  // The caller has the person's own approval for the ways out it asks for: they typed
-  // --network / --outside-sandbox themselves (the CLI). No question is asked for them. An agent's
-  // request must never set this.
-  bool ways_out_approved = false;
   std::optional<std::chrono::milliseconds> timeout{};  // PROC-4: exit 124, timed_out
   std::optional<std::string> stdin_data{};             // nullopt: the command reads /dev/null
   size_t output_limit = 1 << 20;  // bytes kept per stream; the rest is cut (…_truncated)
-  // Instead of capturing: the command reads cordon's own standard input (or /dev/null when it
-  // is a terminal, PROC-2) and writes to cordon's standard output and error (the CLI). Only the
-  // tail of stderr is kept, for the notes.
-  bool inherit_stdio = false;
   const Cancel* cancel = nullptr;  // may be null
   std::string reason{};            // the caller's words, shown with any question
 };
@@ -173,7 +181,7 @@ struct ExecRequest {
 struct ExecResult {
   int exit_code = 0;  // PROC-5: its own status; 128+N on signal N; 124 timeout; 126/127
   std::optional<int> signal;
-  std::string stdout_text, stderr_text;  // captured (empty with inherit_stdio, but stderr's tail)
+  std::string stdout_text, stderr_text;  // captured
   bool stdout_truncated = false, stderr_truncated = false;
   bool timed_out = false;
   bool canceled = false;  // Cancel::cancel() ended it (exit 130)

@@ -9,11 +9,13 @@
 #include <set>
 
 #include "approval/approver.h"
+#include "api/face_options.h"
 #include "approval/exec_gate.h"
 #include "backend/linux/judge_process.h"
 #include "backend/linux/probe.h"
 #include "commands/classify.h"
 #include "cordon/cordon.h"
+#include "core/error_code.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -33,27 +35,25 @@ namespace cordon::api {
 
 namespace {
 
-// The wire's reasons (SRV-1): every refusal of the library becomes one of them.
-std::string reason_word(const std::string& code) {
-  if (code == "held" || code == "unavailable" || code == "invalid" || code == "io") return code;
-  if (code == "refused") return code;
-  if (code == "config" || code == "state") return "unavailable";
-  if (code == "review" || code == "git") return "invalid";  // no review started, no repository
-  return "refused";
+Error fail(ErrorCode code, std::string message, std::string path = {}) {
+  return Error{code, std::move(message), std::move(path), 0};
 }
 
 // Every message and name handed to a face is printable (issue 13: a planted file name must not
-// rewrite the terminal or start a forged `cordon: note:` line).
+// rewrite the terminal or start a forged `cordon: note:` line). Every error of the library
+// becomes one of the public codes (core/error_code.h).
 Error from_refusal(const Refusal& r) {
-  return make_error(reason_word(r.reason), printable(r.message));
+  return fail(public_error_code(r.reason), printable(r.message));
 }
 
-Error normalized(const Error& e) {
-  Error out = e;
-  out.code = reason_word(e.code);
-  out.message = printable(e.message);
-  out.path = printable(e.path);
-  return out;
+Error normalized(const cordon::Error& e) {
+  return Error{public_error_code(e.code), printable(e.message), printable(e.path), e.sys_errno};
+}
+
+template <class T>
+Result<T> to_api(cordon::Result<T> r) {
+  if (!r.ok()) return normalized(r.error());
+  return std::move(*r);
 }
 
 std::vector<std::string> printable_all(std::vector<std::string> v) {
@@ -62,7 +62,7 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
 }
 
 Result<ExecResult> printable_result(Result<ExecResult> r) {
-  if (!r.ok()) return normalized(r.error());
+  if (!r.ok()) return r;
   ExecResult out = std::move(*r);
   out.notices = printable_all(std::move(out.notices));
   out.notes = printable_all(std::move(out.notes));
@@ -81,8 +81,8 @@ std::string command_text(const ExecRequest& r) {
 
 class SessionImpl : public Session {
  public:
-  SessionImpl(const Options& opts, HostContext host, Policy policy)
-      : opts_(opts), host_(std::move(host)), policy_(std::move(policy)) {}
+  SessionImpl(const Options& opts, const FaceOptions& face, HostContext host, Policy policy)
+      : opts_(opts), face_(face), host_(std::move(host)), policy_(std::move(policy)) {}
 
   Status init() {
     SessionOptions so;
@@ -119,10 +119,10 @@ class SessionImpl : public Session {
     if (policy_.approvals.mode == ApprovalMode::kAuto && !policy_.approvals.judge.empty())
       judge_ = std::make_unique<JudgeProcess>(policy_.approvals.judge, host_.env);
     asker_ = opts_.asker ? opts_.asker : &no_asker_;
-    no_asker_.note = opts_.no_asker_note;
+    no_asker_.note = face_.no_asker_note;
     approver_ = std::make_unique<Approver>(ac, clock_, judge_.get(), asker_);
     if (opts_.away)
-      if (auto st = approver_->set_away(true); !st.ok()) return st.error();
+      if (auto st = approver_->set_away(true); !st.ok()) return normalized(st.error());
 
     if (opts_.on_notice)
       for (const auto& w : policy_.warnings) opts_.on_notice("warning: " + w);
@@ -133,7 +133,7 @@ class SessionImpl : public Session {
         info_.resume_quarantined.push_back({printable(m.from), printable(m.to)});
       if (rep.hold) info_.hold = printable(rep.hold->message);
     }
-    return ok_status();
+    return Ok{};
   }
 
   const SessionInfo& info() const override { return info_; }
@@ -182,13 +182,13 @@ class SessionImpl : public Session {
 
   Result<ExecResult> exec_as_run(const ExecRequest& req) {
     if (req.command && !req.argv.empty())
-      return make_error("invalid", "give either `command` or `argv`, not both.");
+      return fail(ErrorCode::kInvalid, "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
-      return make_error("invalid", "no command was given: set `command` or `argv`.");
+      return fail(ErrorCode::kInvalid, "no command was given: set `command` or `argv`.");
     if (req.command && trim(*req.command).empty())
-      return make_error("invalid", "the command is empty.");
+      return fail(ErrorCode::kInvalid, "the command is empty.");
     if (!req.argv.empty() && req.argv[0].empty())
-      return make_error("invalid", "argv[0] is empty: name the program to run.");
+      return fail(ErrorCode::kInvalid, "argv[0] is empty: name the program to run.");
     if (auto h = session_->current_hold()) return from_refusal(*h);
 
     Request r;
@@ -198,7 +198,7 @@ class SessionImpl : public Session {
     if (!req.cwd.empty()) {
       struct stat st;
       if (stat(r.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return make_error("invalid", fmt::format("the working folder {} does not exist.", r.cwd));
+        return fail(ErrorCode::kInvalid, fmt::format("the working folder {} does not exist.", r.cwd));
     }
     r.network = req.network;
     r.outside_sandbox = req.outside_sandbox;
@@ -209,7 +209,7 @@ class SessionImpl : public Session {
     gi.command = command_text(req);
     gi.network = req.network;
     gi.outside_sandbox = req.outside_sandbox;
-    gi.ways_out_approved = req.ways_out_approved;
+    gi.ways_out_approved = face_.ways_out_typed;
     gi.reason = req.reason;
     gi.cwd = r.cwd;
     gi.argv_form = !req.command;
@@ -231,10 +231,10 @@ class SessionImpl : public Session {
     } else {
       gi.stdin_data = req.stdin_data;  // questions show it, and grants cover only it (APR)
       auto v = verdict_for(req, r.cwd);
-      if (!v.ok()) return v.error();
+      if (!v.ok()) return normalized(v.error());
       gi.verdict = *v;
       ExecGate gate = gate_exec(gi);
-      if (gate.refusal) return make_error("refused", *gate.refusal);
+      if (gate.refusal) return fail(ErrorCode::kRefused, *gate.refusal);
       // A person is never asked a question whose answer cannot matter: a plan that is refused
       // anyway, or a sandbox that cannot start, is reported before any question.
       if (!gate.asks.empty()) {
@@ -242,18 +242,18 @@ class SessionImpl : public Session {
         Plan p = session_->plan(r, f);
         if (p.refusal) return from_refusal(*p.refusal);
         if (p.runner == Runner::kSandbox && !session_->probe().ok)
-          return make_error("unavailable", session_->probe().message());
+          return fail(ErrorCode::kUnavailable, session_->probe().message());
       }
       for (const auto& ask : gate.asks) {
         Decision d = approver_->ask(ask);
-        if (!d.allowed) return make_error("refused", d.message);
+        if (!d.allowed) return fail(ErrorCode::kRefused, d.message);
         if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
           approval_notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
       }
     }
 
     LaunchIo io;
-    if (req.inherit_stdio) {
+    if (face_.inherit_stdio) {
       io.in = isatty(0) ? InputMode::kNull : InputMode::kInherit;  // PROC-2
       io.out = OutputMode::kInherit;
       io.err = OutputMode::kTee;  // the tail is read for the blocked-command note (RES-2)
@@ -371,11 +371,11 @@ class SessionImpl : public Session {
 
   Result<Classification> classify(const ClassifyRequest& req) override {
     if (req.command && !req.argv.empty())
-      return make_error("invalid", "give either `command` or `argv`, not both.");
+      return fail(ErrorCode::kInvalid, "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
-      return make_error("invalid", "no command was given: set `command` or `argv`.");
+      return fail(ErrorCode::kInvalid, "no command was given: set `command` or `argv`.");
     auto c = classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
-    if (!c.ok()) return c.error();
+    if (!c.ok()) return normalized(c.error());
     return Classification{to_string(c->cls), c->reason, c->word, c->rule};
   }
 
@@ -414,16 +414,14 @@ class SessionImpl : public Session {
     return cordon::policy_json(policy_, *session_, p).dump(2);
   }
 
-  Status set_away(bool on) override { return approver_->set_away(on); }
+  Status set_away(bool on) override { return to_api(approver_->set_away(on)); }
   bool away() const override { return approver_->away(); }
   void begin_task() override { approver_->begin_task(); }
   void end_task() override { approver_->end_task(); }
 
   Status end() override {
-    if (session_->ephemeral()) return ok_status();
-    auto st = session_->end();
-    if (!st.ok()) return normalized(st.error());
-    return st;
+    if (session_->ephemeral()) return Ok{};
+    return to_api(session_->end());
   }
 
  private:
@@ -472,17 +470,17 @@ class SessionImpl : public Session {
       ask.path = r->ask->path;
       ask.reason = reason.empty() ? r->ask->reason : r->ask->reason + " (" + reason + ")";
       Decision d = approver_->ask(ask);
-      if (!d.allowed) return make_error("refused", d.message, r->ask->path);
+      if (!d.allowed) return fail(ErrorCode::kRefused, d.message, r->ask->path);
       req.approved = *r->ask;
     }
-    return make_error("refused",
+    return fail(ErrorCode::kRefused,
                       "the path kept changing while it was being approved; nothing "
                       "was done. Check it, then try again.");
   }
 
   // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
   // classify`, built on first use.
-  Result<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
+  cordon::Result<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
     auto c = classify_words(req.argv, req.command, cwd, req.network);
     if (!c.ok()) return c.error();
     CommandVerdict v;
@@ -493,7 +491,7 @@ class SessionImpl : public Session {
     return v;
   }
 
-  Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
+  cordon::Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
                                                 const std::optional<std::string>& command,
                                                 const std::string& cwd, bool network) {
     const CommandClassifier* classifier;
@@ -522,12 +520,13 @@ class SessionImpl : public Session {
   }
 
   Options opts_;
+  FaceOptions face_;
   HostContext host_;
   Policy policy_;
   std::unique_ptr<cordon::Session> session_;
   std::mutex classifier_mu_;
   std::optional<CommandClassifier> classifier_;
-  std::optional<Error> classifier_error_;
+  std::optional<cordon::Error> classifier_error_;
   SessionInfo info_;
   SteadyClock clock_;
   std::unique_ptr<JudgeProcess> judge_;
@@ -541,6 +540,10 @@ class SessionImpl : public Session {
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::open(const Options& options) {
+  return open_for_face(options, FaceOptions{});
+}
+
+Result<std::unique_ptr<Session>> open_for_face(const Options& options, const FaceOptions& face) {
   EnvMap env = options.environment ? EnvMap{} : EnvMap::from_environ(environ);
   if (options.environment)
     for (const auto& kv : *options.environment) {
@@ -553,11 +556,11 @@ Result<std::unique_ptr<Session>> Session::open(const Options& options) {
   auto policy = load_user_policy(host.folders);
   trace("api: config read");
   if (!policy.ok())
-    return make_error(
-        "unavailable",
+    return fail(
+        ErrorCode::kUnavailable,
         policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
         policy.error().path);
-  auto s = std::make_unique<SessionImpl>(options, std::move(host), std::move(*policy));
+  auto s = std::make_unique<SessionImpl>(options, face, std::move(host), std::move(*policy));
   if (auto st = s->init(); !st.ok()) return st.error();
   return std::unique_ptr<Session>(std::move(s));
 }

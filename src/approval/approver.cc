@@ -97,7 +97,7 @@ Decision Approver::ask(const ApprovalRequest& request) {
     PersonAnswer a = asker_
                          ? asker_->ask(s.question)
                          : PersonAnswer{Reply::kUnavailable, "nobody can be asked to approve it"};
-    return on_answer(s.question, a);
+    return on_answer(s, a);
   }
   return s.decision;
 }
@@ -208,7 +208,6 @@ Approver::Step Approver::to_person_locked(const ApprovalRequest& r, std::string 
   s.question.session_grant_offered = grantable;
   if (config_.timeout) s.question.deadline = clock_.now() + *config_.timeout;
   s.question.judge_note = std::move(judge_note);
-  s.question.task = task_;
   return s;
 }
 
@@ -220,10 +219,11 @@ Decision Approver::refuse_away_locked(const ApprovalRequest& r, const std::strin
   return d;
 }
 
-Decision Approver::on_answer(const Question& q, const PersonAnswer& a) {
+Decision Approver::on_answer(const Step& step, const PersonAnswer& a) {
   std::lock_guard<std::mutex> lock(mu_);
+  const Question& q = step.question;
   const ApprovalRequest& r = q.request;
-  const bool this_task = q.task == task_;
+  const bool this_task = step.task == task_;
   if (this_task && task_ended_) return task_ended_locked(r);
   Reply reply = a.reply;
   // APR-5: the question waits until its deadline; an answer at or after it comes too late.

@@ -127,7 +127,7 @@ class Approver {
   // The same machine in steps, for a face that does not block on the judge or the person:
   //   Step s = start(req);
   //   if (s.next == Step::Next::kJudge) s = on_verdict(s, verdict_for(s.request));
-  //   if (s.next == Step::Next::kPerson) decision = on_answer(s.question, answer_to(s.question));
+  //   if (s.next == Step::Next::kPerson) decision = on_answer(s, answer_to(s.question));
   //   else decision = s.decision;
   // Each call takes the lock briefly; the state may change between steps (another ask times
   // out, the user goes away), and each step decides with the state as it is then.
@@ -137,11 +137,12 @@ class Approver {
     Decision decision;        // when kDone
     ApprovalRequest request;  // always
     Question question;        // when kPerson
-    uint64_t task = 0;
+    uint64_t task = 0;        // the task that asked (APR-5, APR-6: a late answer to an
+                              // ended task's question is refused)
   };
   Step start(const ApprovalRequest& request);
   Step on_verdict(const Step& step, const JudgeVerdict& verdict);
-  Decision on_answer(const Question& question, const PersonAnswer& answer);
+  Decision on_answer(const Step& step, const PersonAnswer& answer);
 
  private:
   bool away_locked() const { return user_away_ || timeout_away_; }

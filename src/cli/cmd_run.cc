@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "api/face_options.h"
 #include "cli/commands.h"
 #include "cli/tty_asker.h"
 #include "cordon/cordon.h"
@@ -97,10 +98,11 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   }
   req.network = args.network;
   req.outside_sandbox = args.outside_sandbox;
-  // APR-7: on the CLI, --network and --outside-sandbox typed by a person are the approval.
-  req.ways_out_approved = true;
-  req.inherit_stdio = true;
   req.cwd = ctx.cwd;
+  api::FaceOptions face;
+  // APR-7: on the CLI, --network and --outside-sandbox typed by a person are the approval.
+  face.ways_out_typed = true;
+  face.inherit_stdio = true;
 
   TtyAsker asker;
   api::Options opts;
@@ -113,7 +115,7 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   opts.cordon_binary = ctx.exe;
   opts.on_notice = [](const std::string& n) { print_error(n); };
   trace("config loaded");
-  auto session = api::Session::open(opts);
+  auto session = api::open_for_face(opts, face);
   trace("session opened");
   if (!session.ok()) {
     print_error(session.error().message);

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/planner.h"

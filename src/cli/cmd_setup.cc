@@ -12,7 +12,7 @@
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/process.h"
 #include "cli/commands.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"

@@ -11,7 +11,7 @@
 
 #include "backend/linux/process.h"
 #include "cli/commands.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "integrations/setup_plan.h"
 
 namespace cordon {

@@ -16,6 +16,7 @@
 #include "commands/shell_tokenizer.h"
 #include "commands/wrappers.h"
 #include "commands/write_options.h"
+#include "config/command_entry.h"
 #include "core/paths.h"
 #include "core/strings.h"
 
@@ -44,18 +45,6 @@ constexpr size_t kMaxPathChecks = 10000;
 // Words a brace or a glob may become before the deny rules call it unsafe (CMD-4).
 constexpr size_t kMaxExpansion = 10000;
 
-std::vector<std::string> entry_words(std::string_view s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 // An entry ending in one of these matches only on its own: `node --version` does not make
 // `node --version -e 'code'` read-only.
@@ -1154,28 +1143,6 @@ class Walk {
 };
 
 }  // namespace
-
-std::optional<std::string> check_command_entry(std::string_view entry, bool denied) {
-  auto words = entry_words(entry);
-  if (words.empty()) return std::string("an entry is empty");
-  for (const auto& w : words)
-    if (w.find_first_of("'\"`$;&|<>()\\\n") != std::string::npos)
-      return fmt::format(
-          "\"{}\" holds shell syntax; write the words as a command would see "
-          "them",
-          entry);
-  if (words.size() > 3)
-    return fmt::format(
-        "\"{}\" has more than three words: an entry is `program`, "
-        "`program arg` or `program arg arg`",
-        entry);
-  if (words[0].find('/') != std::string::npos)
-    return fmt::format("\"{}\" names a path; name the program (\"{}\")", entry,
-                       words[0].substr(words[0].rfind('/') + 1));
-  if (!denied && words[0].find_first_of("*?") != std::string::npos)
-    return fmt::format("\"{}\": a read-only entry cannot hold `*` or `?` in its program", entry);
-  return std::nullopt;
-}
 
 Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config) {
   auto lists = std::make_shared<Lists>();

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "commands/expansion.h"
+#include "config/command_entry.h"  // check_command_entry, for the config and the tests
 #include "config/policy.h"
 #include "core/result.h"
 
@@ -77,9 +78,5 @@ class CommandClassifier {
   std::shared_ptr<const Lists> lists_;
 };
 
-// Checks one `[commands] read_only` or `denied` entry: one to three words, no quotes, no shell
-// operators, a program name rather than a path. A denied entry's program may hold `*` and `?`
-// ("mkfs*"). Returns a message for a person when it is malformed.
-std::optional<std::string> check_command_entry(std::string_view entry, bool denied);
 
 }  // namespace cordon

@@ -15,7 +15,7 @@
 #include <cstring>
 #include <utility>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "files/credential_rules.h"

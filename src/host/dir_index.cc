@@ -12,7 +12,7 @@
 #include <deque>
 #include <set>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/path_info.h"

@@ -5,7 +5,7 @@
 #include <functional>
 #include <set>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/git_facts.h"

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "config/config_file.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "host/path_info.h"
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/path_info.h"

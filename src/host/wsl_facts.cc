@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "plan/wsl_detect.h"
 
 namespace cordon {

@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "host/after_snapshot.h"
 #include "host/beneath.h"

@@ -14,7 +14,7 @@
 
 #include "backend/macos/launcher.h"
 #include "backend/macos/sandbox_exec_probe.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "api/face_options.h"
 #include "harness.h"
 
 namespace cordon::it {
@@ -60,7 +61,7 @@ TEST(Api, ANulByteInTheRequestIsInvalidAndNothingIsBound) {  // FS-2
       w.project() + "/sub" + std::string("\0--bind\0", 8) + victim + std::string(1, '\0') + victim;
   auto res = (*s)->exec(r);
   ASSERT_FALSE(res.ok()) << res->stdout_text;
-  EXPECT_EQ(res.error().code, "invalid") << res.error().message;
+  EXPECT_EQ(res.error().code, api::ErrorCode::kInvalid) << res.error().message;
   EXPECT_NE(res.error().message.find("NUL"), std::string::npos) << res.error().message;
   EXPECT_EQ(w.read(victim + "/keep.txt"), "mine\n");
   // The same in an argument and in the script.
@@ -68,12 +69,12 @@ TEST(Api, ANulByteInTheRequestIsInvalidAndNothingIsBound) {  // FS-2
   r.argv = {"/bin/echo", std::string("a\0--bind\0/\0/", 13)};
   res = (*s)->exec(r);
   ASSERT_FALSE(res.ok());
-  EXPECT_EQ(res.error().code, "invalid");
+  EXPECT_EQ(res.error().code, api::ErrorCode::kInvalid);
   r = api::ExecRequest{};
   r.command = std::string("echo a\0b", 8);
   res = (*s)->exec(r);
   ASSERT_FALSE(res.ok());
-  EXPECT_EQ(res.error().code, "invalid");
+  EXPECT_EQ(res.error().code, api::ErrorCode::kInvalid);
 }
 
 TEST(Api, OpenExecAndResult) {  // RES-1, FS-2, FS-4
@@ -103,7 +104,7 @@ TEST(Api, OpenExecAndResult) {  // RES-1, FS-2, FS-4
   EXPECT_EQ(res->stdout_text, "piped");
 
   r = api::ExecRequest{};  // neither argv nor command
-  EXPECT_EQ((*s)->exec(r).error().code, "invalid");
+  EXPECT_EQ((*s)->exec(r).error().code, api::ErrorCode::kInvalid);
 }
 
 TEST(Api, WaysOutGoThroughTheAsker) {  // APR-1, APR-3, APR-7
@@ -118,7 +119,7 @@ TEST(Api, WaysOutGoThroughTheAsker) {  // APR-1, APR-3, APR-7
   r.reason = "needs the home folder";
   auto res = (*s)->exec(r);
   ASSERT_FALSE(res.ok());
-  EXPECT_EQ(res.error().code, "refused");
+  EXPECT_EQ(res.error().code, api::ErrorCode::kRefused);
   ASSERT_EQ(deny.questions.size(), 1u);
   EXPECT_EQ(deny.questions[0].request.kind, api::AskKind::kOutsideSandbox);
   EXPECT_EQ(deny.questions[0].request.reason, "needs the home folder");
@@ -131,11 +132,18 @@ TEST(Api, WaysOutGoThroughTheAsker) {  // APR-1, APR-3, APR-7
   ASSERT_TRUE(res.ok()) << res.error().message;
   EXPECT_EQ(w.read(w.home() + "/o.txt"), "out\n");
 
-  // No Asker: refused with the embedder's own note.
+  // No Asker: refused, saying nobody can be asked; a face (the CLI) gives its own words.
   api::Options o = options(w);
-  o.no_asker_note = "this tool has no way to ask you";
   auto s3 = api::Session::open(o);
   res = (*s3)->exec(r);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().code, api::ErrorCode::kRefused);
+  EXPECT_NE(res.error().message.find("nobody can be asked to approve it"), std::string::npos)
+      << res.error().message;
+  api::FaceOptions face;
+  face.no_asker_note = "this tool has no way to ask you";
+  auto s4 = api::open_for_face(o, face);
+  res = (*s4)->exec(r);
   ASSERT_FALSE(res.ok());
   EXPECT_NE(res.error().message.find("this tool has no way to ask you"), std::string::npos);
 
@@ -177,7 +185,7 @@ TEST(Api, FileToolsClassifyReview) {  // FILE-1..6, CMD-6, REV-1
   ASSERT_EQ(found->matches.size(), 1u);  // .env is skipped (FILE-4)
   EXPECT_EQ(found->matches[0].path, "a/b.txt");
   EXPECT_EQ(found->credential_files_skipped, 1u);
-  EXPECT_EQ((*s)->read_file({"missing.txt"}).error().code, "invalid");
+  EXPECT_EQ((*s)->read_file({"missing.txt"}).error().code, api::ErrorCode::kInvalid);
 
   api::ClassifyRequest cr;
   cr.command = "ls -la | grep x";
@@ -185,7 +193,7 @@ TEST(Api, FileToolsClassifyReview) {  // FILE-1..6, CMD-6, REV-1
   cr.command = "git push";
   EXPECT_EQ((*s)->classify(cr)->cls, "needs-approval");
 
-  EXPECT_EQ((*s)->review().error().code, "invalid");  // not started
+  EXPECT_EQ((*s)->review().error().code, api::ErrorCode::kInvalid);  // not started
   ASSERT_TRUE((*s)->review_start().ok());
   w.write("README.md", "changed\n");
   auto rev = (*s)->review();
@@ -209,7 +217,7 @@ TEST(Api, AwayAndApproveAll) {  // APR-2, APR-4
   api::ExecRequest r;
   r.argv = {"true"};
   r.network = true;
-  EXPECT_EQ((*s)->exec(r).error().code, "refused");
+  EXPECT_EQ((*s)->exec(r).error().code, api::ErrorCode::kRefused);
   EXPECT_TRUE(allow.questions.empty());
   ASSERT_TRUE((*s)->set_away(false).ok());
   EXPECT_TRUE((*s)->exec(r).ok());
@@ -218,7 +226,7 @@ TEST(Api, AwayAndApproveAll) {  // APR-2, APR-4
   w.config("[approvals]\nmode = \"approve-all\"\n");
   auto refused = api::Session::open(o);  // away under approve-all
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code, "refused");
+  EXPECT_EQ(refused.error().code, api::ErrorCode::kRefused);
 }
 
 TEST(Api, CancelAndConcurrentExecs) {  // SRV-4, PROC-4
@@ -288,14 +296,14 @@ TEST(Api, BrokenConfigIsUnavailable) {  // CFG-2
   w.config("[sandbox]\nmode = 3\n");
   auto s = api::Session::open(options(w));
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code, "unavailable");
+  EXPECT_EQ(s.error().code, api::ErrorCode::kUnavailable);
   EXPECT_NE(s.error().message.find("config.toml"), std::string::npos) << s.error().message;
   w.config("");
   api::Options o = options(w);
   o.project = w.root() + "/no-such-folder";
   auto missing = api::Session::open(o);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().code, "invalid");
+  EXPECT_EQ(missing.error().code, api::ErrorCode::kInvalid);
 }
 
 }  // namespace

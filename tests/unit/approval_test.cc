@@ -1129,11 +1129,11 @@ TEST(ApproverSteps, ConcurrentQuestionsAndATimeout) {
   ASSERT_EQ(s1.next, Approver::Step::Next::kPerson);
   ASSERT_EQ(s2.next, Approver::Step::Next::kPerson);
   clock.advance(minutes(15));
-  Decision d1 = a.on_answer(s1.question, {Reply::kTimeout, ""});
+  Decision d1 = a.on_answer(s1, {Reply::kTimeout, ""});
   EXPECT_TRUE(d1.away_started);
   EXPECT_TRUE(a.away());
   // s2 was put at the same time, so an answer now is also too late.
-  Decision late = a.on_answer(s2.question, {Reply::kAllowOnce, ""});
+  Decision late = a.on_answer(s2, {Reply::kAllowOnce, ""});
   EXPECT_FALSE(late.allowed);
   EXPECT_EQ(late.basis, Basis::kTimeout);
   EXPECT_FALSE(late.away_started);  // already away
@@ -1152,10 +1152,10 @@ TEST(ApproverSteps, AnAnswerInTimeAfterAnotherTimedOut) {
   clock.advance(minutes(10));
   Approver::Step s2 = a.start(command("make two"));
   clock.advance(minutes(5));
-  EXPECT_EQ(a.on_answer(s1.question, {Reply::kTimeout, ""}).basis, Basis::kTimeout);
+  EXPECT_EQ(a.on_answer(s1, {Reply::kTimeout, ""}).basis, Basis::kTimeout);
   ASSERT_TRUE(a.away());
   EXPECT_EQ(a.state().refusals_in_a_row, 1);
-  Decision d2 = a.on_answer(s2.question, {Reply::kAllowForSession, ""});
+  Decision d2 = a.on_answer(s2, {Reply::kAllowForSession, ""});
   EXPECT_TRUE(d2.allowed);
   EXPECT_EQ(a.state().refusals_in_a_row, 0);
   EXPECT_EQ(a.state().grants, 1u);
@@ -1170,7 +1170,7 @@ TEST(ApproverSteps, ADenialWhileAwayCounts) {
   ASSERT_TRUE(a.set_away(true).ok());
   (void)a.ask(net());
   (void)a.ask(cred());
-  Decision d = a.on_answer(s.question, {Reply::kDeny, ""});
+  Decision d = a.on_answer(s, {Reply::kDeny, ""});
   EXPECT_EQ(d.basis, Basis::kUser);
   EXPECT_TRUE(d.breaker_tripped) << d.message;
 }
@@ -1184,7 +1184,7 @@ TEST(ApproverSteps, AQuestionFromAnEndedTaskDoesNotSendTheNextAway) {
   a.end_task();
   a.begin_task();
   clock.advance(minutes(15));
-  Decision d = a.on_answer(s.question, {Reply::kTimeout, ""});
+  Decision d = a.on_answer(s, {Reply::kTimeout, ""});
   EXPECT_FALSE(d.allowed);
   EXPECT_EQ(d.basis, Basis::kTimeout);
   EXPECT_FALSE(d.away_started);
@@ -1201,8 +1201,8 @@ TEST(ApproverSteps, AnEndedTaskRefusesAnswersStillInFlight) {
   Approver::Step s2 = a.start(command("two"));
   ASSERT_EQ(s1.next, Approver::Step::Next::kPerson);
   clock.advance(minutes(15));
-  EXPECT_TRUE(a.on_answer(s1.question, {Reply::kTimeout, ""}).end_task);
-  Decision d2 = a.on_answer(s2.question, {Reply::kAllowOnce, ""});
+  EXPECT_TRUE(a.on_answer(s1, {Reply::kTimeout, ""}).end_task);
+  Decision d2 = a.on_answer(s2, {Reply::kAllowOnce, ""});
   EXPECT_FALSE(d2.allowed);
   EXPECT_EQ(d2.basis, Basis::kTaskEnded);
 }

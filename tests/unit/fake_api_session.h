@@ -24,6 +24,10 @@ namespace cordon::testing {
 
 class FakeApiSession : public api::Session {
  public:
+  static api::Error api_fail(api::ErrorCode code, std::string message) {
+    return {code, std::move(message), "", 0};
+  }
+
   explicit FakeApiSession(Asker* asker, std::string project = "/p") : asker_(asker) {
     info_.id = "0123456789abcdef";
     info_.project = std::move(project);
@@ -33,7 +37,7 @@ class FakeApiSession : public api::Session {
   std::vector<std::string> start_notices() override { return {"fake notice"}; }
   api::SandboxStatus sandbox_status() override { return {"on", "bubblewrap", true, ""}; }
 
-  Result<api::ExecResult> exec(const api::ExecRequest& r) override {
+  api::Result<api::ExecResult> exec(const api::ExecRequest& r) override {
     execs.fetch_add(1);
     last_timeout = r.timeout;
     std::string cmd = r.command ? *r.command : (r.argv.empty() ? "" : r.argv[0]);
@@ -53,11 +57,11 @@ class FakeApiSession : public api::Session {
       res.stderr_text = "failed\n";
       res.notes.push_back("a note");
     } else if (cmd == "refuse") {
-      return make_error("refused", "refused by the fake");
+      return api_fail(api::ErrorCode::kRefused, "refused by the fake");
     } else if (cmd == "held") {
-      return make_error("held", "held by the fake");
+      return api_fail(api::ErrorCode::kHeld, "held by the fake");
     } else if (cmd == "invalid") {
-      return make_error("invalid", "invalid for the fake");
+      return api_fail(api::ErrorCode::kInvalid, "invalid for the fake");
     } else if (cmd.rfind("wait ", 0) == 0) {
       int ms = std::atoi(cmd.c_str() + 5);
       in_wait.fetch_add(1);
@@ -79,14 +83,14 @@ class FakeApiSession : public api::Session {
     return res;
   }
 
-  Result<api::ReadFileResult> read_file(const api::ReadFileRequest& r) override {
+  api::Result<api::ReadFileResult> read_file(const api::ReadFileRequest& r) override {
     if (r.path.rfind(".env", 0) == 0) {
       ApprovalRequest ask;
       ask.kind = AskKind::kCredentialRead;
       ask.path = r.path;
       if (auto refused = put(ask)) return *refused;
     }
-    if (r.path == "missing") return make_error("invalid", "missing does not exist");
+    if (r.path == "missing") return api_fail(api::ErrorCode::kInvalid, "missing does not exist");
     api::ReadFileResult res;
     res.path = info_.project + "/" + r.path;
     res.content = "content of " + r.path + "\n";
@@ -95,48 +99,48 @@ class FakeApiSession : public api::Session {
     res.size = res.content.size();
     return res;
   }
-  Result<api::WriteFileResult> write_file(const api::WriteFileRequest& r) override {
+  api::Result<api::WriteFileResult> write_file(const api::WriteFileRequest& r) override {
     return api::WriteFileResult{info_.project + "/" + r.path, r.content.size(), true, {}};
   }
-  Result<api::EditFileResult> edit_file(const api::EditFileRequest& r) override {
-    if (r.old_text.empty()) return make_error("invalid", "old_text is empty");
+  api::Result<api::EditFileResult> edit_file(const api::EditFileRequest& r) override {
+    if (r.old_text.empty()) return api_fail(api::ErrorCode::kInvalid, "old_text is empty");
     return api::EditFileResult{info_.project + "/" + r.path, 1};
   }
-  Result<api::SearchResult> search(const api::SearchRequest& r) override {
-    if (r.pattern == "(") return make_error("invalid", "missing )");
+  api::Result<api::SearchResult> search(const api::SearchRequest& r) override {
+    if (r.pattern == "(") return api_fail(api::ErrorCode::kInvalid, "missing )");
     api::SearchResult res;
     res.matches.push_back({"a.txt", 3, "a line with " + r.pattern});
     res.files_searched = 1;
     return res;
   }
-  Result<api::Classification> classify(const api::ClassifyRequest& r) override {
+  api::Result<api::Classification> classify(const api::ClassifyRequest& r) override {
     std::string cmd = r.command ? *r.command : (r.argv.empty() ? "" : r.argv[0]);
     if (cmd.rfind("rm", 0) == 0)
       return api::Classification{"needs-approval", "rm writes", "rm", "not-read-only"};
     return api::Classification{"read-only", "on the list", cmd, "read-only-list"};
   }
-  Result<api::ReviewStarted> review_start() override {
+  api::Result<api::ReviewStarted> review_start() override {
     review_started = true;
     return api::ReviewStarted{"abc123", 2};
   }
-  Result<api::ReviewReport> review() override {
-    if (!review_started) return make_error("invalid", "no review was started");
+  api::Result<api::ReviewReport> review() override {
+    if (!review_started) return api_fail(api::ErrorCode::kInvalid, "no review was started");
     api::ReviewReport r;
     r.commit = "abc123";
     r.changed = {"M README.md"};
     r.text = "changed: README.md\n";
     return r;
   }
-  Result<std::string> policy_json() override { return std::string(R"({"mode":"on"})"); }
-  Status set_away(bool on) override {
-    if (on && refuse_away) return make_error("refused", "Going away is refused under approve-all");
+  api::Result<std::string> policy_json() override { return std::string(R"({"mode":"on"})"); }
+  api::Status set_away(bool on) override {
+    if (on && refuse_away) return api_fail(api::ErrorCode::kRefused, "Going away is refused under approve-all");
     away_ = on;
-    return ok_status();
+    return Ok{};
   }
   bool away() const override { return away_; }
   void begin_task() override {}
   void end_task() override {}
-  Status end() override { return ok_status(); }
+  api::Status end() override { return Ok{}; }
 
   std::atomic<int> execs{0};
   std::atomic<int> in_wait{0};
@@ -146,18 +150,18 @@ class FakeApiSession : public api::Session {
 
  private:
   // Asks like the library: nullopt when allowed, else the refusal.
-  std::optional<Error> put(const ApprovalRequest& ask) {
-    if (away_) return make_error("refused", "refused: the user is away");
-    if (!asker_) return make_error("refused", "refused: nobody can be asked");
+  std::optional<api::Error> put(const ApprovalRequest& ask) {
+    if (away_) return api_fail(api::ErrorCode::kRefused, "refused: the user is away");
+    if (!asker_) return api_fail(api::ErrorCode::kRefused, "refused: nobody can be asked");
     Question q;
     q.request = ask;
     q.session_grant_offered = ask.kind != AskKind::kOutsideSandbox;
     q.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_s);
     PersonAnswer a = asker_->ask(q);
     if (a.reply == Reply::kAllowOnce || a.reply == Reply::kAllowForSession) return std::nullopt;
-    if (a.reply == Reply::kDeny) return make_error("refused", "denied by the user");
-    if (a.reply == Reply::kTimeout) return make_error("refused", "refused: no answer in time");
-    return make_error("refused", "refused: " + a.note);
+    if (a.reply == Reply::kDeny) return api_fail(api::ErrorCode::kRefused, "denied by the user");
+    if (a.reply == Reply::kTimeout) return api_fail(api::ErrorCode::kRefused, "refused: no answer in time");
+    return api_fail(api::ErrorCode::kRefused, "refused: " + a.note);
   }
 
  public:

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 

@@ -13,7 +13,7 @@
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"

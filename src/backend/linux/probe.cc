@@ -19,7 +19,7 @@
 
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/launcher.h"
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"

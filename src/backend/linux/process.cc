@@ -22,7 +22,7 @@
 #include <set>
 #include <shared_mutex>
 
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"

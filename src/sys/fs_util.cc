@@ -1,4 +1,4 @@
-#include "core/fs_util.h"
+#include "sys/fs_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,0 +1,144 @@
+# cordon's layers (docs/architecture.md draws the graph), enforced by the build.
+#
+# Each layer is an OBJECT library compiled against its own include tree
+# (build/layers/<layer>/...: one link per header of that layer, at its path under src/) and the
+# trees of the layers it names in DEPS, and nothing else: a lower layer that includes a header
+# of a higher one does not compile ("fatal error: host/git_facts.h: No such file or
+# directory"). Headers are included by their path under src/ ("plan/plan.h"), never relative to
+# the including file, so the folder of the including file does not open a way around it.
+#
+# The layers are combined into two archives:
+#   cordon_pure   the pure layers (no host calls; scripts/check_pure.sh checks its archive),
+#                 what the unit tests, benchmarks and fuzz targets link;
+#   cordon_protocol  the JSON-RPC cores and the sys layer, for the protocol tests (fake Session);
+#   libcordon     every layer: what the `cordon` CLI links and what `make install` installs
+#                 (libcordon.a, with include/cordon/*.h, cordon.pc and cordonConfig.cmake).
+
+set(CORDON_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
+# A header moved to another layer must not stay reachable through a stale link.
+file(REMOVE_RECURSE ${CORDON_LAYER_ROOT})
+
+# cordon_layer(<name> SOURCES <globs> HEADERS <globs> [DEPS <layers>] [LIBS <targets>])
+# Globs are relative to src/. Defines the OBJECT library cordon_<name> and the INTERFACE
+# library cordon_<name>_use (its include tree, its deps' trees, LIBS), for the layers above.
+function(cordon_layer name)
+  cmake_parse_arguments(L "" "" "SOURCES;HEADERS;DEPS;LIBS" ${ARGN})
+  set(src ${CMAKE_SOURCE_DIR}/src)
+  set(tree ${CORDON_LAYER_ROOT}/${name})
+  file(MAKE_DIRECTORY ${tree})
+  set(sources)
+  foreach(g ${L_SOURCES})
+    file(GLOB found CONFIGURE_DEPENDS ${src}/${g})
+    if(NOT found)
+      message(FATAL_ERROR "layer ${name}: no source matches src/${g} (a stale glob)")
+    endif()
+    list(APPEND sources ${found})
+  endforeach()
+  foreach(g ${L_HEADERS})
+    file(GLOB found CONFIGURE_DEPENDS ${src}/${g})
+    if(NOT found)
+      message(FATAL_ERROR "layer ${name}: no header matches src/${g} (a stale glob)")
+    endif()
+    foreach(h ${found})
+      file(RELATIVE_PATH rel ${src} ${h})
+      get_filename_component(dir ${tree}/${rel} DIRECTORY)
+      file(MAKE_DIRECTORY ${dir})
+      file(CREATE_LINK ${h} ${tree}/${rel} SYMBOLIC)
+    endforeach()
+  endforeach()
+  add_library(cordon_${name}_use INTERFACE)
+  target_include_directories(cordon_${name}_use INTERFACE ${tree} ${CMAKE_SOURCE_DIR}/include)
+  foreach(d ${L_DEPS})
+    target_link_libraries(cordon_${name}_use INTERFACE cordon_${d}_use)
+  endforeach()
+  target_link_libraries(cordon_${name}_use INTERFACE ${L_LIBS})
+  if(sources)
+    add_library(cordon_${name} OBJECT ${sources})
+    target_link_libraries(cordon_${name} PRIVATE cordon_${name}_use)
+    target_compile_options(cordon_${name} PRIVATE ${CORDON_WARNINGS})
+  endif()
+endfunction()
+
+# Third-party headers every layer may use (fmt and nlohmann/json are header-only here).
+add_library(cordon_third_party INTERFACE)
+target_link_libraries(cordon_third_party INTERFACE fmt::fmt-header-only
+  nlohmann_json::nlohmann_json cordon_tomlpp)
+target_include_directories(cordon_third_party SYSTEM INTERFACE ${SECCOMP_INCLUDE_DIRS}
+  ${RE2_INCLUDE_DIRS})
+
+# --- The pure layers: no syscalls that read or change the host. --------------------------
+cordon_layer(core SOURCES core/*.cc HEADERS core/*.h LIBS cordon_third_party)
+cordon_layer(config SOURCES config/*.cc HEADERS config/*.h DEPS core)
+cordon_layer(plan SOURCES plan/*.cc HEADERS plan/*.h DEPS config)
+cordon_layer(commands SOURCES commands/*.cc HEADERS commands/*.h DEPS plan)
+cordon_layer(approval SOURCES approval/*.cc HEADERS approval/*.h DEPS config)
+cordon_layer(files_rules SOURCES files/*_rules.cc HEADERS files/*_rules.h DEPS plan approval)
+# The renderers (Plan → bwrap's options, the seccomp program, the Seatbelt profile) and the
+# backend choice. seatbelt_spec.cc builds a ProcessSpec, and the Seatbelt launcher's header
+# declares it: the data types of backend/linux/process.h and launcher.h are seen here, their
+# functions are not linked (tests/check_pure.sh fails on any call into a higher layer).
+cordon_layer(render
+  SOURCES backend/linux/bwrap_args.cc backend/linux/bwrap_version.cc
+    backend/linux/bwrap_diagnosis.cc backend/linux/seccomp_bpf.cc backend/macos/seatbelt*.cc
+    backend/backend_choice.cc
+  HEADERS backend/linux/bwrap_args.h backend/linux/bwrap_version.h
+    backend/linux/bwrap_diagnosis.h backend/linux/seccomp_bpf.h backend/macos/seatbelt*.h
+    backend/backend_choice.h
+    backend/linux/process.h backend/linux/launcher.h backend/macos/launcher.h
+  DEPS plan approval)
+cordon_layer(integrations SOURCES integrations/*.cc HEADERS integrations/*.h DEPS core)
+set(CORDON_PURE_LAYERS core config plan commands approval files_rules render integrations)
+
+# --- The host side. -----------------------------------------------------------------------
+# sys: cordon's own files (mkdir -p, atomic writes), the Cancel eventfd.
+cordon_layer(sys SOURCES sys/*.cc HEADERS sys/*.h DEPS core)
+# The JSON-RPC protocols of `cordon serve` and `cordon mcp` on the public API's Session (any
+# Session: the unit tests give a fake one). Not pure: a request's Cancel is an eventfd (sys),
+# and the requests run on threads.
+cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS approval sys)
+# process: the one primitive that starts a process and waits for it.
+cordon_layer(process SOURCES backend/linux/process.cc HEADERS backend/linux/process.h
+  DEPS sys config)
+# host: the facts (lstat, realpath, git, the mount table).
+cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files_rules)
+# launch: the launchers (bwrap's; Seatbelt's, built on every system), the probes, cgroups,
+# the judge runner.
+cordon_layer(launch
+  SOURCES backend/linux/launcher.cc backend/linux/probe.cc backend/linux/judge_process.cc
+    backend/linux/bwrap_info.cc backend/linux/cgroup*.cc
+    backend/macos/launcher.cc backend/macos/sandbox_exec_probe.cc
+  HEADERS backend/linux/launcher.h backend/linux/probe.h backend/linux/judge_process.h
+    backend/linux/bwrap_info.h backend/linux/cgroup*.h
+    backend/macos/launcher.h backend/macos/sandbox_exec_probe.h
+  DEPS host render)
+cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
+cordon_layer(review SOURCES review/*.cc HEADERS review/*.h DEPS host)
+cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch)
+# api: the public C++ API (include/cordon/cordon.h) over the session; api/face_options.h is
+# the faces' own (not installed).
+cordon_layer(api SOURCES api/*.cc HEADERS api/*.h DEPS session files review)
+cordon_layer(server SOURCES server/server*.cc HEADERS server/server*.h DEPS api jsonrpc)
+set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc process host launch files review
+  session api server)
+
+set(CORDON_LINK_LIBS ${CORDON_SECCOMP_LIB} ${CORDON_RE2_LIB} Threads::Threads)
+
+function(cordon_archive name)
+  set(objects)
+  foreach(l ${ARGN})
+    list(APPEND objects $<TARGET_OBJECTS:cordon_${l}>)
+  endforeach()
+  add_library(${name} STATIC ${objects})
+  foreach(l ${ARGN})
+    target_link_libraries(${name} PUBLIC cordon_${l}_use)
+  endforeach()
+  target_link_libraries(${name} PUBLIC ${CORDON_LINK_LIBS})
+endfunction()
+
+cordon_archive(cordon_pure ${CORDON_PURE_LAYERS})
+# The protocol cores over any api::Session, for their unit tests and the JSON-RPC fuzzer (with
+# a fake session): cordon_pure plus jsonrpc and the sys layer it needs for Cancel.
+cordon_archive(cordon_protocol sys jsonrpc)
+target_link_libraries(cordon_protocol PUBLIC cordon_pure)
+cordon_archive(libcordon ${CORDON_ALL_LAYERS})
+set_target_properties(libcordon PROPERTIES OUTPUT_NAME cordon)
