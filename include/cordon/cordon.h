@@ -17,8 +17,8 @@
 //     cordon::api::ExecRequest req;
 //     req.command = "make test";                        // a shell command line, or set argv
 //     auto res = (*session)->exec(req);
-//     if (!res) { std::cerr << to_string(res.error().code) << ": " << res.error().message << "\n"; }
-//     else { std::cout << res->stdout_text << "exit " << res->exit_code << "\n"; }
+//     if (!res) { std::cerr << to_string(res.error().code) << ": " << res.error().message << "\n";
+//     } else { std::cout << res->stdout_text << "exit " << res->exit_code << "\n"; }
 //   }
 //
 // Every call that can fail returns a Result: a value, or an Error whose `code` (an ErrorCode,
@@ -173,7 +173,7 @@ struct ExecRequest {
   bool outside_sandbox = false;  // way out 2 (NET-4): asks a person every time (APR-3)
   std::optional<std::chrono::milliseconds> timeout{};  // PROC-4: exit 124, timed_out
   std::optional<std::string> stdin_data{};             // nullopt: the command reads /dev/null
-  size_t output_limit = 1 << 20;  // bytes kept per stream; the rest is cut (…_truncated)
+  size_t output_limit = 1 << 20;   // bytes kept per stream; the rest is cut (…_truncated)
   const Cancel* cancel = nullptr;  // may be null
   std::string reason{};            // the caller's words, shown with any question
 };

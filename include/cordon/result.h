@@ -22,11 +22,16 @@ enum class ErrorCode {
 // "refused", "held", "unavailable", "invalid", "io": SRV-1's words.
 constexpr std::string_view to_string(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kRefused: return "refused";
-    case ErrorCode::kHeld: return "held";
-    case ErrorCode::kUnavailable: return "unavailable";
-    case ErrorCode::kInvalid: return "invalid";
-    case ErrorCode::kIo: return "io";
+    case ErrorCode::kRefused:
+      return "refused";
+    case ErrorCode::kHeld:
+      return "held";
+    case ErrorCode::kUnavailable:
+      return "unavailable";
+    case ErrorCode::kInvalid:
+      return "invalid";
+    case ErrorCode::kIo:
+      return "io";
   }
   return "refused";
 }
@@ -52,12 +57,12 @@ class [[nodiscard]] Result {
   Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
   Result(E error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
   template <class E2>
-    requires(!std::is_same_v<E2, E> && std::is_convertible_v<const E2&, E> &&
-             !std::is_convertible_v<const E2&, T>)
-  Result(const E2& error) : v_(std::in_place_index<1>, E(error)) {}  // NOLINT
+  requires(!std::is_same_v<E2, E> && std::is_convertible_v<const E2&, E> &&
+           !std::is_convertible_v<const E2&, T>) Result(const E2& error)
+      : v_(std::in_place_index<1>, E(error)) {}  // NOLINT
   template <class E2>
-    requires(!std::is_same_v<E2, E> && std::is_convertible_v<const E2&, E>)
-  Result(Result<T, E2>&& other)  // NOLINT(google-explicit-constructor)
+  requires(!std::is_same_v<E2, E> && std::is_convertible_v<const E2&, E>)
+      Result(Result<T, E2>&& other)  // NOLINT(google-explicit-constructor)
       : v_(other.ok() ? std::variant<T, E>(std::in_place_index<0>, std::move(*other))
                       : std::variant<T, E>(std::in_place_index<1>, E(other.error()))) {}
 

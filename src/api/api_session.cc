@@ -8,8 +8,8 @@
 #include <mutex>
 #include <set>
 
-#include "approval/approver.h"
 #include "api/face_options.h"
+#include "approval/approver.h"
 #include "approval/exec_gate.h"
 #include "backend/linux/judge_process.h"
 #include "backend/linux/probe.h"
@@ -198,7 +198,8 @@ class SessionImpl : public Session {
     if (!req.cwd.empty()) {
       struct stat st;
       if (stat(r.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return fail(ErrorCode::kInvalid, fmt::format("the working folder {} does not exist.", r.cwd));
+        return fail(ErrorCode::kInvalid,
+                    fmt::format("the working folder {} does not exist.", r.cwd));
     }
     r.network = req.network;
     r.outside_sandbox = req.outside_sandbox;
@@ -299,21 +300,10 @@ class SessionImpl : public Session {
     in.path = req.path;
     in.offset = req.offset;
     in.limit = req.limit;
-    auto r = with_approval<files::ReadFileResult>(
-        req.reason, in, [](const FileContext& c, const files::ReadFileRequest& q) {
-          return files::read_file(c, q);
-        });
-    if (!r.ok()) return r.error();
-    ReadFileResult out;
-    out.path = r->path;
-    out.content = std::move(r->content);
-    out.first_line = r->first_line;
-    out.line_count = r->line_count;
-    out.total_lines = r->total_lines;
-    out.more = r->more;
-    out.size = r->size;
-    out.invalid_utf8 = r->invalid_utf8;
-    return out;
+    return with_approval<ReadFileResult>(req.reason, in,
+                                         [](const FileContext& c, const files::ReadFileRequest& q) {
+                                           return files::read_file(c, q);
+                                         });
   }
 
   Result<WriteFileResult> write_file(const WriteFileRequest& req) override {
@@ -324,9 +314,8 @@ class SessionImpl : public Session {
         req.reason, in, [](const FileContext& c, const files::WriteFileRequest& q) {
           return files::write_file(c, q);
         });
-    if (!r.ok()) return r.error();
-    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
-    return WriteFileResult{r->path, r->bytes, r->created, r->created_dirs};
+    if (r.ok()) session_->note_file_tool_write(r->path);  // PROT-6: aftercare keeps it
+    return r;
   }
 
   Result<EditFileResult> edit_file(const EditFileRequest& req) override {
@@ -339,34 +328,16 @@ class SessionImpl : public Session {
         req.reason, in, [](const FileContext& c, const files::EditFileRequest& q) {
           return files::edit_file(c, q);
         });
-    if (!r.ok()) return r.error();
-    session_->note_file_tool_write(r->path);  // PROT-6: a running command's aftercare keeps it
-    return EditFileResult{r->path, r->replacements};
+    if (r.ok()) session_->note_file_tool_write(r->path);  // PROT-6: aftercare keeps it
+    return r;
   }
 
   Result<SearchResult> search(const SearchRequest& req) override {
     if (auto h = session_->current_hold()) return from_refusal(*h);
-    files::SearchRequest in;
-    in.pattern = req.pattern;
-    in.path = req.path;
-    in.fixed_string = req.fixed_string;
-    in.ignore_case = req.ignore_case;
-    in.glob = req.glob;
-    in.max_results = req.max_results;
-    auto r = files::search(file_context(), in);
+    auto r = files::search(file_context(), req);
     if (!r.ok()) return normalized(r.error());
-    SearchResult out;
-    for (auto& m : r->matches)
-      out.matches.push_back({printable(m.path), m.line, std::move(m.text)});
-    out.truncated = r->truncated;
-    out.truncated_reason = r->truncated_reason;
-    out.files_searched = r->files_searched;
-    out.credential_files_skipped = r->credential_files_skipped;
-    out.large_files_skipped = r->large_files_skipped;
-    out.binary_files_skipped = r->binary_files_skipped;
-    out.hidden_paths_skipped = r->hidden_paths_skipped;
-    out.unreadable_skipped = r->unreadable_skipped;
-    return out;
+    for (auto& m : r->matches) m.path = printable(m.path);
+    return std::move(*r);
   }
 
   Result<Classification> classify(const ClassifyRequest& req) override {
@@ -474,8 +445,8 @@ class SessionImpl : public Session {
       req.approved = *r->ask;
     }
     return fail(ErrorCode::kRefused,
-                      "the path kept changing while it was being approved; nothing "
-                      "was done. Check it, then try again.");
+                "the path kept changing while it was being approved; nothing "
+                "was done. Check it, then try again.");
   }
 
   // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
@@ -492,8 +463,8 @@ class SessionImpl : public Session {
   }
 
   cordon::Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
-                                                const std::optional<std::string>& command,
-                                                const std::string& cwd, bool network) {
+                                                        const std::optional<std::string>& command,
+                                                        const std::string& cwd, bool network) {
     const CommandClassifier* classifier;
     {
       std::lock_guard<std::mutex> lock(classifier_mu_);
@@ -556,10 +527,9 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
   auto policy = load_user_policy(host.folders);
   trace("api: config read");
   if (!policy.ok())
-    return fail(
-        ErrorCode::kUnavailable,
-        policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
-        policy.error().path);
+    return fail(ErrorCode::kUnavailable,
+                policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
+                policy.error().path);
   auto s = std::make_unique<SessionImpl>(options, face, std::move(host), std::move(*policy));
   if (auto st = s->init(); !st.ok()) return st.error();
   return std::unique_ptr<Session>(std::move(s));

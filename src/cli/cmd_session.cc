@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/planner.h"
 #include "session/session.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -12,11 +12,11 @@
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/process.h"
 #include "cli/commands.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"
 #include "host/facts_reader.h"
+#include "sys/fs_util.h"
 
 #ifndef CORDON_COMMIT
 #define CORDON_COMMIT "unknown"

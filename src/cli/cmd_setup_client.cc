@@ -11,8 +11,8 @@
 
 #include "backend/linux/process.h"
 #include "cli/commands.h"
-#include "sys/fs_util.h"
 #include "integrations/setup_plan.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

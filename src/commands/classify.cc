@@ -45,7 +45,6 @@ constexpr size_t kMaxPathChecks = 10000;
 // Words a brace or a glob may become before the deny rules call it unsafe (CMD-4).
 constexpr size_t kMaxExpansion = 10000;
 
-
 // An entry ending in one of these matches only on its own: `node --version` does not make
 // `node --version -e 'code'` read-only.
 bool version_word(std::string_view w) {

@@ -78,5 +78,4 @@ class CommandClassifier {
   std::shared_ptr<const Lists> lists_;
 };
 
-
 }  // namespace cordon

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+
 #include "config/command_entry.h"
 #include "config/toml.h"
-
 #include "core/duration.h"
 #include "core/paths.h"
 

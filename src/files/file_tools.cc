@@ -15,12 +15,12 @@
 #include <cstring>
 #include <utility>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "files/credential_rules.h"
 #include "files/text_rules.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon::files {
 

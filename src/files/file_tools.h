@@ -52,16 +52,10 @@ struct ReadFileRequest {
   std::optional<size_t> limit{};  // lines; none: to the end
   std::optional<Ask> approved{};
 };
-struct ReadFileResult {
-  std::string path;     // the absolute path read (links inside the project followed)
-  std::string content;  // the lines asked for, each with its '\n'
-  size_t first_line = 1;
-  size_t line_count = 0;
-  size_t total_lines = 0;
-  bool more = false;        // lines follow `content`
-  uint64_t size = 0;        // bytes in the whole file
-  size_t invalid_utf8 = 0;  // sequences replaced by U+FFFD
-};
+// The public API's result (cordon/cordon.h): the absolute path read (links inside the project
+// followed), the lines asked for (each with its '\n'), whether more follow, the file's bytes,
+// the sequences replaced by U+FFFD.
+using ReadFileResult = api::ReadFileResult;
 Result<Reply<ReadFileResult>> read_file(const FileContext& ctx, const ReadFileRequest& req);
 
 // write_file: replaces the file whole (any size, FILE-2), atomically: a temporary file beside
@@ -73,12 +67,9 @@ struct WriteFileRequest {
   std::string content{};
   std::optional<Ask> approved{};
 };
-struct WriteFileResult {
-  std::string path;  // the absolute path written
-  uint64_t bytes = 0;
-  bool created = false;                   // the file did not exist
-  std::vector<std::string> created_dirs;  // folders made for it, outermost first
-};
+// The absolute path written, its bytes, whether it was created, the folders made for it
+// (outermost first).
+using WriteFileResult = api::WriteFileResult;
 Result<Reply<WriteFileResult>> write_file(const FileContext& ctx, const WriteFileRequest& req);
 
 // edit_file: exact replacement of `old_text` by `new_text`; `old_text` must occur once, or at
@@ -91,10 +82,7 @@ struct EditFileRequest {
   bool replace_all = false;
   std::optional<Ask> approved{};
 };
-struct EditFileResult {
-  std::string path;  // the absolute path changed
-  size_t replacements = 0;
-};
+using EditFileResult = api::EditFileResult;  // the absolute path changed, the replacements
 Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRequest& req);
 
 // search: the lines matching a pattern in the regular files under `path` (default: the project
@@ -102,27 +90,16 @@ Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRe
 // (FILE-2), binary files (a NUL in the first 8 KiB), hidden paths (FS-4), links (never
 // followed), heavy folders (is_heavy_folder(), or tagged with CACHEDIR.TAG) below `path`, and
 // anything under /proc or /sys, and counts what it skipped.
-struct SearchRequest {
-  std::string pattern{};
-  std::string path{};         // folder or file; empty: the project root
-  bool fixed_string = false;  // the pattern is text, not a regular expression
-  bool ignore_case = false;
-  std::string glob{};        // only files whose name matches (`*.cc`); empty: every file
-  size_t max_results = 100;  // capped at kSearchMaxResults; 0 means the default
-};
+// The public API's request: pattern (RE2, or text with fixed_string), path (folder or file;
+// empty: the project root), glob (`*.cc`; empty: every file), max_results (capped at
+// kSearchMaxResults; 0 means the default).
+using SearchRequest = api::SearchRequest;
 inline constexpr size_t kSearchMaxResults = 1000;
 inline constexpr size_t kSearchMaxEntries = 200000;  // entries walked before it stops
-struct SearchResult {
-  std::vector<SearchMatch> matches;
-  bool truncated = false;        // stopped at max_results or kSearchMaxEntries
-  std::string truncated_reason;  // why, when truncated
-  size_t files_searched = 0;
-  size_t credential_files_skipped = 0;  // FILE-4: always reported
-  size_t large_files_skipped = 0;       // FILE-2: reported by the faces only when above 0
-  size_t binary_files_skipped = 0;
-  size_t hidden_paths_skipped = 0;
-  size_t unreadable_skipped = 0;  // files or folders that could not be opened
-};
+// truncated: stopped at max_results or kSearchMaxEntries (truncated_reason says which);
+// credential files (FILE-4) are always reported, large files (FILE-2) by the faces only when
+// above 0; unreadable: files or folders that could not be opened.
+using SearchResult = api::SearchResult;
 Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req);
 
 // The facts the rules need about an absolute path: lstat, every link followed (a dangling one

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cordon/cordon.h"
 #include "core/result.h"
 
 namespace re2 {
@@ -51,11 +52,9 @@ bool is_heavy_folder(std::string_view name);
 // Marks a cache folder by the Cache Directory Tagging convention (cargo's target/ has it).
 inline constexpr std::string_view kCacheTagFile = "CACHEDIR.TAG";
 
-struct SearchMatch {
-  std::string path;  // project-relative when inside the project, else absolute
-  size_t line = 0;   // 1-based
-  std::string text;  // the line without its line end, valid UTF-8, clipped to kMaxMatchText
-};
+// The public API's (cordon/cordon.h): path project-relative when inside the project, else
+// absolute; line 1-based; text without its line end, valid UTF-8, clipped to kMaxMatchText.
+using SearchMatch = api::SearchMatch;
 inline constexpr size_t kMaxMatchText = 500;  // bytes of a matched line that search returns
 
 // Appends the matching lines of `text` to `out` until `out` holds `cap` matches; returns how

@@ -12,10 +12,10 @@
 #include <deque>
 #include <set>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

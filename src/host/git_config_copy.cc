@@ -5,13 +5,13 @@
 #include <functional>
 #include <set>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/git_facts.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
 #include "plan/git_config_rules.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -14,12 +14,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

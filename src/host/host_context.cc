@@ -9,9 +9,9 @@
 #include <cstring>
 
 #include "config/config_file.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

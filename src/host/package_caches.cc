@@ -11,11 +11,11 @@
 #include <cstring>
 #include <ctime>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/path_info.h"
 #include "plan/cache_tools.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

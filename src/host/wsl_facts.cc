@@ -3,8 +3,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "sys/fs_util.h"
 #include "plan/wsl_detect.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/git_runner.h"
 #include "review/blob_compare.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -5,11 +5,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "host/after_snapshot.h"
 #include "host/beneath.h"
 #include "session/plant_watch.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -10,12 +10,12 @@
 #include <cerrno>
 #include <cstring>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "host/beneath.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -14,7 +14,6 @@
 
 #include "backend/macos/launcher.h"
 #include "backend/macos/sandbox_exec_probe.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -30,6 +29,7 @@
 #include "plan/protected_list.h"
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

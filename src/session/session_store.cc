@@ -12,11 +12,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "backend/linux/process.h"
 #include "core/strings.h"
 #include "plan/record_check.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

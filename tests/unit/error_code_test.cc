@@ -63,7 +63,8 @@ TEST(ErrorCode, EveryWordInTheSourcesIsMapped) {
       R"re((?:make_error\(\s*|Refusal\{\s*|\.reason = |\bcode = )"([a-z_-]+)")re");
   std::set<std::string> found;
   size_t files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(CORDON_SOURCE_DIR "/src")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(CORDON_SOURCE_DIR "/src")) {
     const auto ext = entry.path().extension();
     if (ext != ".cc" && ext != ".h") continue;
     std::ifstream in(entry.path());

@@ -133,7 +133,8 @@ class FakeApiSession : public api::Session {
   }
   api::Result<std::string> policy_json() override { return std::string(R"({"mode":"on"})"); }
   api::Status set_away(bool on) override {
-    if (on && refuse_away) return api_fail(api::ErrorCode::kRefused, "Going away is refused under approve-all");
+    if (on && refuse_away)
+      return api_fail(api::ErrorCode::kRefused, "Going away is refused under approve-all");
     away_ = on;
     return Ok{};
   }
@@ -160,7 +161,8 @@ class FakeApiSession : public api::Session {
     PersonAnswer a = asker_->ask(q);
     if (a.reply == Reply::kAllowOnce || a.reply == Reply::kAllowForSession) return std::nullopt;
     if (a.reply == Reply::kDeny) return api_fail(api::ErrorCode::kRefused, "denied by the user");
-    if (a.reply == Reply::kTimeout) return api_fail(api::ErrorCode::kRefused, "refused: no answer in time");
+    if (a.reply == Reply::kTimeout)
+      return api_fail(api::ErrorCode::kRefused, "refused: no answer in time");
     return api_fail(api::ErrorCode::kRefused, "refused: " + a.note);
   }
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/linux/process.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

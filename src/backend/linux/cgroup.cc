@@ -10,9 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -13,11 +13,11 @@
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "plan/seccomp_rules.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -19,11 +19,11 @@
 
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/launcher.h"
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"
 #include "plan/seccomp_rules.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 

@@ -22,10 +22,10 @@
 #include <set>
 #include <shared_mutex>
 
-#include "sys/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 
