@@ -62,7 +62,12 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
 }
 
 Result<ExecResult> printable_result(Result<ExecResult> r) {
-  if (!r.ok()) return r;
+  if (!r.ok()) {
+    Error e = r.error();
+    e.message = printable(e.message);
+    e.path = printable(e.path);
+    return e;
+  }
   ExecResult out = std::move(*r);
   out.notices = printable_all(std::move(out.notices));
   out.notes = printable_all(std::move(out.notes));

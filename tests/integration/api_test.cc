@@ -142,8 +142,8 @@ TEST(Api, WaysOutGoThroughTheAsker) {  // APR-1, APR-3, APR-7
       << res.error().message;
   api::FaceOptions face;
   face.no_asker_note = "this tool has no way to ask you";
-  auto s4 = api::open_for_face(o, face);
-  res = (*s4)->exec(r);
+  auto s_face = api::open_for_face(o, face);
+  res = (*s_face)->exec(r);
   ASSERT_FALSE(res.ok());
   EXPECT_NE(res.error().message.find("this tool has no way to ask you"), std::string::npos);
 
