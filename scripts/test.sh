@@ -22,6 +22,7 @@ run_step "portable sources" ./scripts/check_portable.sh
 
 step "layers (issue 15: the pure archive calls nothing of the host, and no higher layer)"
 run_step "pure archive" ./scripts/check_pure.sh "$BUILD/libcordon_pure.a"
+run_step "layer includes" env BUILD="$BUILD" ./scripts/check_layers.sh
 
 step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
 run_step "embedding" env BUILD="$BUILD" ./scripts/check_embed.sh
