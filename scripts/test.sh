@@ -20,6 +20,9 @@ run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
 step "portable sources (MAC-5: Linux-only calls stay in the Linux backend and the host facts)"
 run_step "portable sources" ./scripts/check_portable.sh
 
+step "requirements: docs/requirements.md is current and every requirement id has a test"
+run_step "requirements" ./scripts/requirements.py --check
+
 step "integration tests as $(id -un)"
 run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
 
