@@ -16,7 +16,7 @@
 #include <string>
 
 #include "cordon/cordon.h"
-#include "server/connection_core.h"
+#include "server/jsonrpc_core.h"
 #include "server/jsonrpc.h"
 #include "server/jsonrpc_peer.h"
 

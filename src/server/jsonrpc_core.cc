@@ -1,4 +1,4 @@
-#include "server/connection_core.h"
+#include "server/jsonrpc_core.h"
 
 #include <fmt/format.h>
 
