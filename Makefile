@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build test unit integration asan demo bench fuzz clean install package check-package
+.PHONY: all deps build test unit integration asan demo bench fuzz clean install package check-package requirements
 
 all: build
 
@@ -24,6 +24,10 @@ demo: build
 
 bench: build
 	@./scripts/bench.sh
+
+# docs/requirements.md: every requirement id, its line and where it lives (checked by make test).
+requirements:
+	@./scripts/requirements.py
 
 fuzz:
 	@./scripts/fuzz.sh

@@ -27,6 +27,9 @@ run_step "layer includes" env BUILD="$BUILD" ./scripts/check_layers.sh
 step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
 run_step "embedding" env BUILD="$BUILD" ./scripts/check_embed.sh
 
+step "requirements: docs/requirements.md is current and every requirement id has a test"
+run_step "requirements" ./scripts/requirements.py --check
+
 step "integration tests as $(id -un)"
 run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
 

@@ -304,7 +304,10 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
 }
 
 McpConnection::McpConnection(McpOptions options, Peer& peer)
-    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(SIZE_MAX, opts_.threads) {}
+    : opts_(std::move(options)),
+      peer_(peer),
+      asker_(peer),
+      core_(*this, peer, CoreOptions{opts_.max_in_flight, opts_.threads, opts_.log}) {}
 
 McpConnection::~McpConnection() {
   close();
@@ -312,38 +315,46 @@ McpConnection::~McpConnection() {
   session_.reset();
 }
 
-void McpConnection::log(const std::string& line) const {
-  if (opts_.log) opts_.log(line);
+bool McpConnection::ready() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return initialized_;
 }
 
-void McpConnection::close() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    closing_ = true;
-    for (auto& [id, r] : running_) r.cancel->cancel();
-  }
-  peer_.close();
-  workers_.wait_all();
+ConnectionProtocol::Route McpConnection::route(const std::string& method) const {
+  if (method == "initialize" || method == "ping" || method == "tools/list") return Route::kNow;
+  if (method == "tools/call") return Route::kWorker;
+  return Route::kUnknown;
 }
 
-void McpConnection::on_line(const LineFramer::Line& line) {
-  Message m = line.too_long ? too_long_message() : parse_message(line.text);
-  switch (m.kind) {
-    case Message::Kind::kEmpty:
-      return;
-    case Message::Kind::kInvalid:
-      peer_.send(m.reply);
-      return;
-    case Message::Kind::kResponse:
-      if (!peer_.on_response(m)) log("ignored a response to no request of ours: " + m.id.dump());
-      return;
-    case Message::Kind::kNotification:
-      on_notification(m);
-      return;
-    case Message::Kind::kRequest:
-      on_request(m);
-      return;
+json McpConnection::refusal(CoreRefusal why, const json& id, const Message& m,
+                            const std::string& detail) const {
+  switch (why) {
+    case CoreRefusal::kUnknownMethod:
+      return make_error_reply(id, kMethodNotFound,
+                              fmt::format("cordon's MCP server has no method `{}`.", m.method));
+    case CoreRefusal::kClosing:
+      return make_error_reply(id, kInvalidRequest, "the server is shutting down.");
+    case CoreRefusal::kNotReady:
+      return make_error_reply(id, kInvalidRequest, "call `initialize` first.");
+    case CoreRefusal::kDuplicateId:
+      return make_error_reply(
+          id, kInvalidRequest,
+          fmt::format("the id {} is already used by a request in flight.", id.dump()));
+    case CoreRefusal::kFull:
+      return make_error_reply(id, kInternalError,
+                              fmt::format("{} tool calls are running already; call again when "
+                                          "one has finished.",
+                                          opts_.max_in_flight));
+    case CoreRefusal::kNoThread:
+      return make_error_reply(id, kInternalError,
+                              "no thread could be started for this request; send it "
+                              "again later.");
+    case CoreRefusal::kInternal:
+      return make_error_reply(
+          id, kInternalError,
+          detail.empty() ? std::string("internal error") : "internal error: " + detail);
   }
+  return make_error_reply(id, kInternalError, "internal error");
 }
 
 void McpConnection::on_notification(const Message& m) {
@@ -351,99 +362,24 @@ void McpConnection::on_notification(const Message& m) {
   if (!m.params.is_object() || !m.params.contains("requestId")) return;
   const json& target = m.params["requestId"];
   if (!target.is_string() && !target.is_number()) return;
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = running_.find(target.dump());
-  if (it == running_.end()) return;
-  it->second.cancelled = true;
-  // Before the next line is read: nothing more goes out for this call.
-  if (it->second.progress) it->second.progress->silence();
-  it->second.cancel->cancel();
+  core_.cancel(target, true);  // MCP: a cancelled request gets no response
 }
 
-void McpConnection::on_request(const Message& m) {
-  const json& id = m.id;
-  if (m.method == "initialize") {
-    peer_.send(initialize(id, m.params));
-    return;
-  }
-  if (m.method == "ping") {
-    peer_.send(make_response(id, json::object()));
-    return;
-  }
-  if (m.method == "tools/list") {
-    std::string version;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      version = version_;
-    }
-    peer_.send(make_response(id, mcp_tools(version)));
-    return;
-  }
-  if (m.method != "tools/call") {
-    peer_.send(make_error_reply(id, kMethodNotFound,
-                                fmt::format("cordon's MCP server has no method `{}`.", m.method)));
-    return;
-  }
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!initialized_ || closing_) {
-    lock.unlock();
-    peer_.send(
-        make_error_reply(id, kInvalidRequest,
-                         closing_ ? "the server is shutting down." : "call `initialize` first."));
-    return;
-  }
-  const std::string key = id.dump();
-  if (running_.count(key)) {
-    lock.unlock();
-    peer_.send(
-        make_error_reply(id, kInvalidRequest,
-                         fmt::format("the id {} is already used by a request in flight.", key)));
-    return;
-  }
-  if (running_.size() >= opts_.max_in_flight) {
-    lock.unlock();
-    peer_.send(make_error_reply(id, kInternalError,
-                                fmt::format("{} tool calls are running already; call again when "
-                                            "one has finished.",
-                                            opts_.max_in_flight)));
-    return;
-  }
-  auto cancel = std::make_shared<api::Cancel>();
-  std::shared_ptr<ProgressTicker> progress;
-  if (auto token = progress_token(m.params))
-    progress = std::make_shared<ProgressTicker>(peer_, *token, opts_.progress_interval);
-  running_[key] = Running{cancel, false, progress};
-  lock.unlock();
-  json params = m.params;
-  bool started = workers_.run([this, params, id, key, cancel, progress] {
-    if (progress) progress->start();
-    json response;
-    try {
-      response = call_tool(id, params, cancel.get());
-    } catch (const std::exception& e) {
-      response = make_error_reply(id, kInternalError, fmt::format("internal error: {}", e.what()));
-    } catch (...) {
-      response = make_error_reply(id, kInternalError, "internal error");
-    }
-    if (progress) progress->stop();  // before the response: no progress follows it
-    bool cancelled;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      cancelled = running_[key].cancelled;
-      running_.erase(key);
-    }
-    // A request the client cancelled gets no response (MCP: cancellation).
-    if (!cancelled) peer_.send(response);
-  });
-  if (!started) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      running_.erase(key);
-    }
-    peer_.send(make_error_reply(id, kInternalError,
-                                "no thread could be started for this request; send it "
-                                "again later."));
-  }
+std::shared_ptr<ProgressTicker> McpConnection::progress_for(const Message& m) {
+  auto token = progress_token(m.params);
+  if (!token) return nullptr;
+  return std::make_shared<ProgressTicker>(peer_, *token, opts_.progress_interval);
+}
+
+json McpConnection::answer_now(const Message& m) {
+  if (m.method == "initialize") return initialize(m.id, m.params);
+  if (m.method == "ping") return make_response(m.id, json::object());
+  std::lock_guard<std::mutex> lock(mu_);
+  return make_response(m.id, mcp_tools(version_));  // tools/list
+}
+
+json McpConnection::run(const Message& m, const api::Cancel* cancel) {
+  return call_tool(m.id, m.params, cancel);
 }
 
 json McpConnection::initialize(const json& id, const json& params) {
@@ -464,7 +400,6 @@ json McpConnection::initialize(const json& id, const json& params) {
   initialized_ = true;
   lock.unlock();
   auto s = opts_.open(&asker_);
-  std::string instructions;
   lock.lock();
   if (s.ok()) {
     session_ = std::move(*s);
@@ -474,26 +409,31 @@ json McpConnection::initialize(const json& id, const json& params) {
   }
   std::string version = version_;
   lock.unlock();
-  if (session_) {
-    api::SandboxStatus st = session_->sandbox_status();
-    instructions = fmt::format(
-        "Shell commands (the `bash` tool) and the file tools work on the project {} through "
-        "cordon, a sandbox: commands can write only in the project and /tmp, cannot use the "
-        "network, and see the user's credential folders as empty. A failure that the sandbox "
-        "caused comes with a note. Ask for `network: true` only for commands that need the "
-        "internet, and `outside_sandbox: true` only when nothing else works; both ask the user.",
-        project_);
-    if (!st.available) instructions += " The sandbox is unavailable now: " + st.reason;
-    for (const auto& n : session_->start_notices()) instructions += " Note: " + n;
-  } else {
-    instructions =
-        "cordon could not open its session, so every tool call fails: " + open_error_->message;
-    log(instructions);
-  }
   return make_response(id, {{"protocolVersion", version},
                             {"capabilities", {{"tools", {{"listChanged", false}}}}},
                             {"serverInfo", {{"name", "cordon"}, {"version", kCordonVersion}}},
-                            {"instructions", instructions}});
+                            {"instructions", instructions()}});
+}
+
+// What the model is told at `initialize` about the tools and the sandbox.
+std::string McpConnection::instructions() const {
+  if (!session_) {
+    std::string text =
+        "cordon could not open its session, so every tool call fails: " + open_error_->message;
+    core_.log(text);
+    return text;
+  }
+  api::SandboxStatus st = session_->sandbox_status();
+  std::string text = fmt::format(
+      "Shell commands (the `bash` tool) and the file tools work on the project {} through "
+      "cordon, a sandbox: commands can write only in the project and /tmp, cannot use the "
+      "network, and see the user's credential folders as empty. A failure that the sandbox "
+      "caused comes with a note. Ask for `network: true` only for commands that need the "
+      "internet, and `outside_sandbox: true` only when nothing else works; both ask the user.",
+      project_);
+  if (!st.available) text += " The sandbox is unavailable now: " + st.reason;
+  for (const auto& n : session_->start_notices()) text += " Note: " + n;
+  return text;
 }
 
 json McpConnection::call_tool(const json& id, const json& params, const api::Cancel* cancel) {
@@ -532,27 +472,28 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
         id, tool_result(version, fmt::format("[{}] {}", wire_reason(r.error()), r.error().message),
                         std::nullopt, true));
   }
-  std::string text;
-  switch (*t) {
-    case Tool::kBash:
-      text = exec_text(*r);
-      if (default_timeout && r->value("timed_out", false))
+  std::string text = tool_text(*t, *r, default_timeout);
+  return make_response(id, tool_result(version, std::move(text), std::move(*r), false));
+}
+
+std::string McpConnection::tool_text(Tool t, const json& result, bool default_timeout) const {
+  switch (t) {
+    case Tool::kBash: {
+      std::string text = exec_text(result);
+      if (default_timeout && result.value("timed_out", false))
         text += fmt::format(
             "\n[note] ended after cordon mcp's default time-out of {} s; give `timeout_ms` for "
             "a longer command",
             opts_.default_timeout.count() / 1000);
-      break;
+      return text;
+    }
     case Tool::kReadFile:
-      text = read_text(*r);
-      break;
+      return read_text(result);
     case Tool::kSearch:
-      text = search_text(*r);
-      break;
+      return search_text(result);
     default:
-      text = r->dump(2, ' ', false, json::error_handler_t::replace);
-      break;
+      return result.dump(2, ' ', false, json::error_handler_t::replace);
   }
-  return make_response(id, tool_result(version, std::move(text), std::move(*r), false));
 }
 
 }  // namespace cordon::rpc

@@ -10,15 +10,15 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "cordon/cordon.h"
+#include "server/jsonrpc_core.h"
 #include "server/jsonrpc.h"
+#include "server/jsonrpc_tools.h"
 #include "server/jsonrpc_mcp_progress.h"
 #include "server/jsonrpc_peer.h"
 
@@ -71,42 +71,44 @@ struct McpOptions {
   std::function<void(const std::string&)> log;
 };
 
-class McpConnection {
+class McpConnection : private ConnectionProtocol {
  public:
   McpConnection(McpOptions options, Peer& peer);
-  ~McpConnection();
+  ~McpConnection() override;
   McpConnection(const McpConnection&) = delete;
   McpConnection& operator=(const McpConnection&) = delete;
 
-  void on_line(const LineFramer::Line& line);
+  void on_line(const LineFramer::Line& line) { core_.on_line(line); }
   bool finished() const { return false; }  // MCP over stdio ends when the client closes stdin
   // End of input or a signal: ends running commands, waits for their aftercare.
-  void close();
+  void close() { core_.close(); }
 
  private:
-  void on_request(const Message& m);
-  void on_notification(const Message& m);
+  // ConnectionProtocol
+  Route route(const std::string& method) const override;
+  json answer_now(const Message& m) override;
+  json run(const Message& m, const api::Cancel* cancel) override;
+  bool ready() const override;
+  json refusal(CoreRefusal why, const json& id, const Message& m,
+               const std::string& detail) const override;
+  void on_notification(const Message& m) override;
+  std::shared_ptr<ProgressTicker> progress_for(const Message& m) override;
+
   json initialize(const json& id, const json& params);
+  std::string instructions() const;
   json call_tool(const json& id, const json& params, const api::Cancel* cancel);
-  void log(const std::string& line) const;
+  std::string tool_text(Tool t, const json& result, bool default_timeout) const;
 
   McpOptions opts_;
   Peer& peer_;
   ElicitAsker asker_;
-  Workers workers_;
   mutable std::mutex mu_;
   bool initialized_ = false;
-  bool closing_ = false;
   std::string version_ = kMcpLatestVersion;
   std::unique_ptr<api::Session> session_;
   std::optional<Error> open_error_;
   std::string project_;
-  struct Running {
-    std::shared_ptr<api::Cancel> cancel;
-    bool cancelled = false;  // notifications/cancelled: no response is sent
-    std::shared_ptr<ProgressTicker> progress;  // null: the call asked for no progress
-  };
-  std::map<std::string, Running> running_;
+  ConnectionCore core_;  // last: its workers are waited for before the session goes
 };
 
 }  // namespace cordon::rpc

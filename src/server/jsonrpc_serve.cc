@@ -65,7 +65,10 @@ PersonAnswer RpcAsker::ask(const Question& q) {
 }
 
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
-    : opts_(std::move(options)), peer_(peer), asker_(peer), workers_(SIZE_MAX, opts_.threads) {}
+    : opts_(std::move(options)),
+      peer_(peer),
+      asker_(peer),
+      core_(*this, peer, CoreOptions{opts_.max_in_flight, opts_.threads, opts_.log}) {}
 
 ServeConnection::~ServeConnection() {
   close();
@@ -74,207 +77,134 @@ ServeConnection::~ServeConnection() {
   session_.reset();
 }
 
-void ServeConnection::log(const std::string& line) const {
-  if (opts_.log) opts_.log(line);
-}
-
 bool ServeConnection::finished() const {
   std::lock_guard<std::mutex> lock(mu_);
   return finished_;
 }
 
-void ServeConnection::close() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    closing_ = true;
-    for (auto& [id, cancel] : running_) cancel->cancel();
-  }
-  peer_.close();  // questions waiting for the client are answered "unavailable"
-  workers_.wait_all();
+bool ServeConnection::ready() const { return session() != nullptr; }
+
+api::Session* ServeConnection::session() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return session_.get();  // lives until every worker has finished
 }
 
-void ServeConnection::on_line(const LineFramer::Line& line) {
-  Message m = line.too_long ? too_long_message() : parse_message(line.text);
-  switch (m.kind) {
-    case Message::Kind::kEmpty:
-      return;
-    case Message::Kind::kInvalid:
-      peer_.send(m.reply);
-      return;
-    case Message::Kind::kResponse:
-      if (!peer_.on_response(m)) log("ignored a response to no question of ours: " + m.id.dump());
-      return;
-    case Message::Kind::kNotification:
-      return;  // none are defined for the client; unknown ones are ignored (JSON-RPC 2.0)
-    case Message::Kind::kRequest:
-      on_request(m);
-      return;
-  }
-}
-
-void ServeConnection::on_request(const Message& m) {
-  const json& id = m.id;
-  if (m.method == "initialize") {
-    peer_.send(initialize(id, m.params));
-    return;
-  }
-  if (m.method == "shutdown") {
-    peer_.send(shutdown(id));
-    return;
-  }
+ConnectionProtocol::Route ServeConnection::route(const std::string& method) const {
+  if (method == "initialize" || method == "shutdown") return Route::kNow;
+  if (method == "away" || method == "cancel") return Route::kNowInSession;
   static const char* kWorkerMethods[] = {"exec",   "read_file", "write_file", "edit_file",
                                          "search", "classify",  "review",     "policy"};
-  bool worker = false;
-  for (const char* w : kWorkerMethods) worker = worker || m.method == w;
-  if (!worker && m.method != "away" && m.method != "cancel") {
-    peer_.send(make_error_reply(
-        id, kMethodNotFound,
-        fmt::format("there is no method `{}`; see docs/protocol.md.", m.method), "invalid"));
-    return;
-  }
-  std::unique_lock<std::mutex> lock(mu_);
-  if (closing_) {
-    lock.unlock();
-    peer_.send(
-        make_error_reply(id, kUnavailableCode, "the server is shutting down.", "unavailable"));
-    return;
-  }
-  if (!session_) {
-    lock.unlock();
-    peer_.send(make_error_reply(id, kInvalidRequest,
-                                "call `initialize` first: it opens the session on the project.",
-                                "invalid"));
-    return;
-  }
-  api::Session* session = session_.get();  // lives until every worker has finished
-  if (m.method == "away") {
-    lock.unlock();
-    Params p(m.params);
-    auto on = p.boolean("on");
-    p.no_others();
-    if (!p.ok() || !on) {
-      peer_.send(invalid_params(id, p.ok() ? "`on` is required (true or false)." : p.problem()));
-      return;
-    }
-    if (auto st = session->set_away(*on); !st.ok()) {
-      peer_.send(error_response(id, st.error()));
-      return;
-    }
-    peer_.send(make_response(id, {{"away", session->away()}}));
-    return;
-  }
-  if (m.method == "cancel") {
-    const json& params = m.params;
-    if (!params.is_object() || params.size() != 1 || !params.contains("id") ||
-        !(params["id"].is_string() || params["id"].is_number())) {
-      lock.unlock();
-      peer_.send(invalid_params(id,
-                                "`cancel` takes one parameter, `id`: the id of a request "
-                                "in flight."));
-      return;
-    }
-    auto it = running_.find(params["id"].dump());
-    bool found = it != running_.end();
-    if (found) it->second->cancel();
-    lock.unlock();
-    peer_.send(make_response(id, {{"canceled", found}}));
-    return;
-  }
-  const std::string key = id.dump();
-  if (running_.count(key)) {
-    lock.unlock();
-    peer_.send(
-        make_error_reply(id, kInvalidRequest,
-                         fmt::format("the id {} is already used by a request in flight; give "
-                                     "each request its own id.",
-                                     key),
-                         "invalid"));
-    return;
-  }
-  // The limit counts requests by their entry here, which is removed before the response is
-  // sent: a client that sends its next request on receiving a response never finds it full.
-  if (running_.size() >= opts_.max_in_flight) {
-    lock.unlock();
-    peer_.send(make_error_reply(id, kUnavailableCode,
-                                fmt::format("{} requests are running already; send this one "
-                                            "again when one has finished.",
-                                            opts_.max_in_flight),
-                                "unavailable"));
-    return;
-  }
-  auto cancel = std::make_shared<api::Cancel>();
-  running_[key] = cancel;
-  lock.unlock();
-  std::string method = m.method;
-  json params = m.params;
-  bool started = workers_.run([this, method, params, id, key, cancel] {
-    json response;
-    try {
-      response = handle(method, params, id, cancel.get());
-    } catch (const std::exception& e) {
-      response = make_error_reply(id, kInternalError, fmt::format("internal error: {}", e.what()),
-                                  "unavailable");
-    } catch (...) {
-      response = make_error_reply(id, kInternalError, "internal error", "unavailable");
-    }
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      running_.erase(key);
-    }
-    peer_.send(response);
-  });
-  if (!started) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      running_.erase(key);
-    }
-    peer_.send(make_error_reply(id, kUnavailableCode,
-                                "no thread could be started for this request; send it "
-                                "again later.",
-                                "unavailable"));
-  }
+  for (const char* w : kWorkerMethods)
+    if (method == w) return Route::kWorker;
+  return Route::kUnknown;
 }
 
-json ServeConnection::handle(const std::string& method, const json& params, const json& id,
-                             const api::Cancel* cancel) {
-  api::Session* session;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    session = session_.get();
-  }
-  if (auto tool = tool_by_name(method)) {
-    auto r = call_tool(*session, *tool, params, cancel);
-    return r.ok() ? make_response(id, std::move(*r)) : error_response(id, r.error());
-  }
-  if (method == "review") {
-    Params p(params);
-    std::string action = p.str("action").value_or("show");
-    p.no_others();
-    if (!p.ok()) return invalid_params(id, p.problem());
-    if (action == "start") {
-      auto r = session->review_start();
-      if (!r.ok()) return error_response(id, r.error());
-      return make_response(
-          id, {{"started", true}, {"commit", r->commit}, {"ignored_files", r->ignored_files}});
-    }
-    if (action != "show") return invalid_params(id, "`action` must be \"start\" or \"show\".");
-    auto r = session->review();
-    if (!r.ok()) return error_response(id, r.error());
-    return make_response(id, to_json(*r));
-  }
-  if (method == "policy") {
-    Params p(params);
-    p.no_others();
-    if (!p.ok()) return invalid_params(id, p.problem());
-    auto r = session->policy_json();
-    if (!r.ok()) return error_response(id, r.error());
-    json j = json::parse(*r, nullptr, false);
-    if (j.is_discarded())
-      return make_error_reply(id, kInternalError, "the policy could not be read back",
+json ServeConnection::refusal(CoreRefusal why, const json& id, const Message& m,
+                              const std::string& detail) const {
+  switch (why) {
+    case CoreRefusal::kUnknownMethod:
+      return make_error_reply(
+          id, kMethodNotFound,
+          fmt::format("there is no method `{}`; see docs/protocol.md.", m.method), "invalid");
+    case CoreRefusal::kClosing:
+      return make_error_reply(id, kUnavailableCode, "the server is shutting down.",
                               "unavailable");
-    return make_response(id, std::move(j));
+    case CoreRefusal::kNotReady:
+      return make_error_reply(id, kInvalidRequest,
+                              "call `initialize` first: it opens the session on the project.",
+                              "invalid");
+    case CoreRefusal::kDuplicateId:
+      return make_error_reply(id, kInvalidRequest,
+                              fmt::format("the id {} is already used by a request in flight; "
+                                          "give each request its own id.",
+                                          id.dump()),
+                              "invalid");
+    case CoreRefusal::kFull:
+      return make_error_reply(id, kUnavailableCode,
+                              fmt::format("{} requests are running already; send this one "
+                                          "again when one has finished.",
+                                          opts_.max_in_flight),
+                              "unavailable");
+    case CoreRefusal::kNoThread:
+      return make_error_reply(id, kUnavailableCode,
+                              "no thread could be started for this request; send it "
+                              "again later.",
+                              "unavailable");
+    case CoreRefusal::kInternal:
+      return make_error_reply(
+          id, kInternalError,
+          detail.empty() ? std::string("internal error") : "internal error: " + detail,
+          "unavailable");
   }
-  return make_error_reply(id, kMethodNotFound, "no such method", "invalid");
+  return make_error_reply(id, kInternalError, "internal error", "unavailable");
+}
+
+json ServeConnection::answer_now(const Message& m) {
+  if (m.method == "initialize") return initialize(m.id, m.params);
+  if (m.method == "shutdown") return shutdown(m.id);
+  if (m.method == "away") return away(m.id, m.params);
+  return cancel(m.id, m.params);
+}
+
+json ServeConnection::away(const json& id, const json& params) {
+  Params p(params);
+  auto on = p.boolean("on");
+  p.no_others();
+  if (!p.ok() || !on)
+    return invalid_params(id, p.ok() ? "`on` is required (true or false)." : p.problem());
+  api::Session* s = session();
+  if (auto st = s->set_away(*on); !st.ok()) return error_response(id, st.error());
+  return make_response(id, {{"away", s->away()}});
+}
+
+json ServeConnection::cancel(const json& id, const json& params) {
+  if (!params.is_object() || params.size() != 1 || !params.contains("id") ||
+      !(params["id"].is_string() || params["id"].is_number()))
+    return invalid_params(id,
+                          "`cancel` takes one parameter, `id`: the id of a request in flight.");
+  return make_response(id, {{"canceled", core_.cancel(params["id"], false)}});
+}
+
+json ServeConnection::run(const Message& m, const api::Cancel* cancel) {
+  api::Session& s = *session();
+  if (auto tool = tool_by_name(m.method)) {
+    auto r = call_tool(s, *tool, m.params, cancel);
+    return r.ok() ? make_response(m.id, std::move(*r)) : error_response(m.id, r.error());
+  }
+  if (m.method == "review") return review(m.id, m.params);
+  if (m.method == "policy") return policy(m.id, m.params);
+  return make_error_reply(m.id, kMethodNotFound, "no such method", "invalid");
+}
+
+json ServeConnection::review(const json& id, const json& params) {
+  Params p(params);
+  std::string action = p.str("action").value_or("show");
+  p.no_others();
+  if (!p.ok()) return invalid_params(id, p.problem());
+  api::Session& s = *session();
+  if (action == "start") {
+    auto r = s.review_start();
+    if (!r.ok()) return error_response(id, r.error());
+    return make_response(
+        id, {{"started", true}, {"commit", r->commit}, {"ignored_files", r->ignored_files}});
+  }
+  if (action != "show") return invalid_params(id, "`action` must be \"start\" or \"show\".");
+  auto r = s.review();
+  if (!r.ok()) return error_response(id, r.error());
+  return make_response(id, to_json(*r));
+}
+
+json ServeConnection::policy(const json& id, const json& params) {
+  Params p(params);
+  p.no_others();
+  if (!p.ok()) return invalid_params(id, p.problem());
+  auto r = session()->policy_json();
+  if (!r.ok()) return error_response(id, r.error());
+  json j = json::parse(*r, nullptr, false);
+  if (j.is_discarded())
+    return make_error_reply(id, kInternalError, "the policy could not be read back",
+                            "unavailable");
+  return make_response(id, std::move(j));
 }
 
 json ServeConnection::initialize(const json& id, const json& params) {
@@ -290,19 +220,16 @@ json ServeConnection::initialize(const json& id, const json& params) {
     return invalid_params(id, "`project` must be an absolute path to the project's folder.");
   if (ip.resume && !ip.session)
     return invalid_params(id, "`resume` needs `session`: the id of the session to resume.");
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (session_ || closing_)
-      return make_error_reply(
-          id, kInvalidRequest,
-          "the connection is initialized already; it holds one session (SES-1).", "invalid");
-  }
+  if (session() || core_.closing())
+    return make_error_reply(id, kInvalidRequest,
+                            "the connection is initialized already; it holds one session (SES-1).",
+                            "invalid");
   auto s = opts_.open(ip, &asker_);
   if (!s.ok()) return error_response(id, s.error());
-  api::Session& session = **s;
-  const api::SessionInfo& info = session.info();
+  api::Session& opened = **s;
+  const api::SessionInfo& info = opened.info();
   json notice = json::array();
-  for (const auto& n : session.start_notices()) notice.push_back(n);
+  for (const auto& n : opened.start_notices()) notice.push_back(n);
   for (const auto& n : info.resume_notes) notice.push_back(n);
   for (const auto& m : info.resume_quarantined)
     notice.push_back(fmt::format("moved aside at resume: {} -> {}", m.from, m.to));
@@ -310,8 +237,8 @@ json ServeConnection::initialize(const json& id, const json& params) {
   json result{{"session", info.id},
               {"project", info.project},
               {"notice", std::move(notice)},
-              {"sandbox", to_json(session.sandbox_status())},
-              {"away", session.away()},
+              {"sandbox", to_json(opened.sandbox_status())},
+              {"away", opened.away()},
               {"protocol", kProtocol},
               {"server", {{"name", "cordon"}, {"version", kCordonVersion}}}};
   std::lock_guard<std::mutex> lock(mu_);
@@ -320,7 +247,7 @@ json ServeConnection::initialize(const json& id, const json& params) {
 }
 
 json ServeConnection::shutdown(const json& id) {
-  close();
+  core_.close();
   std::lock_guard<std::mutex> lock(mu_);
   finished_ = true;
   return make_response(id, json::object());

@@ -10,13 +10,13 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "cordon/cordon.h"
+#include "server/jsonrpc_core.h"
 #include "server/jsonrpc.h"
 #include "server/jsonrpc_peer.h"
 
@@ -53,40 +53,45 @@ struct ServeOptions {
   std::function<void(const std::string&)> log;  // stderr; may be empty
 };
 
-class ServeConnection {
+class ServeConnection : private ConnectionProtocol {
  public:
   ServeConnection(ServeOptions options, Peer& peer);
-  ~ServeConnection();
+  ~ServeConnection() override;
   ServeConnection(const ServeConnection&) = delete;
   ServeConnection& operator=(const ServeConnection&) = delete;
 
   // One line from the client.
-  void on_line(const LineFramer::Line& line);
+  void on_line(const LineFramer::Line& line) { core_.on_line(line); }
   // True once `shutdown` was answered: the reader stops.
   bool finished() const;
   // End of input, a signal or after `shutdown`: ends every running command (its aftercare
   // runs), answers pending questions as "nobody can be asked", and waits for every request.
-  void close();
+  void close() { core_.close(); }
 
  private:
-  void on_request(const Message& m);
-  json handle(const std::string& method, const json& params, const json& id,
-              const api::Cancel* cancel);
+  // ConnectionProtocol
+  Route route(const std::string& method) const override;
+  json answer_now(const Message& m) override;
+  json run(const Message& m, const api::Cancel* cancel) override;
+  bool ready() const override;
+  json refusal(CoreRefusal why, const json& id, const Message& m,
+               const std::string& detail) const override;
+
   json initialize(const json& id, const json& params);
   json shutdown(const json& id);
-  void log(const std::string& line) const;
+  json away(const json& id, const json& params);
+  json cancel(const json& id, const json& params);
+  json review(const json& id, const json& params);
+  json policy(const json& id, const json& params);
+  api::Session* session() const;
 
   ServeOptions opts_;
   Peer& peer_;
   RpcAsker asker_;
-  Workers workers_;
   mutable std::mutex mu_;
   std::unique_ptr<api::Session> session_;
-  bool closing_ = false;
   bool finished_ = false;
-  // Requests running on workers, by their id's JSON text: their cancels (SRV-4: `cancel`,
-  // shutdown and the end of input end their commands).
-  std::map<std::string, std::shared_ptr<api::Cancel>> running_;
+  ConnectionCore core_;  // last: its workers are waited for before the session goes
 };
 
 }  // namespace cordon::rpc
