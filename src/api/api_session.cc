@@ -23,6 +23,7 @@
 #include "host/path_resolver.h"
 #include "host/steady_clock.h"
 #include "plan/project_rules.h"
+#include "plan/run_decisions.h"
 #include "review/review.h"
 #include "session/policy_report.h"
 #include "session/session.h"
@@ -143,12 +144,7 @@ class SessionImpl : public Session {
     req.argv = {"true"};
     Facts f = session_->facts(req);
     Plan p = session_->plan(req, f);
-    std::vector<std::string> out = p.notices;
-    for (const auto& w : p.warnings) out.push_back("warning: " + w);
-    for (const auto& w : policy_.warnings) out.push_back("warning: " + w);
-    if (!p.stripped.empty() && p.mode != SandboxMode::kExternal)
-      out.push_back(
-          "these variables are not available to commands (ENV-4): " + join(p.stripped, ", ") + ".");
+    std::vector<std::string> out = start_notices(p, /*say_stripped=*/true, policy_.warnings);
     session_->mark_notices_shown();
     return printable_all(std::move(out));
   }
