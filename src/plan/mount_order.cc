@@ -12,9 +12,12 @@ namespace {
 
 bool writable(const MountOp& m) { return m.kind == MountKind::kBind; }
 
-// A later writable bind over what an earlier mount protected.
+// A later writable bind of the host path itself over what an earlier mount protected (made
+// read-only, hid, replaced). A writable bind of another folder there (PKG-2's project cache
+// over the user's own) shows other content: not a conflict.
 bool conflicts(const MountOp& earlier, const MountOp& later) {
-  return earlier.dest == later.dest && writable(later) && !writable(earlier);
+  return earlier.dest == later.dest && writable(later) && later.src == later.dest &&
+         !writable(earlier);
 }
 
 Refusal conflict_refusal(const MountOp& earlier, const MountOp& later) {

@@ -14,7 +14,8 @@ namespace cordon {
 // The de-duplication pass: an earlier mount at the same destination as a later one is dropped
 // (the later one covers it) unless a mount between them lies below that destination (it may
 // need the earlier one to exist). A conflicting duplicate is refused ("invalid"): a writable
-// bind over a destination an earlier mount made read-only or hid would undo that protection.
+// bind of a host path onto itself, over that path made read-only or hidden by an earlier
+// mount, would undo that protection.
 std::optional<Refusal> dedupe_mounts(std::vector<MountOp>& mounts);
 
 // The conflicting duplicate of dedupe_mounts, found in a list as given (check_plan's).

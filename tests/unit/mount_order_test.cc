@@ -62,6 +62,15 @@ TEST(MountOrder, AWritableBindOverAProtectedPathIsAConflict) {  // FS-4, PROT-1
   p.mounts = m;
   ASSERT_TRUE(check_plan(p));
   EXPECT_EQ(check_plan(p)->reason, "invalid");
+  // Another folder bound writable there (PKG-2's project cache over the user's own) shows
+  // other content: not a conflict.
+  std::vector<MountOp> cache = {
+      kRoot,
+      {MountKind::kRoBind, "/cache/empty/dir", "/home/u/.npm", "hidden"},
+      {MountKind::kBind, "/cache/proj/npm", "/home/u/.npm", "writable: package cache (PKG-2)"},
+  };
+  EXPECT_FALSE(dedupe_mounts(cache));
+  EXPECT_EQ(cache.size(), 2u);
   // The other way round (hidden after writable) is how hidden paths win: not a conflict.
   std::swap(p.mounts[1], p.mounts[2]);
   EXPECT_FALSE(check_plan(p));
