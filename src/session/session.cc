@@ -656,12 +656,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   trace("run: command ended");
   if (!outcome.ok()) return launch_error(c, outcome.error());  // 126, 127 or unavailable
   ProcessOutcome& o = *outcome;
-  c.res.stdout_text = std::move(o.out);
-  c.res.stderr_text = std::move(o.err);
-  c.res.stdout_truncated = o.out_truncated;
-  c.res.stderr_truncated = o.err_truncated;
-  c.res.timed_out = o.timed_out;
-  c.res.canceled = o.canceled;
+  take_output(c, o);
   if (auto r = setup_failure(c, o)) return refused(c, *r);  // nothing of the command ran
   c.res.ran = true;
   if (!o.not_ended.empty()) return withhold(c, o);  // PROC-3
@@ -670,6 +665,15 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   aftercare(c);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
   if (!c.record_path.empty()) unlink(c.record_path.c_str());
   return finish(c);
+}
+
+void Session::take_output(Command& c, ProcessOutcome& o) {
+  c.res.stdout_text = std::move(o.out);
+  c.res.stderr_text = std::move(o.err);
+  c.res.stdout_truncated = o.out_truncated;
+  c.res.stderr_truncated = o.err_truncated;
+  c.res.timed_out = o.timed_out;
+  c.res.canceled = o.canceled;
 }
 
 bool Session::under_bwrap(const Command& c) const {

@@ -137,6 +137,7 @@ class Session {
   std::optional<Refusal> write_record(Command& c);
   Result<ProcessOutcome> launch(Command& c);
   CommandResult launch_error(Command& c, const Error& e);
+  void take_output(Command& c, ProcessOutcome& o);
   std::optional<Refusal> setup_failure(Command& c, const ProcessOutcome& o);
   CommandResult withhold(Command& c, const ProcessOutcome& o);
   void set_exit_status(Command& c, ProcessOutcome& o);
