@@ -144,7 +144,8 @@ class SessionImpl : public Session {
     req.argv = {"true"};
     Facts f = session_->facts(req);
     Plan p = session_->plan(req, f);
-    std::vector<std::string> out = start_notices(p, /*say_stripped=*/true, policy_.warnings);
+    std::vector<std::string> out =
+        cordon::start_notices(p, /*say_stripped=*/true, policy_.warnings);
     session_->mark_notices_shown();
     return printable_all(std::move(out));
   }
