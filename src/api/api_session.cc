@@ -545,6 +545,11 @@ Result<std::unique_ptr<Session>> Session::open(const Options& options) {
       if (eq == std::string::npos || eq == 0) continue;
       env.set(kv.substr(0, eq), kv.substr(eq + 1));
     }
+  // The system reads a path up to its first NUL: the rest would go unseen (issue 15).
+  if (options.cwd.find('\0') != std::string::npos)
+    return normalized(make_error("invalid",
+                                 "the working folder (Options::cwd) holds a NUL byte. Fix: "
+                                 "remove it."));
   HostContext host = read_host_context(std::move(env), options.cwd);
   trace("api: host read");
   auto policy = load_user_policy(host.folders);

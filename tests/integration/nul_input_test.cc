@@ -120,7 +120,11 @@ TEST(NulInput, McpRefusesItInAToolCall) {  // FS-2, SRV-1
       "tools/call",
       {{"name", "bash"},
        {"arguments", {{"command", injected("echo planted > " + victim + "/keep.txt", victim)}}}});
-  EXPECT_EQ(reason(r), "invalid") << r.dump();
+  // MCP reports a tool's refusal as its result, marked as an error, with the reason first.
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["isError"], true) << r.dump();
+  EXPECT_EQ(r["result"]["content"][0]["text"].get<std::string>().rfind("[invalid]", 0), 0u)
+      << r.dump();
   EXPECT_EQ(w.read(victim + "/keep.txt"), "mine\n");
 }
 
