@@ -85,6 +85,7 @@ cordon_layer(render
     backend/linux/bwrap_diagnosis.h backend/linux/seccomp_bpf.h backend/macos/seatbelt*.h
     backend/backend_choice.h
     backend/linux/process.h backend/linux/launcher.h backend/macos/launcher.h
+    backend/linux/bwrap_status.h
   DEPS plan approval)
 cordon_layer(integrations SOURCES integrations/*.cc HEADERS integrations/*.h DEPS core)
 set(CORDON_PURE_LAYERS core config plan commands approval files_rules render integrations)
@@ -97,7 +98,8 @@ cordon_layer(sys SOURCES sys/*.cc HEADERS sys/*.h DEPS core)
 # and the requests run on threads.
 cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS approval sys)
 # process: the one primitive that starts a process and waits for it.
-cordon_layer(process SOURCES backend/linux/process.cc HEADERS backend/linux/process.h
+cordon_layer(process SOURCES backend/linux/process.cc
+  HEADERS backend/linux/process.h backend/linux/bwrap_status.h
   DEPS sys config)
 # host: the facts (lstat, realpath, git, the mount table).
 cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files_rules)

@@ -25,6 +25,7 @@
 #include "host/path_resolver.h"
 #include "host/steady_clock.h"
 #include "plan/project_rules.h"
+#include "plan/run_decisions.h"
 #include "review/review.h"
 #include "session/policy_report.h"
 #include "session/session.h"
@@ -148,12 +149,8 @@ class SessionImpl : public Session {
     req.argv = {"true"};
     Facts f = session_->facts(req);
     Plan p = session_->plan(req, f);
-    std::vector<std::string> out = p.notices;
-    for (const auto& w : p.warnings) out.push_back("warning: " + w);
-    for (const auto& w : policy_.warnings) out.push_back("warning: " + w);
-    if (!p.stripped.empty() && p.mode != SandboxMode::kExternal)
-      out.push_back(
-          "these variables are not available to commands (ENV-4): " + join(p.stripped, ", ") + ".");
+    std::vector<std::string> out =
+        cordon::start_notices(p, /*say_stripped=*/true, policy_.warnings);
     session_->mark_notices_shown();
     return printable_all(std::move(out));
   }
@@ -527,6 +524,11 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
       if (eq == std::string::npos || eq == 0) continue;
       env.set(kv.substr(0, eq), kv.substr(eq + 1));
     }
+  // The system reads a path up to its first NUL: the rest would go unseen (issue 15).
+  if (options.cwd.find('\0') != std::string::npos)
+    return normalized(make_error("invalid",
+                                 "the working folder (Options::cwd) holds a NUL byte. Fix: "
+                                 "remove it."));
   HostContext host = read_host_context(std::move(env), options.cwd);
   trace("api: host read");
   auto policy = load_user_policy(host.folders);

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "plan/mount_order.h"
+
 namespace cordon {
 
 namespace {
@@ -65,7 +67,7 @@ std::optional<Refusal> check_plan(const Plan& p) {
     if (needs_src(m.kind) && (m.src.empty() || m.src[0] != '/'))
       return invalid(fmt::format("the host path \"{}\" (for {}) is not absolute", m.src, m.dest));
   }
-  return std::nullopt;
+  return conflicting_mount(p.mounts);
 }
 
 }  // namespace cordon

@@ -19,8 +19,8 @@ std::optional<Refusal> check_request(const Request& req);
 
 // The plan as a backend will render it: no NUL anywhere (argv, environment, working folder,
 // mount paths), absolute mount paths, a non-empty environment name without `=`, an absolute
-// working folder, and no two mounts at one destination that disagree (same kind and source
-// twice is allowed). An "invalid" refusal naming what is wrong, or nullopt.
+// working folder, and no writable bind over a destination an earlier mount made read-only or
+// hid (mount_order.h). An "invalid" refusal naming what is wrong, or nullopt.
 std::optional<Refusal> check_plan(const Plan& plan);
 
 }  // namespace cordon

@@ -11,6 +11,7 @@
 #include "plan/cache_rules.h"
 #include "plan/cache_tools.h"
 #include "plan/env_filter.h"
+#include "plan/mount_order.h"
 #include "plan/plan_check.h"
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
@@ -59,8 +60,8 @@ size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env) {
 
 namespace {
 
-Plan refuse(Plan p, std::string reason, std::string message) {
-  p.refusal = Refusal{std::move(reason), std::move(message)};
+Plan refuse(Plan p, Refusal r) {
+  p.refusal = std::move(r);
   return p;
 }
 
@@ -236,9 +237,8 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
 
 namespace {
 
-// make_plan without the final check.
-Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
-                  const PlanOptions& opt) {
+Plan plan_start(const Policy& policy, const Facts& facts, const Request& req,
+                const PlanOptions& opt) {
   Plan p;
   p.mode = policy.mode;
   p.timeout = req.timeout;
@@ -246,125 +246,121 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
   p.warnings = policy.warnings;
   p.home = facts.home;
   p.config_file = config_name(policy, facts);
+  p.argv = command_argv(req, opt.shell);
+  return p;
+}
 
-  if (req.script)
-    p.argv = {opt.shell, "-c", *req.script};
-  else
-    p.argv = req.argv;
+// What refuses any command, whatever runs it.
+std::optional<Refusal> request_refusal(const Policy& policy, const Facts& facts, const Request& req,
+                                       const Plan& p) {
   if (p.argv.empty() || p.argv[0].empty())
-    return refuse(std::move(p), "invalid",
-                  "no command was given. Fix: name one after `--`, or give a script with "
-                  "`-c 'SCRIPT'`.");
-  if (auto r = check_request(req)) return refuse(std::move(p), r->reason, r->message);
-
+    return Refusal{"invalid",
+                   "no command was given. Fix: name one after `--`, or give a script with "
+                   "`-c 'SCRIPT'`."};
+  if (auto r = check_request(req)) return r;
   // FS-2, FS-4: a credential folder, a system folder or the home is never a project (named
   // before CFG-5, which `/` and the home would also trip, for a less helpful reason).
   if (policy.mode == SandboxMode::kOn && !req.outside_sandbox)
-    if (auto r = project_refusal(facts)) return refuse(std::move(p), r->reason, r->message);
+    if (auto r = project_refusal(facts)) return r;
   // CFG-5: a config file inside the project could widen or switch off its own sandbox.
   if (!facts.config_real.empty() && path_within(facts.config_real, facts.project))
-    return refuse(std::move(p), "config",
-                  fmt::format("the config file {} lies inside the project {}, so the project "
-                              "could change its own sandbox; it is not read. Fix: point "
-                              "CORDON_HOME or XDG_CONFIG_HOME outside the project.",
-                              facts.config_real, facts.project));
-
-  if (policy.mode == SandboxMode::kOff) {
-    p.runner = Runner::kUnconfined;
-    p.env = facts.env;
-    p.cwd = choose_cwd(req, facts, {facts.project});
-    p.notices.push_back(
-        fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
-                    "commands run unconfined, with the environment untouched.",
-                    config_name(policy, facts)));
-    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
-    return p;
-  }
-
-  const bool external = policy.mode == SandboxMode::kExternal;
-  EnvFilterResult filtered = filter_env(facts.env, policy, external);
-  p.stripped = filtered.stripped;
-  p.env = std::move(filtered.kept);
-
-  if (external) {
-    p.runner = Runner::kUnconfined;
-    p.cwd = choose_cwd(req, facts, {facts.project});
-    p.env.set("PWD", p.cwd);
-    std::string notice = fmt::format(
-        "this machine is the sandbox ([sandbox] mode = "
-        "\"external\", set by {}): commands run without a "
-        "sandbox from cordon.",
-        config_name(policy, facts));
-    if (!p.stripped.empty())
-      notice += " These variables are not available to commands: " + join(p.stripped, ", ") + ".";
-    p.notices.push_back(notice);
-    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
-    return p;
-  }
-
+    return Refusal{"config",
+                   fmt::format("the config file {} lies inside the project {}, so the project "
+                               "could change its own sandbox; it is not read. Fix: point "
+                               "CORDON_HOME or XDG_CONFIG_HOME outside the project.",
+                               facts.config_real, facts.project)};
   // NET-5: escape = "never" removes both ways out.
-  if ((req.network || req.outside_sandbox) && policy.escape == EscapeMode::kNever)
-    return refuse(
-        std::move(p), "refused",
+  if (policy.mode == SandboxMode::kOn && (req.network || req.outside_sandbox) &&
+      policy.escape == EscapeMode::kNever)
+    return Refusal{
+        "refused",
         fmt::format("{} was requested, but [sandbox] escape = \"never\" in {} "
                     "removes both ways out of the sandbox. The command was not run. "
                     "Fix: run it without {}, or change escape in that file.",
                     req.outside_sandbox ? "running outside the sandbox" : "network access",
                     config_name(policy, facts),
-                    req.outside_sandbox ? "--outside-sandbox" : "--network"));
+                    req.outside_sandbox ? "--outside-sandbox" : "--network")};
+  return std::nullopt;
+}
 
-  if (req.outside_sandbox) {
-    // NET-4: unconfined, but the environment is still stripped (ENV-1).
-    p.runner = Runner::kUnconfined;
-    p.cwd = choose_cwd(req, facts, {facts.project});
+// MODE-2, MODE-3, NET-4: a command cordon does not confine (mode off or external, or an
+// approved outside-sandbox command); the environment is filtered once, except with mode off.
+Plan plan_unconfined(const Policy& policy, const Facts& facts, const Request& req,
+                     const PlanOptions& opt, Plan p) {
+  p.runner = Runner::kUnconfined;
+  p.cwd = choose_cwd(req, facts, {facts.project});
+  if (policy.mode == SandboxMode::kOff) {
+    p.env = facts.env;
+    p.notices.push_back(
+        fmt::format("the sandbox is off ([sandbox] mode = \"off\" in {}): "
+                    "commands run unconfined, with the environment untouched.",
+                    config_name(policy, facts)));
+  } else {
+    const bool external = policy.mode == SandboxMode::kExternal;
+    EnvFilterResult filtered = filter_env(facts.env, policy, external);  // ENV-1
+    p.stripped = std::move(filtered.stripped);
+    p.env = std::move(filtered.kept);
     p.env.set("PWD", p.cwd);
-    if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
-    return p;
+    if (external) {
+      std::string notice = fmt::format(
+          "this machine is the sandbox ([sandbox] mode = "
+          "\"external\", set by {}): commands run without a "
+          "sandbox from cordon.",
+          config_name(policy, facts));
+      if (!p.stripped.empty())
+        notice += " These variables are not available to commands: " + join(p.stripped, ", ") + ".";
+      p.notices.push_back(notice);
+    }
   }
+  if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
+  return p;
+}
 
-  // From here on: a sandboxed command (MODE-1).
-  p.runner = Runner::kSandbox;
+// What refuses a sandboxed command before its mounts are planned.
+std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
+                                       const PlanOptions& opt) {
   if (opt.backend == Backend::kBwrap && facts.machine.bwrap.empty())
-    return refuse(std::move(p), "unavailable",
-                  "the sandbox is unavailable: bwrap (bubblewrap) is not installed. Fix: "
-                  "install the `bubblewrap` package (sudo apt-get install bubblewrap), or set "
-                  "[sandbox] mode = \"external\" when this machine is itself the boundary.");
+    return Refusal{"unavailable",
+                   "the sandbox is unavailable: bwrap (bubblewrap) is not installed. Fix: "
+                   "install the `bubblewrap` package (sudo apt-get install bubblewrap), or set "
+                   "[sandbox] mode = \"external\" when this machine is itself the boundary."};
   if (opt.backend == Backend::kSeatbelt && facts.machine.sandbox_exec.empty())
-    return refuse(std::move(p), "unavailable",
-                  fmt::format("the sandbox is unavailable: /usr/bin/sandbox-exec is missing. "
-                              "Fix: set [sandbox] mode = \"external\" in {} when this machine "
-                              "is itself the boundary, or mode = \"off\" to run commands "
-                              "unconfined.",
-                              config_name(policy, facts)));
+    return Refusal{"unavailable",
+                   fmt::format("the sandbox is unavailable: /usr/bin/sandbox-exec is missing. "
+                               "Fix: set [sandbox] mode = \"external\" in {} when this machine "
+                               "is itself the boundary, or mode = \"off\" to run commands "
+                               "unconfined.",
+                               config_name(policy, facts))};
   if (facts.project.size() > opt.max_project_path)
-    return refuse(std::move(p), "refused",
-                  fmt::format("the project path is {} bytes long, more than the {} bytes the "
-                              "sandbox supports (FS-11). Fix: move the project to a shorter "
-                              "path.",
-                              facts.project.size(), opt.max_project_path));
+    return Refusal{"refused",
+                   fmt::format("the project path is {} bytes long, more than the {} bytes the "
+                               "sandbox supports (FS-11). Fix: move the project to a shorter "
+                               "path.",
+                               facts.project.size(), opt.max_project_path)};
   if (!facts.project_searchable)
-    return refuse(
-        std::move(p), "refused",
+    return Refusal{
+        "refused",
         fmt::format("the project root {} cannot be searched (its permissions are "
                     "{:o}), so no sandboxed command can run in it (FS-10). Fix: "
                     "restore its permissions on the host, for example `chmod u+rwx "
                     "{}`.",
-                    facts.project, facts.project_info.mode & 07777, shell_quote(facts.project)));
+                    facts.project, facts.project_info.mode & 07777, shell_quote(facts.project))};
   for (const char* sub : {"sessions", "checkpoints"}) {
     std::string d = path_join(facts.folders.data, sub);
     if (path_within(d, facts.project))
-      return refuse(std::move(p), "refused",
-                    fmt::format("the project {} contains cordon's own {} folder ({}), which "
-                                "commands must not see (FS-8). Fix: point CORDON_HOME or "
-                                "XDG_DATA_HOME outside the project.",
-                                facts.project, sub, d));
+      return Refusal{"refused",
+                     fmt::format("the project {} contains cordon's own {} folder ({}), which "
+                                 "commands must not see (FS-8). Fix: point CORDON_HOME or "
+                                 "XDG_DATA_HOME outside the project.",
+                                 facts.project, sub, d)};
   }
-  if (auto r = protected_refusal(facts)) return refuse(std::move(p), r->reason, r->message);
-  if (auto r = wsl_refusal(facts, config_name(policy, facts)))
-    return refuse(std::move(p), r->reason, r->message);
+  if (auto r = protected_refusal(facts)) return r;
+  return wsl_refusal(facts, config_name(policy, facts));
+}
 
-  // Writable roots (FS-2): the project, the private /tmp and the writable entries.
-  std::vector<std::string> writable;
+// FS-2: the writable entries that exist, real; a missing one is a warning.
+std::optional<Refusal> writable_roots(const Policy& policy, const Facts& facts, Plan& p,
+                                      std::vector<std::string>& writable) {
   for (const auto& w : facts.writable) {
     if (!w.exists() || w.real.empty()) {
       p.warnings.push_back(
@@ -372,24 +368,30 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
       continue;
     }
     if (w.real == "/" || path_within(facts.home, w.real))
-      return refuse(
-          std::move(p), "config",
+      return Refusal{
+          "config",
           fmt::format("the writable path {} resolves to {}, which contains the whole "
                       "home folder. Fix: name a narrower folder in [sandbox] writable "
                       "in {}.",
-                      tilde_path(w.path, facts.home), w.real, config_name(policy, facts)));
+                      tilde_path(w.path, facts.home), w.real, config_name(policy, facts))};
     writable.push_back(w.real);
   }
+  return std::nullopt;
+}
 
+// BUD-2: the mounts, coarsened (file-by-file folders read-only whole, the safe choice) when
+// they do not fit the budget, then refused when they still do not.
+void plan_mounts_within_budget(const Policy& policy, const Facts& facts, const Request& req,
+                               const std::vector<std::string>& writable, const PlanOptions& opt,
+                               Plan& p) {
   Plan base = p;
   build_sandbox_mounts(policy, facts, req, writable, p, opt.coarse);
-  if (p.refused()) return p;
+  if (p.refused()) return;
   p.coarsened = opt.coarse;
-  // BUD-2: coarsen file-by-file folders first (the safe choice), then refuse.
   if (p.mount_count() > opt.mount_budget && !opt.coarse) {
     p = std::move(base);
     build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/true);
-    if (p.refused()) return p;
+    if (p.refused()) return;
     p.coarsened = true;
     p.notices.push_back(fmt::format(
         "the plan needed more than {} mounts, so protected folders judged file by file are "
@@ -397,36 +399,70 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
         "sandbox.",
         opt.mount_budget));
   }
-  if (p.mount_count() > opt.mount_budget) {
-    BudgetCounts c = mount_counts(p);
-    BudgetList most = c.largest();
-    return refuse(std::move(p), "refused",
-                  fmt::format("the sandbox for this command needs {} mounts, more than the "
-                              "mount budget ({}): most are {} ({}). Fix on the host: {}, then "
-                              "run the command again.",
-                              c.total(), opt.mount_budget, budget_list_name(most), c.at(most),
-                              budget_list_fix(most, config_name(policy, facts))));
-  }
+  if (p.mount_count() <= opt.mount_budget) return;
+  BudgetCounts c = mount_counts(p);
+  BudgetList most = c.largest();
+  p.refusal = Refusal{"refused",
+                      fmt::format("the sandbox for this command needs {} mounts, more than the "
+                                  "mount budget ({}): most are {} ({}). Fix on the host: {}, "
+                                  "then run the command again.",
+                                  c.total(), opt.mount_budget, budget_list_name(most), c.at(most),
+                                  budget_list_fix(most, config_name(policy, facts)))};
+}
 
-  PlanOptions popt = opt;
-  if (popt.cache_folder.empty()) popt.cache_folder = facts.folders.cache;
-  ProcessPart part = sandbox_process_part(policy, facts.env, req, facts.project, popt);
+// The process part, as given (computed once per command) or computed here.
+void put_process_part(const Policy& policy, const Facts& facts, const Request& req,
+                      const PlanOptions& opt, Plan& p) {
+  ProcessPart part;
+  if (opt.process) {
+    part = *opt.process;
+  } else {
+    PlanOptions popt = opt;
+    if (popt.cache_folder.empty()) popt.cache_folder = facts.folders.cache;
+    part = sandbox_process_part(policy, facts.env, req, facts.project, popt);
+  }
   p.argv = std::move(part.argv);
   p.env = std::move(part.env);
+  p.stripped = std::move(part.stripped);
   p.cwd = std::move(part.cwd);
-  p.share_network = req.network;
-  p.seccomp = default_seccomp_rules();
+  p.seccomp = std::move(part.seccomp);
   // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
   if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
+}
+
+// MODE-1: a sandboxed command.
+Plan plan_sandboxed(const Policy& policy, const Facts& facts, const Request& req,
+                    const PlanOptions& opt, Plan p) {
+  p.runner = Runner::kSandbox;
+  put_process_part(policy, facts, req, opt, p);  // ENV-4's notice names the stripped ones
+  if (auto r = sandbox_refusal(policy, facts, opt)) return refuse(std::move(p), *r);
+  std::vector<std::string> writable;
+  if (auto r = writable_roots(policy, facts, p, writable)) return refuse(std::move(p), *r);
+  plan_mounts_within_budget(policy, facts, req, writable, opt, p);
+  if (p.refused()) return p;
+  // Later mount wins (mount_order.h); Seatbelt's profile reads every entry as a rule.
+  if (opt.backend == Backend::kBwrap)
+    if (auto r = dedupe_mounts(p.mounts)) return refuse(std::move(p), *r);
+  p.share_network = req.network;
   if (auto r = check_arguments(p, facts, opt)) p.refusal = r;
   return p;
 }
 
 }  // namespace
 
+std::vector<std::string> command_argv(const Request& req, const std::string& shell) {
+  if (req.script) return {shell, "-c", *req.script};
+  return req.argv;
+}
+
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
                const PlanOptions& opt) {
-  Plan p = plan_command(policy, facts, req, opt);
+  Plan p = plan_start(policy, facts, req, opt);
+  if (auto r = request_refusal(policy, facts, req, p)) return refuse(std::move(p), *r);
+  if (policy.mode != SandboxMode::kOn || req.outside_sandbox)
+    p = plan_unconfined(policy, facts, req, opt, std::move(p));
+  else
+    p = plan_sandboxed(policy, facts, req, opt, std::move(p));
   // The validated plan: nothing a backend renders can hold a NUL or a relative path.
   if (!p.refused())
     if (auto r = check_plan(p)) p.refusal = std::move(r);
@@ -436,11 +472,8 @@ Plan make_plan(const Policy& policy, const Facts& facts, const Request& req,
 ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
                                  const std::string& project, const PlanOptions& opt) {
   ProcessPart part;
-  if (req.script)
-    part.argv = {opt.shell, "-c", *req.script};
-  else
-    part.argv = req.argv;
-  EnvFilterResult f = filter_env(env, policy, false);
+  part.argv = command_argv(req, opt.shell);
+  EnvFilterResult f = filter_env(env, policy, false);  // ENV-1, once per command
   part.env = std::move(f.kept);
   part.stripped = std::move(f.stripped);
   // The caller's folder when it is inside the project, else the project root.
@@ -452,6 +485,7 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // PKG-3: the package managers' variables point into the project's sandbox cache.
   if (!opt.cache_folder.empty())
     set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
+  part.seccomp = default_seccomp_rules();  // NET-1, PROC-2
   return part;
 }
 

@@ -12,6 +12,8 @@ namespace cordon {
 // macOS (MAC-1), which make_seatbelt_plan() writes from the same plan.
 enum class Backend { kBwrap, kSeatbelt };
 
+struct ProcessPart;
+
 struct PlanOptions {
   size_t mount_budget = 256;       // BUD-2
   size_t max_project_path = 1000;  // FS-11
@@ -23,22 +25,30 @@ struct PlanOptions {
   // cordon's cache folder (CFG-1), where the project's package caches live (PKG-2); make_plan
   // takes the facts' when empty, sandbox_process_part sets no cache variables without it.
   std::string cache_folder;
+  // The sandboxed command's process part, when the caller computed it already (to start bwrap
+  // early); make_plan computes it otherwise. Not owned.
+  const ProcessPart* process = nullptr;
 };
 
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,
                const PlanOptions& options = {});
 
 // What a sandboxed command's process is, known before any fact is read: its argv, its whole
-// environment (ENV-1, ENV-5) and its working folder. make_plan uses the same, so a launcher may
-// start bwrap with it early and hand it the mounts once they are planned.
+// environment (ENV-1, ENV-5), its working folder and its seccomp program (NET-1, PROC-2).
+// Computed once per command: the session starts bwrap with it early, and hands the same to
+// make_plan (PlanOptions::process), which puts it in the plan unchanged.
 struct ProcessPart {
   std::vector<std::string> argv;
   EnvMap env;
   std::vector<std::string> stripped;
   std::string cwd;
+  std::vector<SeccompRule> seccomp;
 };
 ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
                                  const std::string& project, const PlanOptions& options = {});
+
+// The command's argv: the request's, or `SHELL -c SCRIPT`.
+std::vector<std::string> command_argv(const Request& req, const std::string& shell);
 
 // The sandbox-side (bwrap) arguments of a plan, without the command: exposed for tests.
 size_t argument_bytes(const std::vector<std::string>& argv, const EnvMap& env);

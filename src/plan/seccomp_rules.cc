@@ -131,4 +131,15 @@ std::vector<SeccompRule> default_seccomp_rules() {
   return r;
 }
 
+bool same_seccomp_rules(const std::vector<SeccompRule>& a, const std::vector<SeccompRule>& b) {
+  auto same_arg = [](const SeccompArg& x, const SeccompArg& y) {
+    return x.index == y.index && x.op == y.op && x.mask == y.mask && x.value == y.value;
+  };
+  auto same_rule = [&](const SeccompRule& x, const SeccompRule& y) {
+    return x.syscall == y.syscall && x.errno_value == y.errno_value &&
+           std::equal(x.args.begin(), x.args.end(), y.args.begin(), y.args.end(), same_arg);
+  };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_rule);
+}
+
 }  // namespace cordon

@@ -12,6 +12,10 @@ namespace cordon {
 // with a mask so junk in the upper bits cannot slip through.
 std::vector<SeccompRule> default_seccomp_rules();
 
+// The same program: the same rules, with the same conditions, in the same order (their `why`
+// aside). How a launcher checks that the plan holds the program it compiled.
+bool same_seccomp_rules(const std::vector<SeccompRule>& a, const std::vector<SeccompRule>& b);
+
 // The socket families a command may create (NET-1, NET-2): AF_INET, AF_INET6, AF_NETLINK
 // (its routing protocol only). Every other family is refused.
 const std::vector<uint64_t>& allowed_socket_families();

@@ -27,6 +27,7 @@
 #include "plan/hidden_list.h"
 #include "plan/planner.h"
 #include "plan/protected_list.h"
+#include "plan/run_decisions.h"
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
 #include "sys/fs_util.h"
@@ -36,22 +37,6 @@ namespace cordon {
 namespace {
 
 std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"; }
-
-// bwrap reports a command it could not start as "bwrap: execvp NAME: REASON".
-// RES-4: execvp says "Permission denied" when a folder on PATH could not be searched even if
-// the program is nowhere; a shell skips such folders, so look again as a shell does.
-std::optional<std::pair<int, std::string>> exec_failure(const std::string& held, const Plan& plan) {
-  const std::string& argv0 = plan.argv[0];
-  std::string prefix = "bwrap: execvp " + argv0 + ": ";
-  size_t p = held.find(prefix);
-  if (p == std::string::npos) return std::nullopt;
-  std::string reason = trim(held.substr(p + prefix.size()));
-  reason = reason.substr(0, reason.find('\n'));
-  if (reason == "No such file or directory" ||
-      (reason == "Permission denied" && find_command(argv0, plan.env, plan.cwd).path.empty()))
-    return std::make_pair(127, argv0 + ": command not found");
-  return std::make_pair(126, argv0 + ": cannot run it (" + reason + ")");
-}
 
 // PROC-6: a low [limits] pids is an rlimit on every process of the user, and bwrap needs a few
 // of its own (the sandbox's pid 1, the command): name it as the likely cause of a failed start.
@@ -140,6 +125,12 @@ Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
 
 Status Session::prepare() {
   store_ = SessionStore(opts_.folders);
+  // A path is read by the system up to its first NUL: the rest would go unseen (issue 15).
+  for (const auto& [what, path] :
+       {std::pair{"project folder", &opts_.project}, std::pair{"working folder", &opts_.cwd}})
+    if (path->find('\0') != std::string::npos)
+      return make_error("invalid", fmt::format("the {} \"{}…\" holds a NUL byte. Fix: remove it.",
+                                               what, path->substr(0, path->find('\0'))));
   auto backend = choose_backend(opts_.env);  // MAC-5: the one place the backend is chosen
   if (!backend.ok()) return backend.error();
   backend_ = *backend;
@@ -406,14 +397,7 @@ Facts Session::facts(const Request& req) const {
     unreadable = record_.unreadable;
   }
   // PROT-3: tracked at session start (or the last resume) and still tracked now.
-  if (!ephemeral_) {
-    std::set<std::string> start(tracked_at_start.begin(), tracked_at_start.end());
-    auto keep = [&](std::vector<std::string>& v) {
-      std::erase_if(v, [&](const std::string& t) { return !tracked_known || !start.count(t); });
-    };
-    keep(f.git.tracked);
-    for (auto& p : f.protected_paths) keep(p.tracked);
-  }
+  keep_tracked_since_start(f, !ephemeral_, tracked_known, tracked_at_start);
   f.pending_quarantine = pending_quarantine();
   for (const auto& d : unreadable)
     if (read_path_info(path_join(record_.project, d)).exists()) f.unreadable_dirs.push_back(d);
@@ -430,8 +414,13 @@ SeatbeltPlan Session::seatbelt_plan(const Request& req, const Facts& facts) cons
 
 Plan Session::plan(const Request& req, const Facts& facts) const {
   if (backend_.backend == Backend::kSeatbelt) return seatbelt_plan(req, facts).plan;
+  return plan_with(req, facts, nullptr);
+}
+
+Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const {
   PlanOptions po;
   po.shell = shell_for_scripts();
+  po.process = part;
   return make_plan(opts_.policy, facts, req, po);
 }
 
@@ -643,91 +632,142 @@ void Session::first_notices(const Plan& plan, CommandResult& res) {
     first = first_command_;
   }
   if (!first) return;
-  res.notices = plan.notices;
-  for (const auto& w : plan.warnings) res.notices.push_back("warning: " + w);
-  if (!plan.stripped.empty() && plan.mode != SandboxMode::kExternal &&
-      stripped_names_changed(plan.stripped))
-    res.notices.push_back("these variables are not available to commands (ENV-4): " +
-                          join(plan.stripped, ", ") + ".");
+  // ENV-4 "on first use": the list is said again only when it names something new.
+  res.notices =
+      start_notices(plan, strips_variables(plan) && stripped_names_changed(plan.stripped));
   if (opts_.on_notice)
     for (const auto& n : res.notices) opts_.on_notice(n);
 }
 
-bool Session::plan_command(const Request& r, Prepared& pc, CommandResult& res,
-                           const PreCheck& check) {
-  // SES-3: records left by a killed cordon are handled before anything else runs.
-  ResumeReport swept = sweep_leftovers(ephemeral_);
-  res.quarantined = swept.quarantined;
-  for (const auto& n : swept.notes) res.notes.push_back(n);
-  pc.facts = this->facts(r);
-  trace("run: facts gathered");
-  if (backend_.backend == Backend::kSeatbelt) {
-    SeatbeltPlan sp = seatbelt_plan(r, pc.facts);
-    pc.plan = std::move(sp.plan);
-    pc.profile = std::move(sp.profile);
-  } else {
-    pc.plan = this->plan(r, pc.facts);
-  }
-  trace("run: planned");
-  const Plan& plan = pc.plan;
-  std::optional<Refusal> refusal;
-  if (plan.refused()) {
-    refusal = plan.refusal;
-  } else if (plan.runner == Runner::kSandbox && swept.hold) {
-    refusal = swept.hold;
-  } else if (plan.runner == Runner::kSandbox) {
-    const ProbeReport& pr = probe();
-    trace("run: probe checked");
-    if (!pr.ok) refusal = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
-  }
-  if (!refusal) return true;
-  if (check) {
-    if (auto refused = check()) {
-      res.refusal = refused;
-      return false;
-    }
-  }
-  first_notices(plan, res);
-  res.refusal = refusal;
-  return false;
+// One command, step by step (the steps follow, in this order).
+CommandResult Session::run(const Request& req, const LaunchIo& io, const PreCheck& check) {
+  Command c(req, io, check);
+  if (c.req.cwd.empty()) c.req.cwd = opts_.cwd;
+  trace("run: start");
+  if (auto h = current_hold()) return refused(c, *h);  // PROC-3: a held session runs nothing
+  start_sandbox_early(c);  // bwrap starts now and waits for its mounts while they are planned
+  plan_command(c);         // SES-3's leftovers first, then facts and plan
+  if (auto r = refusal_before_start(c)) return refused(c, *r);  // plan, holds, probe, CMD-4
+  if (auto r = hand_over(c)) return refused(c, *r);             // the mounts, to the early bwrap
+  if (auto r = command_policy(c)) return refused(c, *r);        // CMD-4, while bwrap sets up
+  show_first_notices(c);
+  if (auto r = write_record(c)) return refused(c, *r);  // SES-2, before the command starts
+  Result<ProcessOutcome> outcome = launch(c);  // the early bwrap released, or the plan started
+  trace("run: command ended");
+  if (!outcome.ok()) return launch_error(c, outcome.error());  // 126, 127 or unavailable
+  ProcessOutcome& o = *outcome;
+  take_output(c, o);
+  if (auto r = setup_failure(c, o)) return refused(c, *r);  // nothing of the command ran
+  c.res.ran = true;
+  if (!o.not_ended.empty()) return withhold(c, o);  // PROC-3
+  set_exit_status(c, o);
+  add_outcome_notes(c, o);
+  aftercare(c);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
+  if (!c.record_path.empty()) unlink(c.record_path.c_str());
+  return finish(c);
 }
 
-bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res, const PreCheck& check) {
-  if (check) {
-    if (auto refused = check()) {
-      res.refusal = refused;
-      return false;
-    }
-    trace("run: checked");
-  }
-  const Plan& plan = pc.plan;
-  first_notices(plan, res);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    first_command_ = false;
-  }
+void Session::take_output(Command& c, ProcessOutcome& o) {
+  c.res.stdout_text = std::move(o.out);
+  c.res.stderr_text = std::move(o.err);
+  c.res.stdout_truncated = o.out_truncated;
+  c.res.stderr_truncated = o.err_truncated;
+  c.res.timed_out = o.timed_out;
+  c.res.canceled = o.canceled;
+}
 
-  // SES-2: the leftover record, before the command starts (bwrap, started early, sets up the
-  // mounts meanwhile and waits before the command until this is written).
-  LeftoverRecord& lr = pc.record;
-  lr.cordon_version = kCordonVersion;
-  lr.session = record_.id;
-  lr.project = record_.project;
-  lr.sandboxed = plan.runner == Runner::kSandbox;
-  lr.owner_pid = getpid();
-  lr.owner_start = process_start_time(lr.owner_pid);
-  lr.command = plan.argv;
-  lr.started = static_cast<long long>(std::time(nullptr));
-  lr.boot_id = current_boot_id();
-  if (pid > 0) {
-    lr.pid = pid;
-    lr.pid_start = process_start_time(pid);
-    lr.pgid = pid;
+bool Session::under_bwrap(const Command& c) const {
+  return c.plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
+}
+
+void Session::start_sandbox_early(Command& c) {
+  c.bwrap = find_bwrap(opts_.env);
+  if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
+      c.req.outside_sandbox || c.bwrap.empty())
+    return;
+  PlanOptions po;
+  po.shell = shell_for_scripts();
+  po.cache_folder = opts_.folders.cache;
+  c.part = sandbox_process_part(opts_.policy, opts_.env, c.req, record_.project, po);
+  auto early = PendingSandbox::start(*c.part, opts_.policy.limits, c.req.timeout, c.bwrap,
+                                     opts_.folders.cache, c.io);
+  // A command line past the argument limit fails bwrap's execve: the plan says why, in BUD-1's
+  // words, when it refuses.
+  if (early.ok())
+    c.early.emplace(std::move(*early));
+  else
+    c.early_failure = early.error().message;
+}
+
+void Session::plan_command(Command& c) {
+  ResumeReport swept = sweep_leftovers(ephemeral_);
+  c.res.quarantined = swept.quarantined;
+  for (const auto& n : swept.notes) c.res.notes.push_back(n);
+  c.hold = swept.hold;
+  c.facts = this->facts(c.req);
+  trace("run: facts gathered");
+  if (backend_.backend == Backend::kSeatbelt) {
+    SeatbeltPlan sp = seatbelt_plan(c.req, c.facts);
+    c.plan = std::move(sp.plan);
+    c.profile = std::move(sp.profile);
+  } else {
+    c.plan = plan_with(c.req, c.facts, c.part ? &*c.part : nullptr);
   }
+  trace("run: planned");
+}
+
+std::optional<Refusal> Session::refusal_before_start(Command& c) {
+  RefusalCandidates rc;
+  rc.sandboxed = c.plan.runner == Runner::kSandbox;
+  rc.plan = c.plan.refusal;
+  if (!rc.plan && c.early_failure)
+    rc.plan = Refusal{"unavailable", "the sandbox could not start: " + *c.early_failure};
+  rc.hold = c.hold;
+  if (rc.sandboxed && !rc.plan && !rc.hold) {
+    const ProbeReport& pr = probe();
+    trace("run: probe checked");
+    if (!pr.ok) rc.probe = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
+  }
+  if (!first_refusal(rc)) return std::nullopt;
+  if (c.check) rc.command_policy = c.check();  // asked once: here, or in command_policy()
+  if (!rc.command_policy) first_notices(c.plan, c.res);
+  return first_refusal(rc);
+}
+
+std::optional<Refusal> Session::hand_over(Command& c) {
+  if (!c.early) return std::nullopt;
+  auto st = c.early->hand_over(c.plan);
+  if (st.ok()) return std::nullopt;
+  if (st.error().code == "invalid") return Refusal{"invalid", st.error().message};
+  return Refusal{"unavailable", "the sandbox could not start: " + st.error().message};
+}
+
+std::optional<Refusal> Session::command_policy(Command& c) {
+  if (!c.check) return std::nullopt;
+  std::optional<Refusal> r = c.check();
+  trace("run: checked");
+  return r;
+}
+
+void Session::show_first_notices(Command& c) {
+  first_notices(c.plan, c.res);
+  std::lock_guard<std::mutex> lock(mu_);
+  first_command_ = false;
+}
+
+// SES-2: the leftover record, before the command starts (an early bwrap sets up the mounts
+// meanwhile, and waits before the command until this is written).
+std::optional<Refusal> Session::write_record(Command& c) {
+  LeftoverOwner owner{kCordonVersion,     record_.id,       record_.project, getpid(), 0,
+                      std::time(nullptr), current_boot_id()};
+  owner.owner_start = process_start_time(owner.owner_pid);
+  LeftoverRecord& lr = c.record;
+  lr = leftover_record(c.plan, owner);
+  if (c.early) record_started(lr, c.early->pid(), process_start_time(c.early->pid()));
   if (lr.sandboxed) {
-    lr.snapshot = snapshot_of(pc.facts, &plan);
+    lr.snapshot = snapshot_of(c.facts, &c.plan);
     lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
-    pc.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
+    c.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
   }
   Status written = make_error("io", "not written");
   {
@@ -737,202 +777,131 @@ bool Session::commit_command(pid_t pid, Prepared& pc, CommandResult& res, const 
     } else {
       for (int attempt = 0; attempt < 1000; ++attempt) {
         lr.effect = ++record_.effects;
-        pc.record_path = store_.leftover_path(record_.id, lr.effect);
-        if (access(pc.record_path.c_str(), F_OK) == 0) continue;
+        c.record_path = store_.leftover_path(record_.id, lr.effect);
+        if (access(c.record_path.c_str(), F_OK) == 0) continue;
         written = store_.write_leftover(lr);
         break;
       }
     }
   }
   trace("run: leftover record written");
-  if (!written.ok()) {
-    std::string dir = store_.leftovers_dir(record_.id);
-    std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
-                                                : written.error().message;
-    if (lr.sandboxed) {
-      res.refusal =
-          Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
-                                         "{} ({}). Make that folder writable by you, or free "
-                                         "disk space, then run the command again (SES-2).",
-                                         dir, why)};
-      return false;
-    }
-    res.notes.push_back(
-        fmt::format("leftover record not written: {}; if cordon is killed while "
-                    "this command runs, its processes are not reported at "
-                    "resume (SES-2).",
-                    why));
-    pc.record_path.clear();
-  }
-  return true;
+  if (written.ok()) return std::nullopt;
+  const std::string why = written.error().sys_errno ? std::strerror(written.error().sys_errno)
+                                                    : written.error().message;
+  if (lr.sandboxed)
+    return Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
+                                          "{} ({}). Make that folder writable by you, or free "
+                                          "disk space, then run the command again (SES-2).",
+                                          store_.leftovers_dir(record_.id), why)};
+  c.res.notes.push_back(
+      fmt::format("leftover record not written: {}; if cordon is killed while "
+                  "this command runs, its processes are not reported at "
+                  "resume (SES-2).",
+                  why));
+  c.record_path.clear();
+  return std::nullopt;
 }
 
-CommandResult Session::run(const Request& req, const LaunchIo& io, const PreCheck& check) {
-  auto t0 = std::chrono::steady_clock::now();
-  CommandResult res;
-  auto finish = [&](CommandResult& out) -> CommandResult& {
-    out.duration_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return out;
-  };
-  Request r = req;
-  if (r.cwd.empty()) r.cwd = opts_.cwd;
-  trace("run: start");
-  // PROC-3: a session holding processes that may still run refuses everything.
-  if (auto h = current_hold()) {
-    res.refusal = h;
-    res.exit_code = 125;
-    return finish(res);
+Result<ProcessOutcome> Session::launch(Command& c) {
+  if (c.early) {
+    c.early->release();
+    return c.early->wait();
   }
-  Prepared pc;
-  Result<ProcessOutcome> outcome = make_error("internal", "not started");
-  std::string bwrap = find_bwrap(opts_.env);
-  if (backend_.backend == Backend::kBwrap && opts_.policy.mode == SandboxMode::kOn &&
-      !r.outside_sandbox && !bwrap.empty()) {
-    // A sandboxed command: bwrap starts now and waits for its mounts while they are planned.
-    PlanOptions po;
-    po.shell = shell_for_scripts();
-    po.cache_folder = opts_.folders.cache;
-    ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
-    bool prepared = false, planned = false;
-    outcome = launch_sandbox_early(
-        part, opts_.policy.limits, r.timeout, bwrap, opts_.folders.cache, io,
-        [&]() -> std::optional<Plan> {
-          planned = true;
-          if (!plan_command(r, pc, res, check)) return std::nullopt;
-          return pc.plan;
-        },
-        [&](pid_t pid) { return prepared = commit_command(pid, pc, res, check); });
-    if (!prepared) {
-      if (!pc.record_path.empty()) unlink(pc.record_path.c_str());
-      // bwrap could not even be started (a command line past the argument limit fails its
-      // execve): the plan says why, in BUD-1's words, when it refuses.
-      if (!planned && !res.refusal && plan_command(r, pc, res, check) && !outcome.ok())
-        res.refusal =
-            Refusal{"unavailable", "the sandbox could not start: " + outcome.error().message};
-      if (!res.refusal) res.refusal = Refusal{"unavailable", "the sandbox could not start"};
-      res.exit_code = 125;
-      return finish(res);
+  auto started = [&](pid_t pid) {
+    if (c.record_path.empty()) return;
+    record_started(c.record, pid, process_start_time(pid));
+    (void)store_.write_leftover(c.record);
+  };
+  return launch_planned(backend_, {c.plan, c.profile, c.facts.machine.bwrap, opts_.folders.cache},
+                        c.io, started);
+}
+
+CommandResult Session::launch_error(Command& c, const Error& e) {
+  if (!c.record_path.empty()) unlink(c.record_path.c_str());
+  if (e.code != "exec") return refused(c, Refusal{"unavailable", e.message});
+  c.res.exit_code = e.sys_errno == ENOENT ? 127 : 126;  // RES-4
+  c.res.ran = true;
+  c.res.messages.push_back(e.message);
+  return finish(c);
+}
+
+// bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
+std::optional<Refusal> Session::setup_failure(Command& c, const ProcessOutcome& o) {
+  if (!under_bwrap(c) || o.bwrap_started || o.timed_out || o.canceled) return std::nullopt;
+  Diagnosis d = diagnose_sandbox_start(o.held_err + c.res.stderr_text, c.bwrap, opts_.folders);
+  const std::string hint = limits_hint(c.plan.limits, opts_.policy.source_file);  // PROC-6
+  return Refusal{"unavailable",
+                 hint.empty() ? fmt::format("the sandbox could not start: {}. "
+                                            "Fix: {}.",
+                                            d.cause, d.fix)
+                              : fmt::format("the sandbox could not start: {}. {}", d.cause, hint)};
+}
+
+// PROC-3: the result is withheld and the session held until those processes are gone. The
+// leftover record stays, so aftercare happens once they have ended.
+CommandResult Session::withhold(Command& c, const ProcessOutcome& o) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (int pid : o.not_ended) record_.held.push_back(HeldProcess{pid, process_start_time(pid)});
+    (void)save_record();
+  }
+  c.res.withheld = true;
+  c.res.stdout_text.clear();
+  c.res.stderr_text.clear();
+  c.res.refusal =
+      Refusal{"held", fmt::format("cordon could not confirm that every process this command "
+                                  "started has ended (process {} is still running), so its "
+                                  "result is withheld and nothing else runs in this session "
+                                  "until it can: end it on this machine (`kill -9 {}`), then "
+                                  "run any command to check again.",
+                                  pid_list(o.not_ended), pid_list(o.not_ended))};
+  c.res.exit_code = 125;
+  return finish(c);
+}
+
+void Session::set_exit_status(Command& c, ProcessOutcome& o) {
+  CommandResult& res = c.res;
+  std::optional<ExecFailure> ef;
+  bool in_capture = false;
+  if (under_bwrap(c) && !o.timed_out && !o.canceled && o.exit_code == 1) {
+    // RES-4: bwrap's own "execvp" line; a captured stderr (the servers) holds it first.
+    auto reason = bwrap_exec_reason(o.held_err, c.plan.argv[0]);
+    in_capture = o.held_err.empty() && c.io.err == OutputMode::kCapture &&
+                 res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
+    if (!reason && in_capture)
+      reason =
+          bwrap_exec_reason(res.stderr_text.substr(0, res.stderr_text.find('\n')), c.plan.argv[0]);
+    if (reason)
+      ef = exec_failure(c.plan.argv[0], *reason,
+                        *reason != "Permission denied" ||
+                            !find_command(c.plan.argv[0], c.plan.env, c.plan.cwd).path.empty());
+  }
+  if (ef) {
+    res.exit_code = ef->code;
+    res.messages.push_back(ef->message);
+    o.held_err.clear();
+    if (in_capture) {
+      size_t nl = res.stderr_text.find('\n');
+      res.stderr_text.erase(0, nl == std::string::npos ? std::string::npos : nl + 1);
     }
   } else {
-    if (!plan_command(r, pc, res, check) || !commit_command(0, pc, res, check)) {
-      res.exit_code = 125;
-      return finish(res);
-    }
-    auto started = [&](pid_t pid) {
-      if (pc.record_path.empty()) return;
-      pc.record.pid = pid;
-      pc.record.pid_start = process_start_time(pid);
-      pc.record.pgid = pid;  // every command gets its own process group
-      (void)store_.write_leftover(pc.record);
-    };
-    outcome = launch_planned(
-        backend_, {pc.plan, pc.profile, pc.facts.machine.bwrap, opts_.folders.cache}, io, started);
+    ExitStatus s = exit_status(ExitFacts{o.timed_out, o.canceled, under_bwrap(c), o.exit_code,
+                                         o.signal, o.bwrap_exit_code});
+    res.exit_code = s.code;
+    res.signal = s.signal;
   }
-  const Plan& plan = pc.plan;
-  LeftoverRecord& lr = pc.record;
-  const std::string& record_path = pc.record_path;
-  auto drop_record = [&] {
-    if (!record_path.empty()) unlink(record_path.c_str());
-  };
-  if (!outcome.ok()) {
-    drop_record();
-    const Error& e = outcome.error();
-    if (e.code == "exec") {
-      res.exit_code = e.sys_errno == ENOENT ? 127 : 126;
-      res.ran = true;
-      res.messages.push_back(e.message);
-      return finish(res);
-    }
-    res.refusal = Refusal{"unavailable", e.message};
-    res.exit_code = 125;
-    return finish(res);
+  if (o.held_err.empty()) return;
+  // Lines held back in case they were bwrap's own failure: they were the command's.
+  if (c.io.err == OutputMode::kTee) {
+    ssize_t w = ::write(2, o.held_err.data(), o.held_err.size());
+    (void)w;
   }
-  trace("run: command ended");
-  ProcessOutcome& o = *outcome;
-  res.stdout_text = std::move(o.out);
-  res.stderr_text = std::move(o.err);
-  res.stdout_truncated = o.out_truncated;
-  res.stderr_truncated = o.err_truncated;
-  res.timed_out = o.timed_out;
-  res.canceled = o.canceled;
-  const bool under_bwrap = plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
-  if (under_bwrap && !o.bwrap_started && !o.timed_out && !o.canceled) {
-    drop_record();
-    // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
-    Diagnosis d = diagnose_sandbox_start(o.held_err + res.stderr_text, bwrap, opts_.folders);
-    const std::string hint = limits_hint(plan.limits, opts_.policy.source_file);  // PROC-6
-    res.refusal = Refusal{
-        "unavailable",
-        hint.empty() ? fmt::format("the sandbox could not start: {}. Fix: {}.", d.cause, d.fix)
-                     : fmt::format("the sandbox could not start: {}. {}", d.cause, hint)};
-    res.exit_code = 125;
-    return finish(res);
-  }
-  res.ran = true;
-  if (!o.not_ended.empty()) {
-    // PROC-3: withhold the result and hold the session until those processes are gone. The
-    // leftover record stays, so aftercare happens once they have ended.
-    std::vector<HeldProcess> held;
-    for (int pid : o.not_ended) held.push_back(HeldProcess{pid, process_start_time(pid)});
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      record_.held.insert(record_.held.end(), held.begin(), held.end());
-      (void)save_record();
-    }
-    res.withheld = true;
-    res.stdout_text.clear();
-    res.stderr_text.clear();
-    res.refusal =
-        Refusal{"held", fmt::format("cordon could not confirm that every process this command "
-                                    "started has ended (process {} is still running), so its "
-                                    "result is withheld and nothing else runs in this session "
-                                    "until it can: end it on this machine (`kill -9 {}`), then "
-                                    "run any command to check again.",
-                                    pid_list(o.not_ended), pid_list(o.not_ended))};
-    res.exit_code = 125;
-    return finish(res);
-  }
-  if (o.timed_out) {
-    res.exit_code = 124;
-  } else if (o.canceled) {
-    res.exit_code = 130;
-    res.signal = 2;
-  } else if (under_bwrap) {
-    auto ef = exec_failure(o.held_err, plan);
-    // A captured stderr (the servers) holds bwrap's line itself, first.
-    const bool in_capture = o.held_err.empty() && io.err == OutputMode::kCapture &&
-                            res.stderr_text.rfind("bwrap: execvp ", 0) == 0;
-    if (!ef && in_capture)
-      ef = exec_failure(res.stderr_text.substr(0, res.stderr_text.find('\n')), plan);
-    if (ef && o.exit_code == 1) {
-      res.exit_code = ef->first;
-      res.messages.push_back(ef->second);
-      o.held_err.clear();
-      if (in_capture) {
-        size_t nl = res.stderr_text.find('\n');
-        res.stderr_text.erase(0, nl == std::string::npos ? std::string::npos : nl + 1);
-      }
-    } else {
-      // bwrap reports a signal death as 128+N (PROC-5).
-      res.exit_code = o.bwrap_exit_code.value_or(o.exit_code);
-      if (res.exit_code > 128 && res.exit_code < 128 + 65) res.signal = res.exit_code - 128;
-    }
-  } else if (o.signal) {
-    res.exit_code = 128 + o.signal;
-    res.signal = o.signal;
-  } else {
-    res.exit_code = o.exit_code;
-  }
-  if (!o.held_err.empty()) {
-    // Lines held back in case they were bwrap's own failure: they were the command's.
-    if (io.err == OutputMode::kTee) {
-      ssize_t w = ::write(2, o.held_err.data(), o.held_err.size());
-      (void)w;
-    }
-    res.stderr_text = o.held_err + res.stderr_text;
-  }
-  if (auto n = seatbelt_failure_note(backend_, plan, o, res.stderr_text)) res.notes.push_back(*n);
+  res.stderr_text = o.held_err + res.stderr_text;
+}
+
+void Session::add_outcome_notes(Command& c, const ProcessOutcome& o) {
+  CommandResult& res = c.res;
+  if (auto n = seatbelt_failure_note(backend_, c.plan, o, res.stderr_text)) res.notes.push_back(*n);
   if (o.pid1_stopped)
     res.notes.push_back(
         "the sandbox's first process was stopped or traced by the command, so "
@@ -950,29 +919,46 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
                     "running (NET-4).",
                     pid_list(o.escaped)));
   }
-  std::string output = res.stderr_text + "\n" + res.stdout_text;
-  if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);
-  if (lr.snapshot) {
-    // PROT-6, PROT-7, GIT-3, GIT-4, GIT-6, FS-10.
-    AftercareOutcome after =
-        run_aftercare(without_file_tool_writes(*lr.snapshot), pc.watch ? &*pc.watch : nullptr);
-    res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
-    res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
-    if (!after.failed.empty()) remember_failed_moves(after.failed);
-    if (!after.newly_unreadable.empty()) {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (const auto& d : after.newly_unreadable)
-        if (std::find(record_.unreadable.begin(), record_.unreadable.end(), d) ==
-            record_.unreadable.end())
-          record_.unreadable.push_back(d);
-      (void)save_record();
-    }
-    if (auto n = git_stopped_short_note(plan.argv, res.exit_code, output))  // GIT-7
-      res.notes.push_back(*n);
-    trace("run: aftercare done");
+  if (!o.timed_out && !o.canceled)
+    res.blocked_note =
+        blocked_note(c.plan, res.exit_code, res.stderr_text + "\n" + res.stdout_text);
+}
+
+void Session::aftercare(Command& c) {
+  if (!c.record.snapshot) return;
+  CommandResult& res = c.res;
+  AftercareOutcome after =
+      run_aftercare(without_file_tool_writes(*c.record.snapshot), c.watch ? &*c.watch : nullptr);
+  res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
+  res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
+  if (!after.failed.empty()) remember_failed_moves(after.failed);
+  if (!after.newly_unreadable.empty()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& d : after.newly_unreadable)
+      if (std::find(record_.unreadable.begin(), record_.unreadable.end(), d) ==
+          record_.unreadable.end())
+        record_.unreadable.push_back(d);
+    (void)save_record();
   }
-  drop_record();
-  return finish(res);
+  const std::string output = res.stderr_text + "\n" + res.stdout_text;
+  if (auto n = git_stopped_short_note(c.plan.argv, res.exit_code, output))  // GIT-7
+    res.notes.push_back(*n);
+  trace("run: aftercare done");
+}
+
+// Nothing of the command runs (or ran): an early bwrap is given up, the record removed.
+CommandResult Session::refused(Command& c, const Refusal& r) {
+  if (c.early) c.early->abort();
+  if (!c.record_path.empty()) unlink(c.record_path.c_str());
+  c.res.refusal = r;
+  c.res.exit_code = 125;
+  return finish(c);
+}
+
+CommandResult Session::finish(Command& c) {
+  c.res.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.t0).count();
+  return std::move(c.res);
 }
 
 }  // namespace cordon

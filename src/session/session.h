@@ -3,6 +3,7 @@
 // PROC-3 and SES-3, and resume (SES-3, SES-4).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -106,8 +107,19 @@ class Session {
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
   Status prepare();
   Status save_record();
-  // What one command needs before it starts: its facts, plan and leftover record.
-  struct Prepared {
+  // One command on its way through Session::run's steps.
+  struct Command {
+    Command(const Request& r, const LaunchIo& i, const PreCheck& c) : req(r), io(i), check(c) {}
+    Request req;
+    const LaunchIo& io;
+    const PreCheck& check;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    CommandResult res;
+    std::string bwrap;                         // bwrap's path, when it starts early
+    std::optional<ProcessPart> part;           // the sandboxed process, computed once
+    std::optional<PendingSandbox> early;       // its bwrap, started before the plan is known
+    std::optional<std::string> early_failure;  // why that bwrap could not be started
+    std::optional<Refusal> hold;               // SES-3: left by leftover records swept
     Facts facts;
     Plan plan;
     std::string profile;  // Seatbelt: the profile sandbox-exec is given (MAC-1)
@@ -115,14 +127,26 @@ class Session {
     std::string record_path;
     std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
   };
-  // The first half, done while bwrap starts: sweeps leftovers, gathers facts, plans, probes.
-  // False when the command must not run (res.refusal; the command policy's refusal, when it
-  // has one, comes before the plan's).
-  bool plan_command(const Request& r, Prepared& pc, CommandResult& res, const PreCheck& check);
-  // The second half, done while bwrap sets up the mounts and before it lets the command start:
-  // the command policy, the first command's notices, the leftover record (with `pid` when the
-  // process exists already). False when the command must not run (res.refusal).
-  bool commit_command(pid_t pid, Prepared& pc, CommandResult& res, const PreCheck& check);
+  // Session::run's steps, in their order.
+  void start_sandbox_early(Command& c);
+  void plan_command(Command& c);
+  std::optional<Refusal> refusal_before_start(Command& c);
+  std::optional<Refusal> hand_over(Command& c);
+  std::optional<Refusal> command_policy(Command& c);
+  void show_first_notices(Command& c);
+  std::optional<Refusal> write_record(Command& c);
+  Result<ProcessOutcome> launch(Command& c);
+  CommandResult launch_error(Command& c, const Error& e);
+  void take_output(Command& c, ProcessOutcome& o);
+  std::optional<Refusal> setup_failure(Command& c, const ProcessOutcome& o);
+  CommandResult withhold(Command& c, const ProcessOutcome& o);
+  void set_exit_status(Command& c, ProcessOutcome& o);
+  void add_outcome_notes(Command& c, const ProcessOutcome& o);
+  void aftercare(Command& c);
+  CommandResult refused(Command& c, const Refusal& r);
+  CommandResult finish(Command& c);
+  bool under_bwrap(const Command& c) const;
+  Plan plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const;
   void first_notices(const Plan& plan, CommandResult& res);
   std::vector<std::string> pending_quarantine() const;
   bool stripped_names_changed(const std::vector<std::string>& names) const;

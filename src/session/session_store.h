@@ -10,10 +10,9 @@
 #include "config/folders.h"
 #include "core/result.h"
 #include "plan/aftercare_rules.h"
+#include "plan/leftover_record.h"
 
 namespace cordon {
-
-inline constexpr int kRecordVersion = 1;
 
 struct HeldProcess {
   int pid = 0;
@@ -31,23 +30,6 @@ struct SessionRecord {
   std::vector<HeldProcess> held;              // PROC-3: processes not confirmed ended
   uint64_t effects = 0;                       // effect counter
   std::string boot_id;                        // the boot the session started in
-};
-
-struct LeftoverRecord {
-  int version = kRecordVersion;
-  std::string cordon_version;
-  std::string session, project;
-  uint64_t effect = 0;
-  bool sandboxed = true;
-  int owner_pid = 0;  // the cordon that ran the command
-  long long owner_start = 0;
-  int pid = 0;        // bwrap, or the unconfined command (0: not started yet)
-  long long pid_start = 0;
-  int pgid = 0;
-  std::vector<std::string> command;
-  std::optional<ProtectedSnapshot> snapshot;  // sandboxed commands
-  long long started = 0;
-  std::string boot_id;
 };
 
 class SessionStore {

@@ -16,6 +16,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "plan/plan_check.h"
 #include "plan/seccomp_rules.h"
 #include "sys/fs_util.h"
 
@@ -34,21 +35,7 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   static std::string last_bpf;
   static bool have = false;
   std::lock_guard<std::mutex> lock(mu);
-  auto same = [&] {
-    if (!have || last_rules.size() != rules.size()) return false;
-    for (size_t i = 0; i < rules.size(); ++i) {
-      const auto &a = rules[i], &b = last_rules[i];
-      if (a.syscall != b.syscall || a.errno_value != b.errno_value ||
-          a.args.size() != b.args.size())
-        return false;
-      for (size_t j = 0; j < a.args.size(); ++j)
-        if (a.args[j].index != b.args[j].index || a.args[j].op != b.args[j].op ||
-            a.args[j].mask != b.args[j].mask || a.args[j].value != b.args[j].value)
-          return false;
-    }
-    return true;
-  };
-  if (same()) return last_bpf;
+  if (have && same_seccomp_rules(rules, last_rules)) return last_bpf;
   // Compiling costs about half a millisecond per command; the program depends only on the
   // rules, libseccomp and the architecture, so it is kept in the cache folder by that key.
   std::string file;
@@ -98,6 +85,7 @@ struct CgroupScope {
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started) {
+  if (auto r = check_plan(plan)) return make_error("invalid", r->message);
   auto bpf = cached_filter(plan.seccomp, cache_dir);
   if (!bpf.ok()) return bpf.error();
   trace("launch: filter ready");
@@ -141,30 +129,39 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   return run_process(spec, started);
 }
 
-Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limits& limits,
-                                            std::optional<std::chrono::milliseconds> timeout,
-                                            const std::string& bwrap, const std::string& cache_dir,
-                                            const LaunchIo& io,
-                                            const std::function<std::optional<Plan>()>& prepare,
-                                            const std::function<bool(pid_t)>& commit) {
-  const std::vector<SeccompRule> rules = default_seccomp_rules();
-  auto bpf = cached_filter(rules, cache_dir);
-  if (!bpf.ok()) return bpf.error();
-  Fd sr, sw, ar, aw;
-  if (auto st = make_pipe(sr, sw); !st.ok()) return st.error();
-  if (auto st = make_pipe(ar, aw); !st.ok()) return st.error();
-  // The gate is the seccomp filter, handed over through a pipe: bwrap reads it after it built
-  // the sandbox, right before it starts the command, and reads until the end of the pipe. It
-  // is written once the command may run. If cordon decides otherwise (or dies), the pipe ends
-  // empty, and bwrap cannot install an empty filter (EINVAL): it exits without starting the
-  // command, even a sandbox process that outlived bwrap's first process (its set-up does not
-  // die with its parent). The filter is a few kilobytes, well within a pipe's buffer.
-  Fd kr, kw;
-  if (auto st = make_pipe(kr, kw); !st.ok()) return st.error();
+struct PendingSandbox::State {
+  explicit State(const Limits& limits) : cg(limits) {}
+  ProcessPart part;  // what bwrap was started with: the plan must hold the same
+  std::string bwrap, cache_dir;
+  std::string bpf;  // the part's seccomp program, compiled
+  Fd sr, aw, kw;    // ours: bwrap's status to read; its options and its filter to write
+  CgroupScope cg;
+  ProcessSpec spec;
+  std::optional<StartedProcess> proc;  // dropped: bwrap is killed and collected
+};
 
+PendingSandbox::PendingSandbox(std::unique_ptr<State> s) : s_(std::move(s)) {}
+PendingSandbox::PendingSandbox(PendingSandbox&&) noexcept = default;
+PendingSandbox& PendingSandbox::operator=(PendingSandbox&&) noexcept = default;
+PendingSandbox::~PendingSandbox() = default;
+
+Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limits& limits,
+                                             std::optional<std::chrono::milliseconds> timeout,
+                                             const std::string& bwrap, const std::string& cache_dir,
+                                             const LaunchIo& io) {
+  auto s = std::make_unique<State>(limits);
+  s->part = part;
+  s->bwrap = bwrap;
+  s->cache_dir = cache_dir;
+  auto bpf = cached_filter(part.seccomp, cache_dir);
+  if (!bpf.ok()) return bpf.error();
+  s->bpf = std::move(*bpf);
+  Fd sw, ar, kr;  // bwrap's ends, closed here once it holds its own copies
+  for (auto [r, w] : {std::pair<Fd*, Fd*>{&s->sr, &sw}, {&ar, &s->aw}, {&kr, &s->kw}})
+    if (auto st = make_pipe(*r, *w); !st.ok()) return st.error();
   Plan shape;  // what is known now: the command line bwrap starts with
   shape.argv = part.argv;
-  ProcessSpec spec;
+  ProcessSpec& spec = s->spec;
   spec.path = bwrap;
   spec.argv = bwrap_command_line(shape, 3);
   spec.env = part.env;
@@ -177,36 +174,64 @@ Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limit
   spec.err = io.err;
   spec.capture_limit = io.capture_limit;
   spec.timeout = timeout;
-  spec.bwrap_status_fd = sr.fd;
+  spec.bwrap_status_fd = s->sr.fd;
   spec.cancel_fd = io.cancel_fd;
-  CgroupScope cg(limits);
-  spec.cgroup_procs_fds = cg.join.procs_fds;
-  spec.feed = [&](pid_t pid) {
-    // bwrap holds its own copies now.
-    ar.reset();
-    sw.reset();
-    kr.reset();
-    trace("launch: bwrap started early");
-    std::optional<Plan> plan = prepare();
-    if (!plan) return false;
-    // The process part was fixed at start: the plan must agree with it.
-    if (plan->argv != part.argv || plan->env.vars != part.env.vars ||
-        plan->seccomp.size() != rules.size())
-      return false;
-    // After `prepare`, which probed: the version is known by now (PROBE-4).
-    std::string options = nul_join(
-        render_bwrap_args(*plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features));
-    if (options.empty() || write_fully(aw.fd, options.data(), options.size()) != 0) return false;
-    aw.reset();
-    trace("launch: options handed over");
-    if (!commit(pid)) return false;  // run_process kills bwrap; the filter pipe ends empty
-    // A write that fails means bwrap is gone: what it said is the outcome's to report.
-    (void)write_fully(kw.fd, bpf->data(), bpf->size());
-    kw.reset();
-    trace("launch: command released");
-    return true;
-  };
-  return run_process(spec);
+  spec.cgroup_procs_fds = s->cg.join.procs_fds;
+  auto proc = spawn_process(spec);
+  if (!proc.ok()) return proc.error();
+  s->proc.emplace(std::move(*proc));
+  trace("launch: bwrap started early");
+  return PendingSandbox(std::move(s));
+}
+
+pid_t PendingSandbox::pid() const { return s_->proc ? s_->proc->pid() : -1; }
+
+Status PendingSandbox::hand_over(const Plan& plan) {
+  const ProcessPart& part = s_->part;
+  if (!s_->proc || plan.argv != part.argv || plan.env.vars != part.env.vars ||
+      plan.cwd != part.cwd || !same_seccomp_rules(plan.seccomp, part.seccomp)) {
+    abort();
+    return make_error("aborted", "the plan's process part is not the one bwrap was started with");
+  }
+  // The renderer refuses what slipped past the planner's check.
+  if (auto r = check_plan(plan)) {
+    abort();
+    return make_error("invalid", r->message);
+  }
+  // After the probe: bwrap's version is known by now (PROBE-4).
+  std::string options = nul_join(
+      render_bwrap_args(plan, BwrapFds{4, 5}, read_bwrap_info(s_->bwrap, s_->cache_dir).features));
+  if (options.empty()) {
+    abort();
+    return make_error("invalid", kNulOption);
+  }
+  if (write_fully(s_->aw.fd, options.data(), options.size()) != 0) {
+    abort();
+    return make_error("aborted", "bwrap ended before it took its options");
+  }
+  s_->aw.reset();
+  trace("launch: options handed over");
+  return ok_status();
+}
+
+void PendingSandbox::release() {
+  // A write that fails means bwrap is gone: what it said is the outcome's to report.
+  (void)write_fully(s_->kw.fd, s_->bpf.data(), s_->bpf.size());
+  s_->kw.reset();
+  trace("launch: command released");
+}
+
+void PendingSandbox::abort() {
+  s_->proc.reset();  // killed and collected before the filter was written
+  s_->aw.reset();
+  s_->kw.reset();
+}
+
+Result<ProcessOutcome> PendingSandbox::wait() {
+  if (!s_->proc) return make_error("aborted", "the command was not started");
+  auto outcome = wait_process(*s_->proc, s_->spec);
+  s_->proc.reset();
+  return outcome;
 }
 
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,

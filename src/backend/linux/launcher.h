@@ -1,7 +1,10 @@
 // Launching a plan: bwrap for a sandboxed command, the command itself for an unconfined one.
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "backend/linux/process.h"
@@ -27,19 +30,45 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started = {});
 
-// The same, started early: bwrap is created at once with the process part (argv, environment,
-// limits), blocked reading its options from a pipe, while `prepare` plans the mounts. The plan
-// it returns is handed over; while bwrap sets the sandbox up, `commit(pid)` runs, and bwrap
-// waits for its seccomp filter, written only once `commit` returned true, before it starts
-// the command. When `prepare` returns nothing or `commit` false, bwrap is killed and the filter
-// pipe ends empty, so the command never starts; the error's code is "aborted". This hides bwrap's own start-up behind cordon's planning and cordon's
-// bookkeeping behind bwrap's set-up (PERF-1).
-Result<ProcessOutcome> launch_sandbox_early(
-    const ProcessPart& part, const Limits& limits,
-    std::optional<std::chrono::milliseconds> timeout, const std::string& bwrap,
-    const std::string& cache_dir, const LaunchIo& io,
-    const std::function<std::optional<Plan>()>& prepare,
-    const std::function<bool(pid_t)>& commit);
+// A sandboxed command's bwrap, started before its mounts are planned (PERF-1: bwrap's own
+// start-up hides behind cordon's planning, cordon's bookkeeping behind bwrap's set-up):
+//
+//   start(part) -> hand_over(plan) -> release() -> wait()
+//                  any step before release: abort() (or drop the handle)
+//
+// start: bwrap is created with the process part (argv, environment, limits), blocked reading
+//   its options from a pipe.
+// hand_over: the plan's options are written; the plan must hold the very process part bwrap
+//   was started with (argv, environment and seccomp program, compared by content).
+// release: the seccomp program is written; bwrap reads it once the sandbox is set up, right
+//   before it starts the command. It is the gate: given up (or cordon gone), the pipe ends
+//   empty, bwrap cannot install an empty filter and exits without starting the command, even a
+//   sandbox process that outlived bwrap's first process.
+// wait: the command's outcome, as run_process reports it.
+class PendingSandbox {
+ public:
+  static Result<PendingSandbox> start(const ProcessPart& part, const Limits& limits,
+                                      std::optional<std::chrono::milliseconds> timeout,
+                                      const std::string& bwrap, const std::string& cache_dir,
+                                      const LaunchIo& io);
+  PendingSandbox(PendingSandbox&&) noexcept;
+  PendingSandbox& operator=(PendingSandbox&&) noexcept;
+  ~PendingSandbox();
+
+  pid_t pid() const;
+  // An error (code "aborted") when the plan's process part is not the one started, or bwrap
+  // is gone; the sandbox is then given up.
+  Status hand_over(const Plan& plan);
+  void release();
+  // Kills bwrap and collects it; nothing of the command ran. Idempotent.
+  void abort();
+  Result<ProcessOutcome> wait();
+
+ private:
+  struct State;
+  explicit PendingSandbox(std::unique_ptr<State> s);
+  std::unique_ptr<State> s_;
+};
 
 // An unconfined plan (mode off/external, or an approved outside-sandbox command): its own
 // process group, ended when the command ends (NET-4).

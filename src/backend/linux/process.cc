@@ -22,6 +22,7 @@
 #include <set>
 #include <shared_mutex>
 
+#include "backend/linux/bwrap_status.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -120,23 +121,6 @@ struct Stream {
   }
 };
 
-bool parse_json_int(const std::string& text, const char* key, int64_t& out) {
-  size_t p = text.find(key);
-  if (p == std::string::npos) return false;
-  p = text.find(':', p);
-  if (p == std::string::npos) return false;
-  ++p;
-  while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
-  bool neg = p < text.size() && text[p] == '-';
-  if (neg) ++p;
-  if (p >= text.size() || !std::isdigit(static_cast<unsigned char>(text[p]))) return false;
-  int64_t v = 0;
-  while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
-    v = v * 10 + (text[p++] - '0');
-  out = neg ? -v : v;
-  return true;
-}
-
 struct Lim {
   int resource;
   rlim_t value;
@@ -212,29 +196,6 @@ fail:
 std::shared_mutex g_spawn_mu;
 std::mutex g_ours_mu;
 std::set<int> g_ours;
-
-// One run_process call's entries in g_ours: whatever way the call ends (a refused command's
-// feed abort, an exec failure, a normal end), they are removed, so that in a long-running
-// server a reused pid can never hide an escaped process (NET-4).
-class OursRegistration {
- public:
-  OursRegistration() = default;
-  OursRegistration(const OursRegistration&) = delete;
-  OursRegistration& operator=(const OursRegistration&) = delete;
-  ~OursRegistration() {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    for (int p : pids_) g_ours.erase(p);
-  }
-  // Call with g_ours_mu not held.
-  void add(int pid) {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    g_ours.insert(pid);
-    pids_.push_back(pid);
-  }
-
- private:
-  std::vector<int> pids_;
-};
 
 }  // namespace
 
@@ -390,42 +351,127 @@ Result<int> memfd_with(const char* name, const std::string& data) {
   return fd;
 }
 
-Result<ProcessOutcome> run_process(const ProcessSpec& spec,
-                                   const std::function<void(pid_t)>& on_started) {
-  ProcessOutcome o;
-  OursRegistration registration;
-  // Everything the child needs is prepared before vfork: it may not allocate.
+ProcessRegistration::~ProcessRegistration() {
+  if (pids_.empty()) return;
+  std::lock_guard<std::mutex> lock(g_ours_mu);
+  for (int p : pids_) g_ours.erase(p);
+}
+
+void ProcessRegistration::add(int pid) {
+  std::lock_guard<std::mutex> lock(g_ours_mu);
+  g_ours.insert(pid);
+  pids_.push_back(pid);
+}
+
+StartedProcess::StartedProcess(StartedProcess&& o) noexcept
+    : pid_(o.pid_),
+      collected_(o.collected_),
+      pidfd_(std::move(o.pidfd_)),
+      in_(std::move(o.in_)),
+      out_(std::move(o.out_)),
+      err_(std::move(o.err_)),
+      registration_(std::move(o.registration_)) {
+  o.pid_ = -1;
+}
+
+StartedProcess::~StartedProcess() {
+  if (pid_ <= 0 || collected_) return;
+  // Given up before it was waited for (a refused sandboxed command: bwrap still waits for its
+  // options or its filter, so nothing of the command ran). The registration goes after this.
+  ::kill(pid_, SIGKILL);
+  int st;
+  while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+  }
+}
+
+namespace {
+
+std::vector<Lim> rlimits_of(const Limits& limits) {
+  std::vector<Lim> lims;
+  if (limits.memory) lims.push_back({RLIMIT_AS, *limits.memory});
+  if (limits.cpu_seconds) lims.push_back({RLIMIT_CPU, *limits.cpu_seconds});
+  if (limits.pids) lims.push_back({RLIMIT_NPROC, *limits.pids});
+  if (limits.file_size) lims.push_back({RLIMIT_FSIZE, *limits.file_size});
+  if (limits.open_files) lims.push_back({RLIMIT_NOFILE, *limits.open_files});
+  return lims;
+}
+
+// The child's ends of its standard streams, and ours.
+struct StdPipes {
+  Fd in_child, in_ours, out_r, out_w, err_r, err_w;
+};
+
+Status make_std_pipes(const ProcessSpec& spec, StdPipes& p) {
+  if (spec.in == InputMode::kNull) {
+    p.in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
+  } else if (spec.in == InputMode::kData) {
+    if (auto s = make_pipe(p.in_child, p.in_ours); !s.ok()) return s;
+  }
+  if (spec.out != OutputMode::kInherit)
+    if (auto s = make_pipe(p.out_r, p.out_w); !s.ok()) return s;
+  if (spec.err != OutputMode::kInherit)
+    if (auto s = make_pipe(p.err_r, p.err_w); !s.ok()) return s;
+  return ok_status();
+}
+
+// Like posix_spawn: the child shares our memory (CLONE_VM) and we wait until it has called
+// execve (CLONE_VFORK), so starting costs no copy of our address space. Registered under the
+// spawn lock, so that no search for escaped processes sees it before it is known.
+pid_t clone_child(ChildArgs& ca, ProcessRegistration& registration, int& clone_errno) {
+  constexpr size_t kStack = 64 * 1024;
+  void* stack =
+      mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED) {
+    clone_errno = errno;
+    return -1;
+  }
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  trace("process: clone");
+  std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
+  pid_t pid =
+      clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
+  clone_errno = errno;
+  if (pid > 0) registration.add(pid);
+  spawn_lock.unlock();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  trace("process: clone returned");
+  munmap(stack, kStack);
+  return pid;
+}
+
+Error child_failure(const ChildArgs& ca, const std::string& path) {
+  static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
+                                "passing descriptors", "setting limits",
+                                "changing folder",     "starting"};
+  int step = ca.child_step;
+  return make_error("exec",
+                    fmt::format("{} {} failed: {}", steps[step > 5 ? 5 : step], path,
+                                std::strerror(ca.child_errno)),
+                    path, ca.child_errno);
+}
+
+}  // namespace
+
+Result<StartedProcess> spawn_process(const ProcessSpec& spec) {
+  // Everything the child needs is prepared before clone: it may not allocate.
   std::vector<std::string> env_strings = spec.env.to_strings();
   std::vector<char*> argv, envp;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-
-  Fd in_child, in_ours, out_r, out_w, err_r, err_w;
-  if (spec.in == InputMode::kNull) {
-    in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
-  } else if (spec.in == InputMode::kData) {
-    if (auto s = make_pipe(in_child, in_ours); !s.ok()) return s.error();
-  }
-  if (spec.out != OutputMode::kInherit)
-    if (auto s = make_pipe(out_r, out_w); !s.ok()) return s.error();
-  if (spec.err != OutputMode::kInherit)
-    if (auto s = make_pipe(err_r, err_w); !s.ok()) return s.error();
-
-  std::vector<Lim> lims;
-  if (spec.limits.memory) lims.push_back({RLIMIT_AS, *spec.limits.memory});
-  if (spec.limits.cpu_seconds) lims.push_back({RLIMIT_CPU, *spec.limits.cpu_seconds});
-  if (spec.limits.pids) lims.push_back({RLIMIT_NPROC, *spec.limits.pids});
-  if (spec.limits.file_size) lims.push_back({RLIMIT_FSIZE, *spec.limits.file_size});
-  if (spec.limits.open_files) lims.push_back({RLIMIT_NOFILE, *spec.limits.open_files});
+  StdPipes pipes;
+  if (auto s = make_std_pipes(spec, pipes); !s.ok()) return s.error();
+  std::vector<Lim> lims = rlimits_of(spec.limits);
 
   ChildArgs ca;
   for (const auto& [ours, theirs] : spec.pass_fds)
     if (theirs >= 3 && theirs < 10) ca.is_target[theirs] = true;
-  ca.in_fd = in_child.fd;
-  ca.out_fd = out_w.fd;
-  ca.err_fd = err_w.fd;
+  ca.in_fd = pipes.in_child.fd;
+  ca.out_fd = pipes.out_w.fd;
+  ca.err_fd = pipes.err_w.fd;
   ca.path = spec.path.c_str();
   ca.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
   ca.new_group = spec.new_process_group;
@@ -438,241 +484,290 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
   ca.argv = argv.data();
   ca.envp = envp.data();
 
-  // Like posix_spawn: the child shares our memory (CLONE_VM) and we wait until it has called
-  // execve (CLONE_VFORK), so starting costs no copy of our address space.
-  constexpr size_t kStack = 64 * 1024;
-  void* stack =
-      mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (stack == MAP_FAILED) return make_error("spawn", "mmap of a child stack failed", "", errno);
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  trace("process: clone");
-  std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
-  pid_t pid =
-      clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
-  int fork_errno = errno;
-  if (pid > 0) registration.add(pid);
-  spawn_lock.unlock();
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  trace("process: clone returned");
-  munmap(stack, kStack);
-  if (pid < 0) return make_error("spawn", "clone failed", "", fork_errno);
-  o.pid = pid;
-  in_child.reset();
-  out_w.reset();
-  err_w.reset();
+  StartedProcess p;
+  int clone_errno = 0;
+  p.pid_ = clone_child(ca, p.registration_, clone_errno);
+  if (p.pid_ < 0) return make_error("spawn", "clone failed", "", clone_errno);
   if (ca.child_errno != 0) {
     int st;
-    waitpid(pid, &st, 0);
-    static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
-                                  "passing descriptors", "setting limits",
-                                  "changing folder",     "starting"};
-    int step = ca.child_step;
-    return make_error("exec",
-                      fmt::format("{} {} failed: {}", steps[step > 5 ? 5 : step], spec.path,
-                                  std::strerror(ca.child_errno)),
-                      spec.path, ca.child_errno);
+    waitpid(p.pid_, &st, 0);
+    p.collected_ = true;
+    return child_failure(ca, spec.path);
   }
-  Fd pidfd(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
-  if (spec.feed && !spec.feed(pid)) {
-    ::kill(pid, SIGKILL);
-    int st;
-    waitpid(pid, &st, 0);
-    return make_error("aborted", "the command was not started");
+  p.pidfd_ = Fd(static_cast<int>(syscall(SYS_pidfd_open, p.pid_, 0)));
+  p.in_ = std::move(pipes.in_ours);
+  p.out_ = std::move(pipes.out_r);
+  p.err_ = std::move(pipes.err_r);
+  return p;
+}
+
+namespace {
+
+// The event loop of one started process: its streams, its input, bwrap's status, time-out,
+// cancel and PROC-1's check of a sandbox's pid 1; then the end (PROC-3, NET-4).
+class Waiter {
+ public:
+  Waiter(const ProcessSpec& spec, pid_t pid, Fd& pidfd, Fd& in, Fd out, Fd err,
+         ProcessRegistration& registration)
+      : spec_(spec), pid_(pid), pidfd_(pidfd), in_(in), registration_(registration) {
+    o_.pid = pid;
+    o_.started = Clock::now();
+    open_stream(streams_[0], std::move(out), spec.out, 1, &o_.out, &o_.out_truncated);
+    open_stream(streams_[1], std::move(err), spec.err, 2, &o_.err, &o_.err_truncated);
+    for (auto& s : streams_) s.limit = spec.capture_limit;
+    streams_[1].hold_bwrap = spec.bwrap_status_fd >= 0;
+    if (in_.fd >= 0) set_nonblock(in_.fd);
+    if (spec.in == InputMode::kData && spec.in_data.empty()) in_.reset();
+    status_fd_ = spec.bwrap_status_fd;
+    if (spec.timeout) deadline_ = o_.started + *spec.timeout;
+    next_pid1_check_ = Clock::now() + kPid1Check;
   }
-  o.started = Clock::now();
-  if (on_started) on_started(pid);
 
-  Stream streams[2];
-  streams[0].fd = std::move(out_r);
-  streams[0].mode = spec.out;
-  streams[0].forward_to = 1;
-  streams[0].limit = spec.capture_limit;
-  streams[0].buf = &o.out;
-  streams[0].truncated = &o.out_truncated;
-  streams[1].fd = std::move(err_r);
-  streams[1].mode = spec.err;
-  streams[1].forward_to = 2;
-  streams[1].limit = spec.capture_limit;
-  streams[1].buf = &o.err;
-  streams[1].truncated = &o.err_truncated;
-  streams[1].hold_bwrap = spec.bwrap_status_fd >= 0;
-  for (auto& s : streams)
-    if (s.fd.fd >= 0) set_nonblock(s.fd.fd);
-  if (in_ours.fd >= 0) set_nonblock(in_ours.fd);
-  size_t in_off = 0;
-  if (spec.in == InputMode::kData && spec.in_data.empty()) in_ours.reset();
-  std::string status_text;
-  int status_fd = spec.bwrap_status_fd;
+  ProcessOutcome run() {
+    while (!finished(Clock::now())) {
+      check_timers(Clock::now());
+      if (!poll_once(Clock::now())) break;
+      reap();
+    }
+    end();
+    return std::move(o_);
+  }
 
-  bool exited = false;
-  int wstatus = 0;
-  Fd sandbox_pidfd;
-  const bool has_deadline = spec.timeout.has_value();
-  const Clock::time_point deadline =
-      o.started + spec.timeout.value_or(std::chrono::milliseconds(0));
-  std::optional<Clock::time_point> grace_end;
-  bool killed = false;
-  auto kill_all = [&]() {
-    if (killed) return;
-    killed = true;
-    if (spec.new_process_group) ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-    if (o.sandbox_pid > 0) ::kill(o.sandbox_pid, SIGKILL);
-  };
-  char buf[65536];
+ private:
   // PROC-1: a stopped or traced pid 1 never reaps the command nor exits: looked at twice a
   // second, and ended with the tree once it has stayed stopped for a second.
-  constexpr auto kPid1Check = std::chrono::milliseconds(500);
-  Clock::time_point next_pid1_check = Clock::now() + kPid1Check;
-  int pid1_stopped_checks = 0;
-  while (true) {
-    bool streams_open = streams[0].fd.fd >= 0 || streams[1].fd.fd >= 0 || status_fd >= 0;
-    if (exited && !streams_open) break;
-    auto now = Clock::now();
-    if (exited && grace_end && now >= *grace_end) {
-      o.output_cut = streams[0].fd.fd >= 0 || streams[1].fd.fd >= 0;
-      break;
+  static constexpr std::chrono::milliseconds kPid1Check{500};
+  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel };
+
+  static void open_stream(Stream& s, Fd fd, OutputMode mode, int forward_to, std::string* buf,
+                          bool* truncated) {
+    s.fd = std::move(fd);
+    s.mode = mode;
+    s.forward_to = forward_to;
+    s.buf = buf;
+    s.truncated = truncated;
+    if (s.fd.fd >= 0) set_nonblock(s.fd.fd);
+  }
+
+  bool finished(Clock::time_point now) {
+    bool open = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0 || status_fd_ >= 0;
+    if (exited_ && !open) return true;
+    if (exited_ && grace_end_ && now >= *grace_end_) {
+      o_.output_cut = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0;
+      return true;
     }
-    if (!exited && has_deadline && now >= deadline && !killed) {
-      o.timed_out = true;
+    return false;
+  }
+
+  void kill_all() {
+    if (killed_) return;
+    killed_ = true;
+    if (spec_.new_process_group) ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    if (o_.sandbox_pid > 0) ::kill(o_.sandbox_pid, SIGKILL);
+  }
+
+  void check_timers(Clock::time_point now) {
+    if (exited_ || killed_) return;
+    if (deadline_ && now >= *deadline_) {
+      o_.timed_out = true;
+      kill_all();
+      return;
+    }
+    if (o_.sandbox_pid <= 0 || now < next_pid1_check_) return;
+    next_pid1_check_ = now + kPid1Check;
+    auto st = read_proc_stat(o_.sandbox_pid);
+    pid1_stopped_checks_ =
+        st && (st->state == 'T' || st->state == 't') ? pid1_stopped_checks_ + 1 : 0;
+    if (pid1_stopped_checks_ >= 3) {
+      o_.pid1_stopped = true;
       kill_all();
     }
-    if (!exited && !killed && o.sandbox_pid > 0 && now >= next_pid1_check) {
-      next_pid1_check = now + kPid1Check;
-      auto st = read_proc_stat(o.sandbox_pid);
-      pid1_stopped_checks =
-          st && (st->state == 'T' || st->state == 't') ? pid1_stopped_checks + 1 : 0;
-      if (pid1_stopped_checks >= 3) {
-        o.pid1_stopped = true;
-        kill_all();
-      }
-    }
+  }
+
+  int wait_ms(Clock::time_point now) const {
+    int wait = -1;
+    auto until = [&](Clock::time_point t) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
+      int m = static_cast<int>(std::max<long long>(0, std::min<long long>(ms, 1 << 30)));
+      wait = wait < 0 ? m : std::min(wait, m);
+    };
+    if (!exited_ && deadline_ && !killed_) until(*deadline_);
+    if (exited_ && grace_end_) until(*grace_end_);
+    if (!exited_ && !killed_ && o_.sandbox_pid > 0) until(next_pid1_check_);
+    if (pidfd_.fd < 0 && !exited_) wait = wait < 0 ? 50 : std::min(wait, 50);
+    return wait;
+  }
+
+  // False when poll itself failed.
+  bool poll_once(Clock::time_point now) {
     std::vector<pollfd> pfds;
-    enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel };
     std::vector<Tag> tags;
     auto add = [&](int fd, short ev, Tag t) {
       if (fd < 0) return;
       pfds.push_back({fd, ev, 0});
       tags.push_back(t);
     };
-    add(streams[0].fd.fd, POLLIN, kOut);
-    add(streams[1].fd.fd, POLLIN, kErr);
-    add(in_ours.fd, POLLOUT, kIn);
-    add(status_fd, POLLIN, kStatus);
-    if (!exited) add(pidfd.fd, POLLIN, kPid);
-    if (!killed) add(spec.cancel_fd, POLLIN, kCancel);
-    int wait_ms = -1;
-    auto until = [&](Clock::time_point t) {
-      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
-      int m = static_cast<int>(std::max<long long>(0, std::min<long long>(ms, 1 << 30)));
-      wait_ms = wait_ms < 0 ? m : std::min(wait_ms, m);
-    };
-    if (!exited && has_deadline && !killed) until(deadline);
-    if (exited && grace_end) until(*grace_end);
-    if (!exited && !killed && o.sandbox_pid > 0) until(next_pid1_check);
-    if (pidfd.fd < 0 && !exited) wait_ms = wait_ms < 0 ? 50 : std::min(wait_ms, 50);
-    int n = poll(pfds.data(), pfds.size(), wait_ms);
-    if (n < 0 && errno != EINTR) break;
-    for (size_t i = 0; n > 0 && i < pfds.size(); ++i) {
-      if (!pfds[i].revents) continue;
-      switch (tags[i]) {
-        case kOut:
-        case kErr: {
-          Stream& s = streams[tags[i] == kOut ? 0 : 1];
-          ssize_t r = ::read(s.fd.fd, buf, sizeof buf);
-          if (r > 0)
-            s.on_data(buf, static_cast<size_t>(r));
-          else if (r == 0 || (errno != EAGAIN && errno != EINTR))
-            s.fd.reset();
-          break;
-        }
-        case kIn: {
-          ssize_t w =
-              ::write(in_ours.fd, spec.in_data.data() + in_off, spec.in_data.size() - in_off);
-          if (w > 0) in_off += static_cast<size_t>(w);
-          if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off >= spec.in_data.size())
-            in_ours.reset();
-          break;
-        }
-        case kStatus: {
-          ssize_t r = ::read(status_fd, buf, sizeof buf);
-          if (r > 0) {
-            status_text.append(buf, static_cast<size_t>(r));
-            int64_t v;
-            if (o.sandbox_pid < 0 && parse_json_int(status_text, "\"child-pid\"", v)) {
-              o.sandbox_pid = static_cast<pid_t>(v);
-              registration.add(o.sandbox_pid);
-              // Held from now on, so the end of exactly this process can be confirmed.
-              sandbox_pidfd = Fd(static_cast<int>(syscall(SYS_pidfd_open, o.sandbox_pid, 0)));
-              trace("process: sandbox pid reported");
-              o.bwrap_started = true;
-              if (killed) ::kill(o.sandbox_pid, SIGKILL);
-            }
-            if (parse_json_int(status_text, "\"exit-code\"", v))
-              o.bwrap_exit_code = static_cast<int>(v);
-          } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-            status_fd = -1;
-          }
-          break;
-        }
-        case kPid:
-          break;
-        case kCancel: {
-          o.canceled = true;
-          kill_all();
-          break;
-        }
-      }
-    }
-    if (!exited) {
-      pid_t w = waitpid(pid, &wstatus, WNOHANG);
-      if (w == pid) {
-        exited = true;
-        o.ended = Clock::now();
-        if (spec.end_group_on_exit && spec.new_process_group) ::kill(-pid, SIGKILL);
-        trace("process: reaped");
-        grace_end = o.ended + spec.output_grace;
-        // bwrap's pid 1 ends with it; anything still holding our pipes is gone too.
-        if (o.sandbox_pid > 0 && killed) {
-          int st;
-          waitpid(o.sandbox_pid, &st, 0);  // we are its subreaper once bwrap is gone
-        }
-      }
+    add(streams_[0].fd.fd, POLLIN, kOut);
+    add(streams_[1].fd.fd, POLLIN, kErr);
+    add(in_.fd, POLLOUT, kIn);
+    add(status_fd_, POLLIN, kStatus);
+    if (!exited_) add(pidfd_.fd, POLLIN, kPid);
+    if (!killed_) add(spec_.cancel_fd, POLLIN, kCancel);
+    int n = poll(pfds.data(), pfds.size(), wait_ms(now));
+    if (n < 0 && errno != EINTR) return false;
+    for (size_t i = 0; n > 0 && i < pfds.size(); ++i)
+      if (pfds[i].revents) on_ready(tags[i]);
+    return true;
+  }
+
+  void on_ready(Tag tag) {
+    switch (tag) {
+      case kOut:
+      case kErr:
+        read_stream(streams_[tag == kOut ? 0 : 1]);
+        break;
+      case kIn:
+        write_input();
+        break;
+      case kStatus:
+        read_status();
+        break;
+      case kPid:
+        break;
+      case kCancel:
+        o_.canceled = true;
+        kill_all();
+        break;
     }
   }
-  if (!exited) {
-    kill_all();
-    waitpid(pid, &wstatus, 0);
-    o.ended = Clock::now();
+
+  void read_stream(Stream& s) {
+    ssize_t r = ::read(s.fd.fd, buf_, sizeof buf_);
+    if (r > 0)
+      s.on_data(buf_, static_cast<size_t>(r));
+    else if (r == 0 || (errno != EAGAIN && errno != EINTR))
+      s.fd.reset();
   }
+
+  void write_input() {
+    const std::string& data = spec_.in_data;
+    ssize_t w = ::write(in_.fd, data.data() + in_off_, data.size() - in_off_);
+    if (w > 0) in_off_ += static_cast<size_t>(w);
+    if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off_ >= data.size()) in_.reset();
+  }
+
+  void read_status() {
+    ssize_t r = ::read(status_fd_, buf_, sizeof buf_);
+    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+      status_fd_ = -1;
+      return;
+    }
+    if (r < 0) return;
+    status_text_.append(buf_, static_cast<size_t>(r));
+    BwrapStatus st = parse_bwrap_status(status_text_);
+    if (o_.sandbox_pid < 0 && st.child_pid) sandbox_set_up(*st.child_pid);
+    if (st.exit_code) o_.bwrap_exit_code = st.exit_code;
+  }
+
+  void sandbox_set_up(pid_t pid1) {
+    o_.sandbox_pid = pid1;
+    registration_.add(pid1);
+    // Held from now on, so the end of exactly this process can be confirmed.
+    sandbox_pidfd_ = Fd(static_cast<int>(syscall(SYS_pidfd_open, pid1, 0)));
+    trace("process: sandbox pid reported");
+    o_.bwrap_started = true;
+    if (killed_) ::kill(pid1, SIGKILL);
+  }
+
+  void reap() {
+    if (exited_ || waitpid(pid_, &wstatus_, WNOHANG) != pid_) return;
+    exited_ = true;
+    o_.ended = Clock::now();
+    if (spec_.end_group_on_exit && spec_.new_process_group) ::kill(-pid_, SIGKILL);
+    trace("process: reaped");
+    grace_end_ = o_.ended + spec_.output_grace;
+    // bwrap's pid 1 ends with it; anything still holding our pipes is gone too.
+    if (o_.sandbox_pid > 0 && killed_) {
+      int st;
+      waitpid(o_.sandbox_pid, &st, 0);  // we are its subreaper once bwrap is gone
+    }
+  }
+
   // PROC-3: the sandbox's pid 1 ending takes every process of its namespace with it; confirm
   // it ended, and end it if bwrap did not.
-  if (sandbox_pidfd.fd >= 0) {
-    pollfd p{sandbox_pidfd.fd, POLLIN, 0};
+  void confirm_sandbox_ended() {
+    if (sandbox_pidfd_.fd < 0) return;
+    pollfd p{sandbox_pidfd_.fd, POLLIN, 0};
     if (poll(&p, 1, 1000) == 0) {
-      syscall(SYS_pidfd_send_signal, sandbox_pidfd.fd, SIGKILL, nullptr, 0);
-      if (poll(&p, 1, 3000) == 0) o.not_ended.push_back(o.sandbox_pid);
+      syscall(SYS_pidfd_send_signal, sandbox_pidfd_.fd, SIGKILL, nullptr, 0);
+      if (poll(&p, 1, 3000) == 0) o_.not_ended.push_back(o_.sandbox_pid);
     }
     int st;
-    waitpid(o.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
+    waitpid(o_.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
   }
-  if (!spec.marker.empty()) {
-    // The group was sent SIGKILL: give its members a moment to be gone before looking for the
-    // ones that left it, so that a dying member is not named as a survivor.
-    for (int i = 0; i < 100 && ::kill(-pid, 0) == 0; ++i) {
-      while (waitpid(-pid, nullptr, WNOHANG) > 0) {
+
+  // NET-4: the group was sent SIGKILL: give its members a moment to be gone before looking for
+  // the ones that left it, so that a dying member is not named as a survivor.
+  void find_escaped() {
+    if (spec_.marker.empty()) return;
+    for (int i = 0; i < 100 && ::kill(-pid_, 0) == 0; ++i) {
+      while (waitpid(-pid_, nullptr, WNOHANG) > 0) {
       }
       usleep(5000);
     }
-    o.escaped = find_marked_processes(spec.marker, {pid});
+    o_.escaped = find_marked_processes(spec_.marker, {pid_});
   }
-  if (WIFEXITED(wstatus)) o.exit_code = WEXITSTATUS(wstatus);
-  if (WIFSIGNALED(wstatus)) o.signal = WTERMSIG(wstatus);
-  // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.
-  o.held_err = std::move(streams[1].held);
+
+  void end() {
+    if (!exited_) {
+      kill_all();
+      waitpid(pid_, &wstatus_, 0);
+      o_.ended = Clock::now();
+    }
+    confirm_sandbox_ended();
+    find_escaped();
+    if (WIFEXITED(wstatus_)) o_.exit_code = WEXITSTATUS(wstatus_);
+    if (WIFSIGNALED(wstatus_)) o_.signal = WTERMSIG(wstatus_);
+    // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.
+    o_.held_err = std::move(streams_[1].held);
+  }
+
+  const ProcessSpec& spec_;
+  const pid_t pid_;
+  Fd& pidfd_;
+  Fd& in_;
+  ProcessRegistration& registration_;
+  ProcessOutcome o_;
+  Stream streams_[2];
+  size_t in_off_ = 0;
+  int status_fd_ = -1;
+  std::string status_text_;
+  Fd sandbox_pidfd_;
+  bool exited_ = false, killed_ = false;
+  int wstatus_ = 0;
+  std::optional<Clock::time_point> deadline_, grace_end_;
+  Clock::time_point next_pid1_check_;
+  int pid1_stopped_checks_ = 0;
+  char buf_[65536];
+};
+
+}  // namespace
+
+Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec) {
+  if (p.pid_ <= 0 || p.collected_) return make_error("internal", "no process to wait for");
+  Waiter w(spec, p.pid_, p.pidfd_, p.in_, std::move(p.out_), std::move(p.err_), p.registration_);
+  ProcessOutcome o = w.run();
+  p.collected_ = true;
   return o;
+}
+
+Result<ProcessOutcome> run_process(const ProcessSpec& spec,
+                                   const std::function<void(pid_t)>& on_started) {
+  auto p = spawn_process(spec);
+  if (!p.ok()) return p.error();
+  if (on_started) on_started(p->pid());
+  return wait_process(*p, spec);
 }
 
 }  // namespace cordon

@@ -45,10 +45,6 @@ struct ProcessSpec {
   std::chrono::milliseconds output_grace{2000};
   int bwrap_status_fd = -1;  // our read end of bwrap's --json-status-fd pipe
   int cancel_fd = -1;        // readable when the caller wants the command ended (Ctrl-C)
-  // An early start: after the process is created (and before anything else), `feed` runs; the
-  // caller may plan meanwhile and hand the process what it waits for. Returning false gives
-  // the process up: it is killed and collected before it did anything of its own.
-  std::function<bool(pid_t)> feed;
   // NET-4: an environment marker (NAME=VALUE, set in `env` too) that finds the processes of an
   // unconfined command that left its process group, after it ends.
   std::string marker;
@@ -124,9 +120,57 @@ std::string current_boot_id();
 // `except`: the ones an unconfined command left behind (NET-4).
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except);
 
-// Starts the process; `on_started` runs once it has been created (to write a leftover record),
-// then waits for it, feeding input and collecting output. Kills the process group (or, for a
-// sandbox, bwrap and its pid 1) on timeout or cancel.
+// The pids one started process brings into this cordon's record of its own children (the
+// process, then a sandbox's pid 1): removed when it goes, whatever way the command ended (a
+// refused sandboxed command given up before it started, an exec failure, a normal end), so
+// that in a long-running server a reused pid never hides an escaped process (NET-4).
+class ProcessRegistration {
+ public:
+  ProcessRegistration() = default;
+  ProcessRegistration(const ProcessRegistration&) = delete;
+  ProcessRegistration& operator=(const ProcessRegistration&) = delete;
+  ProcessRegistration(ProcessRegistration&& o) noexcept : pids_(std::move(o.pids_)) {
+    o.pids_.clear();
+  }
+  ~ProcessRegistration();
+  void add(int pid);
+
+ private:
+  std::vector<int> pids_;
+};
+
+// A process created by spawn_process and not yet waited for: our ends of its pipes, its pidfd
+// and its registration. Dropped without wait_process, it is killed and collected: a sandbox
+// given up before its command started leaves nothing behind.
+class StartedProcess {
+ public:
+  StartedProcess() = default;
+  StartedProcess(StartedProcess&& o) noexcept;
+  StartedProcess& operator=(StartedProcess&&) = delete;
+  StartedProcess(const StartedProcess&) = delete;
+  ~StartedProcess();
+  pid_t pid() const { return pid_; }
+
+ private:
+  friend Result<StartedProcess> spawn_process(const ProcessSpec& spec);
+  friend Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec);
+  pid_t pid_ = -1;
+  bool collected_ = false;
+  Fd pidfd_, in_, out_, err_;  // ours: input to write, output and errors to read
+  ProcessRegistration registration_;
+};
+
+// Creates the process (CLONE_VM | CLONE_VFORK: it runs once it has called execve). An error
+// with code "exec" when the child could not be set up or started ("spawn" when cordon could
+// not create it); nothing stays registered then.
+Result<StartedProcess> spawn_process(const ProcessSpec& spec);
+
+// Waits for a started process: feeds its input, collects its output and bwrap's status (when
+// spec.bwrap_status_fd is set), ends it on timeout or cancel (PROC-1, PROC-3, NET-4).
+Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec);
+
+// spawn_process, then `on_started` (to write a leftover record), then wait_process. Kills the
+// process group (or, for a sandbox, bwrap and its pid 1) on timeout or cancel.
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started = {});
 

@@ -1,0 +1,69 @@
+#include "plan/run_decisions.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/strings.h"
+
+namespace cordon {
+
+std::optional<Refusal> first_refusal(const RefusalCandidates& c) {
+  if (c.command_policy) return c.command_policy;
+  if (c.plan) return c.plan;
+  if (!c.sandboxed) return std::nullopt;
+  if (c.hold) return c.hold;
+  return c.probe;
+}
+
+bool strips_variables(const Plan& plan) {
+  return !plan.stripped.empty() && plan.mode != SandboxMode::kExternal;
+}
+
+std::vector<std::string> start_notices(const Plan& plan, bool say_stripped,
+                                       const std::vector<std::string>& extra_warnings) {
+  std::vector<std::string> out = plan.notices;
+  for (const auto& w : plan.warnings) out.push_back("warning: " + w);
+  for (const auto& w : extra_warnings) out.push_back("warning: " + w);
+  if (say_stripped && strips_variables(plan))
+    out.push_back("these variables are not available to commands (ENV-4): " +
+                  join(plan.stripped, ", ") + ".");
+  return out;
+}
+
+void keep_tracked_since_start(Facts& facts, bool persistent, bool known,
+                              const std::vector<std::string>& tracked_at_start) {
+  if (!persistent) return;
+  const std::set<std::string> start(tracked_at_start.begin(), tracked_at_start.end());
+  auto keep = [&](std::vector<std::string>& v) {
+    std::erase_if(v, [&](const std::string& t) { return !known || !start.count(t); });
+  };
+  keep(facts.git.tracked);
+  for (auto& p : facts.protected_paths) keep(p.tracked);
+}
+
+ExitStatus exit_status(const ExitFacts& f) {
+  if (f.timed_out) return {124, 0};
+  if (f.canceled) return {130, 2};
+  if (f.under_bwrap) {
+    const int code = f.bwrap_exit_code.value_or(f.exit_code);
+    return {code, code > 128 && code < 128 + 65 ? code - 128 : 0};
+  }
+  if (f.signal) return {128 + f.signal, f.signal};
+  return {f.exit_code, 0};
+}
+
+std::optional<std::string> bwrap_exec_reason(const std::string& text, const std::string& argv0) {
+  const std::string prefix = "bwrap: execvp " + argv0 + ": ";
+  const size_t p = text.find(prefix);
+  if (p == std::string::npos) return std::nullopt;
+  std::string reason = trim(text.substr(p + prefix.size()));
+  return reason.substr(0, reason.find('\n'));
+}
+
+ExecFailure exec_failure(const std::string& argv0, const std::string& reason, bool found) {
+  if (reason == "No such file or directory" || (reason == "Permission denied" && !found))
+    return {127, argv0 + ": command not found"};
+  return {126, argv0 + ": cannot run it (" + reason + ")"};
+}
+
+}  // namespace cordon

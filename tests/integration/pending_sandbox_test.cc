@@ -1,0 +1,138 @@
+// Issue 15 items 1, 2 and 5: the explicit handle of a sandbox being started (PendingSandbox):
+// start -> hand_over -> release -> wait, or abort before release. What an abort leaves (no
+// command run, no pid registered), and the plan's process part checked by content.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend/linux/launcher.h"
+#include "core/env.h"
+#include "harness.h"
+#include "host/facts_reader.h"
+#include "plan/seccomp_rules.h"
+
+namespace cordon::it {
+namespace {
+
+struct Rig {
+  Rig() {
+    char tmpl[] = "/tmp/cordon-pending-XXXXXX";
+    dir = mkdtemp(tmpl);
+    EnvMap host;
+    host.set("PATH", "/usr/local/bin:/usr/bin:/bin");
+    bwrap = find_bwrap(host);
+    part.argv = {"/bin/sh", "-c", "echo ran; touch " + dir + "/ran"};
+    part.env.set("PATH", "/usr/bin:/bin");
+    part.cwd = dir;
+    part.seccomp = default_seccomp_rules();
+    io.out = OutputMode::kCapture;
+    io.err = OutputMode::kCapture;
+  }
+  ~Rig() {
+    unlink((dir + "/ran").c_str());
+    rmdir(dir.c_str());
+  }
+  // The plan of `part`: the whole filesystem read-only, `dir` writable.
+  Plan plan() const {
+    Plan p;
+    p.runner = Runner::kSandbox;
+    p.argv = part.argv;
+    p.env = part.env;
+    p.cwd = part.cwd;
+    p.seccomp = part.seccomp;
+    p.mounts = {{MountKind::kRoBind, "/", "/", "base"},
+                {MountKind::kDev, "", "/dev", "dev"},
+                {MountKind::kProc, "", "/proc", "proc"},
+                {MountKind::kBind, dir, dir, "writable"}};
+    return p;
+  }
+  Result<PendingSandbox> start() const {
+    return PendingSandbox::start(part, Limits{}, std::chrono::seconds(60), bwrap, "", io);
+  }
+  bool ran() const { return access((dir + "/ran").c_str(), F_OK) == 0; }
+  std::string dir, bwrap;
+  ProcessPart part;
+  LaunchIo io;
+};
+
+TEST(PendingSandbox, StartHandOverReleaseWait) {  // PERF-1, FS-1, PROC-5
+  REQUIRE_SANDBOX();
+  Rig rig;
+  ASSERT_FALSE(rig.bwrap.empty());
+  auto s = rig.start();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_GT(s->pid(), 0);
+  ASSERT_TRUE(s->hand_over(rig.plan()).ok());
+  EXPECT_FALSE(rig.ran()) << "nothing runs before release";
+  s->release();
+  auto o = s->wait();
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_TRUE(o->bwrap_started) << o->err;
+  EXPECT_EQ(o->bwrap_exit_code.value_or(-1), 0) << o->err;
+  EXPECT_EQ(o->out, "ran\n");
+  EXPECT_TRUE(rig.ran());
+}
+
+TEST(PendingSandbox, AbortedBeforeReleaseRunsNothingAndForgetsItsPid) {  // NET-4, PROC-3, SES-2
+  REQUIRE_SANDBOX();
+  Rig rig;
+  const size_t before = registered_children();
+  {
+    auto s = rig.start();
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    const pid_t pid = s->pid();
+    EXPECT_EQ(registered_children(), before + 1);
+    ASSERT_TRUE(s->hand_over(rig.plan()).ok());
+    s->abort();
+    EXPECT_EQ(registered_children(), before);
+    EXPECT_NE(::kill(pid, 0), 0) << "bwrap was killed and collected";
+    EXPECT_FALSE(s->wait().ok());
+  }
+  {
+    auto s = rig.start();  // dropped without a word: the same
+    ASSERT_TRUE(s.ok()) << s.error().message;
+  }
+  EXPECT_EQ(registered_children(), before);
+  usleep(200 * 1000);
+  EXPECT_FALSE(rig.ran());
+}
+
+TEST(PendingSandbox, ThePlanMustHoldTheProcessPartItStartedWith) {  // ENV-1, NET-1, PROC-2
+  REQUIRE_SANDBOX();
+  Rig rig;
+  const size_t before = registered_children();
+  Plan other_env = rig.plan();
+  other_env.env.set("EXTRA", "1");
+  // The same number of seccomp rules, one of them another: compared by content, not size.
+  Plan other_filter = rig.plan();
+  ASSERT_FALSE(other_filter.seccomp.empty());
+  other_filter.seccomp.back().errno_value += 1;
+  Plan other_argv = rig.plan();
+  other_argv.argv.back() += "; touch " + rig.dir + "/other";
+  for (const Plan* p : {&other_env, &other_filter, &other_argv}) {
+    auto s = rig.start();
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    auto st = s->hand_over(*p);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, "aborted") << st.error().message;
+    EXPECT_FALSE(s->wait().ok());
+  }
+  EXPECT_EQ(registered_children(), before);
+  EXPECT_FALSE(rig.ran());
+}
+
+TEST(PendingSandbox, TheRendererRefusesANulThatSlippedThrough) {  // FS-2 (issue 15 item 3)
+  REQUIRE_SANDBOX();
+  Rig rig;
+  Plan p = rig.plan();
+  p.mounts.push_back({MountKind::kRoBind, "/etc" + std::string(1, '\0') + "--bind", "/etc", "x"});
+  auto s = rig.start();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto st = s->hand_over(p);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, "invalid") << st.error().message;
+  EXPECT_FALSE(rig.ran());
+}
+
+}  // namespace
+}  // namespace cordon::it
