@@ -14,6 +14,7 @@
 #include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
+#include "net/net_stage.h"
 #include "server/server_main.h"
 
 extern char** environ;
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
   using namespace cordon;
   if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0)
     return probe_inside_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], kNetStageWord) == 0)  // NET-7, inside a sandbox
+    return net_stage_main(argc, argv);
   // Orphans of our commands come back to us, so we can reap a sandbox's pid 1 ourselves.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   // cordon's own environment still holds the tokens it strips from commands (ENV-1), and an

@@ -11,6 +11,7 @@
 #include "plan/cache_rules.h"
 #include "plan/cache_tools.h"
 #include "plan/env_filter.h"
+#include "plan/net_rules.h"
 #include "plan/plan_check.h"
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
@@ -415,6 +416,7 @@ Plan plan_command(const Policy& policy, const Facts& facts, const Request& req,
   p.env = std::move(part.env);
   p.cwd = std::move(part.cwd);
   p.share_network = req.network;
+  p.proxy_port = part.proxy_port;
   p.seccomp = default_seccomp_rules();
   // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
   if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
@@ -452,6 +454,13 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // PKG-3: the package managers' variables point into the project's sandbox cache.
   if (!opt.cache_folder.empty())
     set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
+  // NET-6, NET-7: listed hosts through the proxy; `network: true` means the whole network
+  // without it. Linux only for now: Seatbelt has no network namespace to put the port in.
+  if (!policy.network.allow.empty() && !req.network && !req.outside_sandbox &&
+      opt.backend == Backend::kBwrap) {
+    part.proxy_port = kProxyPort;
+    set_proxy_variables(part.env, kProxyPort);
+  }
   return part;
 }
 

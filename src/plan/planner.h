@@ -36,6 +36,8 @@ struct ProcessPart {
   EnvMap env;
   std::vector<std::string> stripped;
   std::string cwd;
+  // NET-7: the allowlist proxy's port inside the sandbox, when the command uses it.
+  std::optional<int> proxy_port;
 };
 ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
                                  const std::string& project, const PlanOptions& options = {});

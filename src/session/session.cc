@@ -23,6 +23,7 @@
 #include "host/git_facts.h"
 #include "host/path_info.h"
 #include "host/path_resolver.h"
+#include "net/command_proxy.h"
 #include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
 #include "plan/hidden_list.h"
@@ -786,6 +787,7 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   }
   Prepared pc;
   Result<ProcessOutcome> outcome = make_error("internal", "not started");
+  std::unique_ptr<CommandProxy> net;  // NET-7: the allowlist proxy, when the command uses it
   std::string bwrap = find_bwrap(opts_.env);
   if (backend_.backend == Backend::kBwrap && opts_.policy.mode == SandboxMode::kOn &&
       !r.outside_sandbox && !bwrap.empty()) {
@@ -794,9 +796,17 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
     po.shell = shell_for_scripts();
     po.cache_folder = opts_.folders.cache;
     ProcessPart part = sandbox_process_part(opts_.policy, opts_.env, r, record_.project, po);
+    LaunchIo lio = io;
+    auto proxy = CommandProxy::start(part, lio, opts_.policy, opts_.home);
+    if (!proxy.ok()) {
+      res.refusal = Refusal{"unavailable", proxy.error().message};
+      res.exit_code = 125;
+      return finish(res);
+    }
+    net = std::move(proxy).value();
     bool prepared = false, planned = false;
     outcome = launch_sandbox_early(
-        part, opts_.policy.limits, r.timeout, bwrap, opts_.folders.cache, io,
+        part, opts_.policy.limits, r.timeout, bwrap, opts_.folders.cache, lio,
         [&]() -> std::optional<Plan> {
           planned = true;
           if (!plan_command(r, pc, res, check)) return std::nullopt;
@@ -949,6 +959,11 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
                     "ended: {}. They left its process group and were left "
                     "running (NET-4).",
                     pid_list(o.escaped)));
+  }
+  if (net) {  // NET-9: the hosts reached or refused, a note once per refused host
+    res.connections = net->finish();
+    for (auto& n : refusal_notes(res.connections, plan.config_file))
+      res.notes.push_back(std::move(n));
   }
   std::string output = res.stderr_text + "\n" + res.stdout_text;
   if (!o.timed_out && !o.canceled) res.blocked_note = blocked_note(plan, res.exit_code, output);

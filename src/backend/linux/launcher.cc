@@ -120,6 +120,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.argv = bwrap_command_line(plan, 3);
   spec.env = plan.env;
   spec.pass_fds = {{a.fd, 3}, {s.fd, 4}, {sw.fd, 5}};
+  spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = plan.limits;
   spec.in = io.in;
@@ -169,6 +170,7 @@ Result<ProcessOutcome> launch_sandbox_early(const ProcessPart& part, const Limit
   spec.argv = bwrap_command_line(shape, 3);
   spec.env = part.env;
   spec.pass_fds = {{ar.fd, 3}, {kr.fd, 4}, {sw.fd, 5}};
+  spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = limits;
   spec.in = io.in;

@@ -3,6 +3,8 @@
 
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/linux/process.h"
 #include "plan/plan.h"
@@ -17,6 +19,8 @@ struct LaunchIo {
   OutputMode err = OutputMode::kTee;
   size_t capture_limit = 1 << 20;
   int cancel_fd = -1;
+  // More descriptors for the sandbox (ours >= 10, theirs 6..9): NET-7's net stage.
+  std::vector<std::pair<int, int>> extra_fds;
 };
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
