@@ -3,6 +3,8 @@
 
 #include "config/config_file.h"
 #include "config/net_entry.h"
+#include "core/env.h"
+#include "plan/net_request.h"
 #include "plan/net_rules.h"
 
 namespace cordon {
@@ -263,6 +265,92 @@ TEST(NetRules, ConfigKeys) {
   ASSERT_TRUE(ask.ok());
   ASSERT_EQ(ask.value().warnings.size(), 1u);
   EXPECT_NE(ask.value().warnings[0].find("not built"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// NET-7, NET-8: what the proxy reads from a request's header block.
+TEST(NetRequest, ConnectAndAbsoluteForm) {
+  std::string why;
+  auto r = parse_proxy_request("CONNECT Registry.NPMJS.org.:443 HTTP/1.1\r\nHost: x\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_TRUE(r->connect);
+  EXPECT_EQ(r->host, "registry.npmjs.org");
+  EXPECT_EQ(r->port, 443);
+  r = parse_proxy_request("CONNECT [::1]:8080 HTTP/1.1\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->host, "::1");
+  EXPECT_EQ(host_port(r->host, r->port), "[::1]:8080");
+  r = parse_proxy_request("CONNECT 2130706433:80 HTTP/1.1\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->host, "127.0.0.1");
+  r = parse_proxy_request(
+      "GET http://127.0.0.1:8080/a/b?c=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nProxy-Connection: "
+      "keep-alive\r\nProxy-Authorization: Basic eA==\r\nConnection: keep-alive\r\nAccept: "
+      "*/*\r\n\r\n",
+      &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_FALSE(r->connect);
+  EXPECT_EQ(r->port, 8080);
+  EXPECT_EQ(r->forward_head,
+            "GET /a/b?c=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\nConnection: "
+            "close\r\n\r\n");
+  r = parse_proxy_request("GET http://example.org HTTP/1.0\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->port, 80);
+  EXPECT_EQ(r->forward_head.substr(0, 16), "GET / HTTP/1.0\r\n");
+}
+
+TEST(NetRequest, MalformedRequestsAreRefused) {
+  const char* bad[] = {
+      "CONNECT evil%2ecom:443 HTTP/1.1\r\n\r\n",
+      "CONNECT example.com HTTP/1.1\r\n\r\n",
+      "CONNECT example.com:99999 HTTP/1.1\r\n\r\n",
+      "CONNECT ::1:443 HTTP/1.1\r\n\r\n",
+      "GET /relative HTTP/1.1\r\nHost: example.com\r\n\r\n",
+      "GET https://example.com/ HTTP/1.1\r\n\r\n",
+      "GET http://user:pw@example.com/ HTTP/1.1\r\n\r\n",
+      "GET http://exa\x01mple.com/ HTTP/1.1\r\n\r\n",
+      "CONNECT example.com:443 SPDY/3\r\n\r\n",
+  };
+  for (const char* b : bad) {
+    std::string why;
+    EXPECT_FALSE(parse_proxy_request(b, &why)) << b;
+    EXPECT_FALSE(why.empty()) << b;
+  }
+  std::string nul("CONNECT a\0b.com:443 HTTP/1.1\r\n\r\n", 33);
+  std::string why;
+  EXPECT_FALSE(parse_proxy_request(nul, &why));
+  EXPECT_FALSE(parse_proxy_request(std::string(kProxyHeaderLimit + 1, 'a'), &why));
+}
+
+// NET-7: the variables the tools read, and JAVA_TOOL_OPTIONS extended, not replaced.
+TEST(NetRules, ProxyVariables) {
+  EnvMap env;
+  env.set("JAVA_TOOL_OPTIONS", "-Xmx1g");
+  set_proxy_variables(env, 3128);
+  for (const char* n : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                        "all_proxy", "npm_config_proxy", "npm_config_https_proxy"})
+    EXPECT_EQ(env.get(n).value_or(""), "http://127.0.0.1:3128") << n;
+  EXPECT_EQ(env.get("NO_PROXY").value_or(""), "localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("no_proxy").value_or(""), "localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("JAVA_TOOL_OPTIONS").value_or(""),
+            "-Xmx1g -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 "
+            "-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128");
+}
+
+// NET-9: one note per refused host; reached hosts get none.
+TEST(NetRules, RefusalNotesOncePerHost) {
+  std::vector<NetConnection> c = {{"registry.npmjs.org:443", true, "allow registry.npmjs.org", 10, 20, 3},
+                                  {"evil.invalid:443", false, "not in allow", 0, 0, 4}};
+  auto notes = refusal_notes(c, "~/.config/cordon/config.toml");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("evil.invalid:443 is not in [network] allow", 0), 0u) << notes[0];
+  EXPECT_NE(notes[0].find("(4 attempts)"), std::string::npos);
 }
 
 }  // namespace
