@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "backend/linux/net_stage.h"
 #include "backend/linux/probe.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
-#include "net/net_stage.h"
 #include "server/server_main.h"
 
 extern char** environ;

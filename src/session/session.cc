@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "backend/linux/command_proxy.h"
 #include "backend/macos/launcher.h"
 #include "backend/macos/sandbox_exec_probe.h"
 #include "core/fs_util.h"
@@ -23,7 +24,6 @@
 #include "host/git_facts.h"
 #include "host/path_info.h"
 #include "host/path_resolver.h"
-#include "net/command_proxy.h"
 #include "plan/aftercare_rules.h"
 #include "plan/blocked_note.h"
 #include "plan/hidden_list.h"

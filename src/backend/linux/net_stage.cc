@@ -1,4 +1,4 @@
-#include "net/net_stage.h"
+#include "backend/linux/net_stage.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,4 +1,4 @@
-#include "net/command_proxy.h"
+#include "backend/linux/command_proxy.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -6,9 +6,9 @@
 
 #include <cstring>
 
+#include "backend/linux/net_stage.h"
 #include "config/policy.h"
 #include "core/paths.h"
-#include "net/net_stage.h"
 
 namespace cordon {
 
