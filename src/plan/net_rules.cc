@@ -67,7 +67,7 @@ constexpr Range kV4Ranges[] = {
     {"240.0.0.0", 4, "reserved"}};
 constexpr Range kV6Ranges[] = {
     {"::1", 128, "loopback"},      {"::", 128, "unspecified"},  {"fe80::", 10, "link-local"},
-    {"fc00::", 7, "private"},      {"ff00::", 8, "multicast"},  {"64:ff9b::", 96, "NAT64"},
+    {"fc00::", 7, "private"},      {"ff00::", 8, "multicast"},
     {"2001:db8::", 32, "documentation"}};
 
 }  // namespace
@@ -116,6 +116,13 @@ std::optional<std::string> refused_address(const std::string& address,
   if (inet_pton(AF_INET6, address.c_str(), &a6) != 1) return "not an address";
   for (const auto& r : kV6Ranges)
     if (in_v6(a6, r.net, r.bits)) return fmt::format("{} ({}/{})", r.what, r.net, r.bits);
+  // NAT64 (64:ff9b::/96) carries an IPv4 address: judged as that address, so a name cannot
+  // reach 10.0.0.1 or the metadata address through a NAT64 gateway.
+  if (in_v6(a6, "64:ff9b::", 96)) {
+    char v4[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, a6.s6_addr + 12, v4, sizeof v4);
+    if (auto why = refused_address(v4, own)) return fmt::format("NAT64 of {}, {}", v4, *why);
+  }
   return std::nullopt;
 }
 

@@ -219,6 +219,8 @@ TEST(NetRules, RefusedAddresses) {
       {"fc00::1", "private"},           {"ff02::1", "multicast"},
       {"104.16.0.35", nullptr},         {"172.32.0.1", nullptr},
       {"2606:4700::6810:123", nullptr}, {"203.0.113.9", "own"},
+      {"64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254, link-local"},
+      {"64:ff9b::6810:23", nullptr},
   };
   for (const auto& c : cases) {
     auto why = refused_address(c.addr, {"203.0.113.9"});
