@@ -351,7 +351,9 @@ print(c.recv(10).decode())
   ssize_t n = read(p.out, buf, 6);
   ASSERT_EQ(n, 6) << "the command did not start";
   // The proxy runs now: its port is not on the machine's loopback...
-  if (!taken_before) EXPECT_FALSE(host_connects(3128)) << "the proxy's port is on the machine";
+  if (!taken_before) {
+    EXPECT_FALSE(host_connects(3128)) << "the proxy's port is on the machine";
+  }
   // ...and none of cordon's sockets listens in the machine's namespace. (cordon is not
   // dumpable: only root may list its descriptors.)
   std::set<std::string> host_listeners = listening_inodes();
