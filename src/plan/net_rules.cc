@@ -103,13 +103,13 @@ NetVerdict check_host(const NetRules& rules, const std::string& host, int port) 
 
 std::optional<std::string> refused_address(const std::string& address,
                                            const std::vector<std::string>& own) {
-  if (std::find(own.begin(), own.end(), address) != own.end())
-    return "one of this machine's own addresses";
+  const bool mine = std::find(own.begin(), own.end(), address) != own.end();
   in_addr a4{};
   if (inet_pton(AF_INET, address.c_str(), &a4) == 1) {
     uint32_t a = ntohl(a4.s_addr);
     for (const auto& r : kV4Ranges)
       if (in_v4(a, r.net, r.bits)) return fmt::format("{} ({}/{})", r.what, r.net, r.bits);
+    if (mine) return "one of this machine's own addresses";
     return std::nullopt;
   }
   in6_addr a6{};
@@ -118,6 +118,7 @@ std::optional<std::string> refused_address(const std::string& address,
     if (in_v6(a6, r.net, r.bits)) return fmt::format("{} ({}/{})", r.what, r.net, r.bits);
   // NAT64 (64:ff9b::/96) carries an IPv4 address: judged as that address, so a name cannot
   // reach 10.0.0.1 or the metadata address through a NAT64 gateway.
+  if (mine) return "one of this machine's own addresses";
   if (in_v6(a6, "64:ff9b::", 96)) {
     char v4[INET_ADDRSTRLEN] = {};
     inet_ntop(AF_INET, a6.s6_addr + 12, v4, sizeof v4);
