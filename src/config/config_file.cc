@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include "config/toml.h"
 
 #include "commands/classify.h"
+#include "config/net_entry.h"
+#include "config/toml.h"
 #include "core/duration.h"
 #include "core/paths.h"
-#include "config/net_entry.h"
 
 namespace cordon {
 
@@ -496,9 +496,8 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
   }
   using Parser = Status (*)(const Reader&, const toml::table&, Policy&);
   static const std::pair<const char*, Parser> tables[] = {
-      {"sandbox", parse_sandbox},     {"away", parse_away},        {"limits", parse_limits},
-      {"approvals", parse_approvals}, {"commands", parse_commands},
-      {"network", parse_network}};
+      {"sandbox", parse_sandbox},     {"away", parse_away},         {"limits", parse_limits},
+      {"approvals", parse_approvals}, {"commands", parse_commands}, {"network", parse_network}};
   for (auto&& [k, v] : root) {
     std::string key(k.str());
     Parser parser = nullptr;
@@ -517,9 +516,10 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
     if (auto st = parser(r, *t, p); !st.ok()) return st.error();
   }
   if (p.network.ask_unknown)
-    p.warnings.push_back(fmt::format("{}: [network] unknown = \"ask\" is not built yet: hosts "
-                                     "not in [network] allow are refused (NET-10)",
-                                     file_name));
+    p.warnings.push_back(
+        fmt::format("{}: [network] unknown = \"ask\" is not built yet: hosts "
+                    "not in [network] allow are refused (NET-10)",
+                    file_name));
   if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
     p.warnings.push_back(fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
                                      "\"external\" (ENV-2); the listed variables are still "

@@ -16,18 +16,29 @@ namespace {
 // the Public Suffix List's ICANN and private sections. Not the whole list: an entry over a
 // suffix missing here still needs the user to have written it.
 constexpr std::array kMultiLabelSuffixes = {
-    "co.uk",     "org.uk",   "ac.uk",     "gov.uk",      "me.uk",      "net.uk",
-    "ltd.uk",    "plc.uk",   "com.au",    "net.au",      "org.au",     "edu.au",
-    "gov.au",    "co.nz",    "org.nz",    "net.nz",      "co.jp",      "ne.jp",
-    "or.jp",     "ac.jp",    "go.jp",     "com.br",      "net.br",     "org.br",
-    "com.cn",    "net.cn",   "org.cn",    "gov.cn",      "co.in",      "net.in",
-    "org.in",    "co.kr",    "or.kr",     "co.za",       "org.za",     "com.mx",
-    "com.ar",    "com.tr",   "com.tw",    "com.hk",      "com.sg",     "co.il",
-    "co.id",     "com.my",   "com.ph",    "com.vn",      "com.ua",     "com.pl",
-    "co.th",     "github.io", "gitlab.io", "herokuapp.com", "appspot.com", "vercel.app",
-    "netlify.app", "pages.dev", "workers.dev", "web.app", "firebaseapp.com",
-    "azurewebsites.net", "cloudfront.net", "amazonaws.com", "s3.amazonaws.com",
-    "blogspot.com", "fly.dev",  "onrender.com", "ngrok.io",  "ngrok-free.app"};
+    "co.uk",          "org.uk",          "ac.uk",
+    "gov.uk",         "me.uk",           "net.uk",
+    "ltd.uk",         "plc.uk",          "com.au",
+    "net.au",         "org.au",          "edu.au",
+    "gov.au",         "co.nz",           "org.nz",
+    "net.nz",         "co.jp",           "ne.jp",
+    "or.jp",          "ac.jp",           "go.jp",
+    "com.br",         "net.br",          "org.br",
+    "com.cn",         "net.cn",          "org.cn",
+    "gov.cn",         "co.in",           "net.in",
+    "org.in",         "co.kr",           "or.kr",
+    "co.za",          "org.za",          "com.mx",
+    "com.ar",         "com.tr",          "com.tw",
+    "com.hk",         "com.sg",          "co.il",
+    "co.id",          "com.my",          "com.ph",
+    "com.vn",         "com.ua",          "com.pl",
+    "co.th",          "github.io",       "gitlab.io",
+    "herokuapp.com",  "appspot.com",     "vercel.app",
+    "netlify.app",    "pages.dev",       "workers.dev",
+    "web.app",        "firebaseapp.com", "azurewebsites.net",
+    "cloudfront.net", "amazonaws.com",   "s3.amazonaws.com",
+    "blogspot.com",   "fly.dev",         "onrender.com",
+    "ngrok.io",       "ngrok-free.app"};
 
 bool is_public_suffix(const std::string& name) {
   if (name.find('.') == std::string::npos) return true;
@@ -61,8 +72,8 @@ std::optional<std::string> canonical_v4(std::string_view s) {
   // character could belong to one: glibc's inet_aton stops at a space and accepts the rest.
   if (s.empty() || s.size() > 40) return std::nullopt;
   for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
-          c == 'x' || c == 'X' || c == '.'))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x' ||
+          c == 'X' || c == '.'))
       return std::nullopt;
   if (s.front() == '.' || s.back() == '.' || s.find("..") != std::string_view::npos)
     return std::nullopt;
@@ -131,8 +142,7 @@ std::optional<std::string> canonical_ip(std::string_view host) {
 std::optional<std::string> normalize_host(std::string_view host) {
   if (host.empty() || host.size() > 254) return std::nullopt;
   for (unsigned char c : host)
-    if (c < 0x21 || c >= 0x7f || c == '%' || c == '/' || c == '\\' || c == '@')
-      return std::nullopt;
+    if (c < 0x21 || c >= 0x7f || c == '%' || c == '/' || c == '\\' || c == '@') return std::nullopt;
   if (auto ip = canonical_ip(host)) return ip;
   std::string s(host);
   std::transform(s.begin(), s.end(), s.begin(),
@@ -168,8 +178,9 @@ Result<NetEntry> parse_net_entry(std::string_view text) {
   }
   std::string_view h = sp.host;
   if (h == "*" || h == "**" || h == "*." || h == "**.")
-    return bad("a wildcard over every host would turn the allowlist off; use --network for one "
-               "command instead");
+    return bad(
+        "a wildcard over every host would turn the allowlist off; use --network for one "
+        "command instead");
   if (h.rfind("**.", 0) == 0) {
     e.kind = NetEntry::Kind::kDomain;
     h.remove_prefix(3);
@@ -178,8 +189,9 @@ Result<NetEntry> parse_net_entry(std::string_view text) {
     h.remove_prefix(2);
   }
   if (h.find('*') != std::string_view::npos)
-    return bad("a wildcard is only allowed as a whole first label: \"*.example.com\" (its "
-               "subdomains) or \"**.example.com\" (it and its subdomains)");
+    return bad(
+        "a wildcard is only allowed as a whole first label: \"*.example.com\" (its "
+        "subdomains) or \"**.example.com\" (it and its subdomains)");
   bool wildcard = e.kind != NetEntry::Kind::kExact;
   if (auto ip = canonical_ip(h)) {
     if (wildcard) return bad("a wildcard never matches an address; list the address itself");
@@ -189,12 +201,14 @@ Result<NetEntry> parse_net_entry(std::string_view text) {
   }
   auto n = normalize_host(h);
   if (!n)
-    return bad("not a host name: use letters, digits, '-' and '.', such as "
-               "\"registry.npmjs.org\", \"**.github.com\" or \"files.example.org:8443\"");
+    return bad(
+        "not a host name: use letters, digits, '-' and '.', such as "
+        "\"registry.npmjs.org\", \"**.github.com\" or \"files.example.org:8443\"");
   if (wildcard && is_public_suffix(*n))
-    return bad(fmt::format("a wildcard over the public suffix \"{}\" covers other people's "
-                           "domains; name a domain you mean, such as \"**.example.{}\"",
-                           *n, *n));
+    return bad(
+        fmt::format("a wildcard over the public suffix \"{}\" covers other people's "
+                    "domains; name a domain you mean, such as \"**.example.{}\"",
+                    *n, *n));
   e.host = *n;
   return e;
 }

@@ -49,9 +49,10 @@ enum class Outcome { kConnected, kRefused, kUnresolved, kUnreachable };
 
 std::string http_answer(int code, const char* reason, const std::string& refusal,
                         const std::string& body) {
-  std::string head = fmt::format("HTTP/1.1 {} {}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                                 "Content-Length: {}\r\nConnection: close\r\n",
-                                 code, reason, body.size() + 1);
+  std::string head = fmt::format(
+      "HTTP/1.1 {} {}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      "Content-Length: {}\r\nConnection: close\r\n",
+      code, reason, body.size() + 1);
   if (!refusal.empty()) head += fmt::format("X-Cordon-Refusal: {}\r\n", refusal);
   return head + "\r\n" + body + "\n";
 }

@@ -99,7 +99,8 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
   std::string_view first = lines[0];
   size_t s1 = first.find(' ');
   size_t s2 = first.rfind(' ');
-  if (s1 == std::string_view::npos || s1 == s2) return fail("the request line is not METHOD TARGET VERSION");
+  if (s1 == std::string_view::npos || s1 == s2)
+    return fail("the request line is not METHOD TARGET VERSION");
   std::string_view method = first.substr(0, s1);
   std::string_view target = first.substr(s1 + 1, s2 - s1 - 1);
   std::string_view version = first.substr(s2 + 1);

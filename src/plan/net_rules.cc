@@ -18,7 +18,8 @@ bool port_matches(int entry_port, int port) {
 }
 
 bool ends_with_label(const std::string& host, const std::string& base) {
-  return host.size() > base.size() + 1 && host.compare(host.size() - base.size(), base.size(), base) == 0 &&
+  return host.size() > base.size() + 1 &&
+         host.compare(host.size() - base.size(), base.size(), base) == 0 &&
          host[host.size() - base.size() - 1] == '.';
 }
 
@@ -59,16 +60,18 @@ struct Range {
   int bits;
   const char* what;
 };
-constexpr Range kV4Ranges[] = {
-    {"127.0.0.0", 8, "loopback"},         {"0.0.0.0", 8, "unspecified"},
-    {"169.254.0.0", 16, "link-local"},    {"10.0.0.0", 8, "private"},
-    {"172.16.0.0", 12, "private"},        {"192.168.0.0", 16, "private"},
-    {"100.64.0.0", 10, "shared (carrier-grade NAT)"}, {"224.0.0.0", 4, "multicast"},
-    {"240.0.0.0", 4, "reserved"}};
-constexpr Range kV6Ranges[] = {
-    {"::1", 128, "loopback"},      {"::", 128, "unspecified"},  {"fe80::", 10, "link-local"},
-    {"fc00::", 7, "private"},      {"ff00::", 8, "multicast"},
-    {"2001:db8::", 32, "documentation"}};
+constexpr Range kV4Ranges[] = {{"127.0.0.0", 8, "loopback"},
+                               {"0.0.0.0", 8, "unspecified"},
+                               {"169.254.0.0", 16, "link-local"},
+                               {"10.0.0.0", 8, "private"},
+                               {"172.16.0.0", 12, "private"},
+                               {"192.168.0.0", 16, "private"},
+                               {"100.64.0.0", 10, "shared (carrier-grade NAT)"},
+                               {"224.0.0.0", 4, "multicast"},
+                               {"240.0.0.0", 4, "reserved"}};
+constexpr Range kV6Ranges[] = {{"::1", 128, "loopback"},     {"::", 128, "unspecified"},
+                               {"fe80::", 10, "link-local"}, {"fc00::", 7, "private"},
+                               {"ff00::", 8, "multicast"},   {"2001:db8::", 32, "documentation"}};
 
 }  // namespace
 
@@ -142,23 +145,27 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
                          const std::string& config_file) {
   std::string where = config_file.empty() ? "~/.config/cordon/config.toml" : config_file;
   if (rule.rfind("deny ", 0) == 0)
-    return fmt::format("cordon: {} is refused by [network] deny \"{}\" ({}). Ask the user; do "
-                       "not try to get around the proxy.",
-                       host_port, rule.substr(5), where);
+    return fmt::format(
+        "cordon: {} is refused by [network] deny \"{}\" ({}). Ask the user; do "
+        "not try to get around the proxy.",
+        host_port, rule.substr(5), where);
   if (rule.rfind("address ", 0) == 0)
-    return fmt::format("cordon: {} resolves to {}, which sandboxed commands may not reach "
-                       "unless [network] allow lists that address literally ({}). Ask the "
-                       "user; do not try to get around the proxy.",
-                       host_port, rule.substr(8), where);
+    return fmt::format(
+        "cordon: {} resolves to {}, which sandboxed commands may not reach "
+        "unless [network] allow lists that address literally ({}). Ask the "
+        "user; do not try to get around the proxy.",
+        host_port, rule.substr(8), where);
   if (rule == "malformed")
-    return fmt::format("cordon: the proxy could not read this request for {}. Do not try to "
-                       "get around the proxy.",
-                       host_port);
+    return fmt::format(
+        "cordon: the proxy could not read this request for {}. Do not try to "
+        "get around the proxy.",
+        host_port);
   if (rule == "too many connections")
     return "cordon: this command already has 256 connections open through the proxy.";
-  return fmt::format("cordon: {} is not in [network] allow ({}). Ask the user to add it; do not "
-                     "try to get around the proxy.",
-                     host_port, where);
+  return fmt::format(
+      "cordon: {} is not in [network] allow ({}). Ask the user to add it; do not "
+      "try to get around the proxy.",
+      host_port, where);
 }
 
 std::vector<std::string> refusal_notes(const std::vector<NetConnection>& connections,
@@ -176,8 +183,7 @@ void set_proxy_variables(EnvMap& env, int port) {
   const std::string url = fmt::format("http://127.0.0.1:{}", port);
   for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
                            "all_proxy", "npm_config_proxy", "npm_config_https_proxy",
-                           "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY",
-                           "PIP_PROXY"})
+                           "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY", "PIP_PROXY"})
     env.set(name, url);
   const std::string none = "localhost,127.0.0.1,::1";
   env.set("NO_PROXY", none);

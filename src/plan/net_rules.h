@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 #include "config/net_entry.h"
 #include "core/result.h"
 
@@ -31,7 +30,7 @@ Result<NetRules> parse_net_rules(const std::vector<std::string>& allow,
 // What the lists say about one host and port (NET-8, steps deny then allow).
 struct NetVerdict {
   bool allowed = false;
-  std::string rule;          // "allow registry.npmjs.org", "deny **.example.org", "not in allow"
+  std::string rule;            // "allow registry.npmjs.org", "deny **.example.org", "not in allow"
   bool names_address = false;  // the allowing entry is the address itself (NET-8 exception)
 };
 // `host` must be normalized (normalize_host).
@@ -53,7 +52,7 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
 struct NetConnection {
   std::string host_port;  // "registry.npmjs.org:443"
   bool allowed = false;
-  std::string rule;       // "allow registry.npmjs.org", "not in allow", "address ..."
+  std::string rule;                  // "allow registry.npmjs.org", "not in allow", "address ..."
   unsigned long long bytes_out = 0;  // from the command to the host
   unsigned long long bytes_in = 0;   // from the host to the command
   unsigned count = 0;                // connections made or refused

@@ -103,10 +103,10 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
   j["network"] = p.mode != SandboxMode::kOn ? "host"
-                 : sb                        ? "none"
-                 : plan.proxy_port           ? "loopback and the allowlist proxy"
-                                             : "loopback only";  // MAC-1, NET-7
-  j["network_allowlist"] = allowlist_json(p, plan);  // NET-11
+                 : sb                       ? "none"
+                 : plan.proxy_port          ? "loopback and the allowlist proxy"
+                                            : "loopback only";  // MAC-1, NET-7
+  j["network_allowlist"] = allowlist_json(p, plan);    // NET-11
   j["writable"] = plan.writable_roots;
   j["hidden"] = nlohmann::json::array();
   for (const auto& h : plan.hidden) {

@@ -3,6 +3,7 @@
 // 127.0.0.1:<port>) and to registry.npmjs.org; refused hosts are names under .invalid or
 // loopback addresses that are not listed.
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <dirent.h>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -188,8 +188,9 @@ TEST(NetProxy, AllowedHostThroughEachProtocol) {
   const std::string port = std::to_string(up.port());
   w.config(allow_config({"127.0.0.1:" + port}));
   Proc r = w.py(std::string(kClient) + "print(via_connect('127.0.0.1', " + port + "))\n" +
-                "r = absolute('127.0.0.1', " + port + ")\nprint(r.split('\\r\\n')[0]); print(body(r))\n" +
-                "print(socks('127.0.0.1', " + port + "))\n" +
+                "r = absolute('127.0.0.1', " + port +
+                ")\nprint(r.split('\\r\\n')[0]); print(body(r))\n" + "print(socks('127.0.0.1', " +
+                port + "))\n" +
                 // NET-6: every spelling of the address is the address.
                 "print(via_connect('2130706433', " + port + "))\n");
   EXPECT_EQ(r.status, 0) << r.err;
@@ -282,7 +283,8 @@ results = []
 lock = threading.Lock()
 def one(i):
     try:
-        s, h = connect("127.0.0.1", )" + port + R"()
+        s, h = connect("127.0.0.1", )" +
+                port + R"()
         s.sendall(b"ECHO" + b"x" * (1000 + i))
         s.shutdown(socket.SHUT_WR)
         got = read_all(s).decode().strip()
@@ -343,8 +345,8 @@ print(c.recv(10).decode())
     return ok;
   };
   const bool taken_before = host_connects(3128);
-  std::vector<std::string> argv = {cordon_binary(), "run", "--", "/bin/sh", "-c",
-                                   "echo ready; sleep 4"};
+  std::vector<std::string> argv = {cordon_binary(), "run", "--",
+                                   "/bin/sh",       "-c",  "echo ready; sleep 4"};
   Piped p = spawn_piped(argv, w.env, w.project());
   ASSERT_GT(p.pid, 0);
   char buf[16] = {};
@@ -402,7 +404,8 @@ TEST(NetProxy, PolicyShowsTheAllowlist) {
   EXPECT_NE(r.out.find("169.254.0.0/16"), std::string::npos) << r.out;
   r = w.cordon({"policy", "--json"});
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["network_allowlist"]["allow"], nlohmann::json({"registry.npmjs.org", "**.github.com"}));
+  EXPECT_EQ(j["network_allowlist"]["allow"],
+            nlohmann::json({"registry.npmjs.org", "**.github.com"}));
   EXPECT_EQ(j["network_allowlist"]["proxy"], "127.0.0.1:3128");
   EXPECT_EQ(j["network"], "loopback and the allowlist proxy");
   // NET-6: a bad entry is a config error naming it.
@@ -422,10 +425,10 @@ TEST(NetProxy, ServeResultListsConnections) {
   RpcClient client({"serve"}, w.env, w.project());
   json init = client.call("initialize", {{"project", w.project()}});
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
-  json r = client.call(
-      "exec", {{"argv", {"/usr/bin/python3", "-c",
-                         std::string(kClient) + "print(via_connect('127.0.0.1', " + port +
-                             "))\nprint(via_connect('blocked.invalid', 443))\n"}}});
+  json r = client.call("exec", {{"argv",
+                                 {"/usr/bin/python3", "-c",
+                                  std::string(kClient) + "print(via_connect('127.0.0.1', " + port +
+                                      "))\nprint(via_connect('blocked.invalid', 443))\n"}}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   const json& res = r["result"];
   ASSERT_TRUE(res.contains("connections")) << res.dump();
@@ -462,12 +465,12 @@ TEST(NetProxy, NpmCiThroughTheAllowlist) {
   World w;
   if (w.host({"/bin/sh", "-c", "command -v npm && command -v node"}).status != 0)
     GTEST_SKIP() << "node and npm are not installed";
-  Proc reach = w.host({"env", "NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt", "node",
-                       "-e",
-                       "require('https').get('https://registry.npmjs.org/express', "
-                       "r => process.exit(r.statusCode === 200 ? 0 : 1))"
-                       ".on('error', () => process.exit(1)).setTimeout(15000, () => "
-                       "process.exit(1))"});
+  Proc reach =
+      w.host({"env", "NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt", "node", "-e",
+              "require('https').get('https://registry.npmjs.org/express', "
+              "r => process.exit(r.statusCode === 200 ? 0 : 1))"
+              ".on('error', () => process.exit(1)).setTimeout(15000, () => "
+              "process.exit(1))"});
   if (reach.status != 0) GTEST_SKIP() << "registry.npmjs.org cannot be reached from here";
   for (const char* f : {"package.json", "package-lock.json", "app.js"}) {
     std::string text = npm_fixture(f);

@@ -1,11 +1,12 @@
 // NET-6, NET-8, NET-9: the allowlist's syntax, matching and address checks, table-driven.
+#include "plan/net_rules.h"
+
 #include <gtest/gtest.h>
 
 #include "config/config_file.h"
 #include "config/net_entry.h"
 #include "core/env.h"
 #include "plan/net_request.h"
-#include "plan/net_rules.h"
 
 namespace cordon {
 namespace {
@@ -67,7 +68,9 @@ TEST(NetRules, NormalizeHost) {
       {"127.0.0.1.", "127.0.0.1"},
       {"127.1", "127.0.0.1"},
       {"xn--bcher-kva.example", "xn--bcher-kva.example"},
-      {"b\xc3\xbc" "cher.example", nullptr},
+      {"b\xc3\xbc"
+       "cher.example",
+       nullptr},
       {"evil%2ecom", nullptr},
       {"a b.com", nullptr},
       {"a\tb.com", nullptr},
@@ -111,7 +114,9 @@ TEST(NetRules, BadEntriesAreRefused) {
       {"example.com:0", "port"},
       {"example.com:65536", "port"},
       {"example.com:http", "port"},
-      {"b\xc3\xbc" "cher.example", "punycode"},
+      {"b\xc3\xbc"
+       "cher.example",
+       "punycode"},
       {"evil%2ecom", "not a host name"},
       {"exa mple.com", "not a host name"},
       {"http://example.com", "without a scheme"},
@@ -209,16 +214,26 @@ TEST(NetRules, RefusedAddresses) {
     const char* words;  // nullptr: allowed
   };
   const Case cases[] = {
-      {"127.0.0.1", "loopback"},        {"127.255.0.9", "loopback"},
-      {"0.0.0.0", "unspecified"},       {"169.254.169.254", "link-local"},
-      {"10.1.2.3", "private"},          {"172.16.0.1", "private"},
-      {"172.31.255.255", "private"},    {"192.168.1.1", "private"},
-      {"100.64.0.1", "shared"},         {"224.0.0.1", "multicast"},
-      {"::1", "loopback"},              {"::", "unspecified"},
-      {"fe80::1", "link-local"},        {"fd00:ec2::254", "private"},
-      {"fc00::1", "private"},           {"ff02::1", "multicast"},
-      {"104.16.0.35", nullptr},         {"172.32.0.1", nullptr},
-      {"2606:4700::6810:123", nullptr}, {"203.0.113.9", "own"},
+      {"127.0.0.1", "loopback"},
+      {"127.255.0.9", "loopback"},
+      {"0.0.0.0", "unspecified"},
+      {"169.254.169.254", "link-local"},
+      {"10.1.2.3", "private"},
+      {"172.16.0.1", "private"},
+      {"172.31.255.255", "private"},
+      {"192.168.1.1", "private"},
+      {"100.64.0.1", "shared"},
+      {"224.0.0.1", "multicast"},
+      {"::1", "loopback"},
+      {"::", "unspecified"},
+      {"fe80::1", "link-local"},
+      {"fd00:ec2::254", "private"},
+      {"fc00::1", "private"},
+      {"ff02::1", "multicast"},
+      {"104.16.0.35", nullptr},
+      {"172.32.0.1", nullptr},
+      {"2606:4700::6810:123", nullptr},
+      {"203.0.113.9", "own"},
       {"64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254, link-local"},
       {"64:ff9b::6810:23", nullptr},
   };
@@ -347,8 +362,9 @@ TEST(NetRules, ProxyVariables) {
 
 // NET-9: one note per refused host; reached hosts get none.
 TEST(NetRules, RefusalNotesOncePerHost) {
-  std::vector<NetConnection> c = {{"registry.npmjs.org:443", true, "allow registry.npmjs.org", 10, 20, 3},
-                                  {"evil.invalid:443", false, "not in allow", 0, 0, 4}};
+  std::vector<NetConnection> c = {
+      {"registry.npmjs.org:443", true, "allow registry.npmjs.org", 10, 20, 3},
+      {"evil.invalid:443", false, "not in allow", 0, 0, 4}};
   auto notes = refusal_notes(c, "~/.config/cordon/config.toml");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].rfind("evil.invalid:443 is not in [network] allow", 0), 0u) << notes[0];

@@ -68,9 +68,12 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, Lau
   p->rules_ = rules;
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
-  std::vector<std::string> argv = {"/proc/self/fd/" + std::to_string(kChildExe), kNetStageWord,
-                                   std::to_string(kChildSock), std::to_string(kChildExe),
-                                   std::to_string(*part.proxy_port), "--"};
+  std::vector<std::string> argv = {"/proc/self/fd/" + std::to_string(kChildExe),
+                                   kNetStageWord,
+                                   std::to_string(kChildSock),
+                                   std::to_string(kChildExe),
+                                   std::to_string(*part.proxy_port),
+                                   "--"};
   argv.insert(argv.end(), part.argv.begin(), part.argv.end());
   part.argv = std::move(argv);
   CommandProxy* self = p.get();
@@ -87,10 +90,10 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, Lau
                                                           const Policy& policy,
                                                           const std::string& home) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
-  auto rules = parse_net_rules(policy.network.allow, policy.network.deny, NetUnknown::kRefuse,
-                               policy.source_file.empty()
-                                   ? std::string("~/.config/cordon/config.toml")
-                                   : tilde_path(policy.source_file, home));
+  auto rules =
+      parse_net_rules(policy.network.allow, policy.network.deny, NetUnknown::kRefuse,
+                      policy.source_file.empty() ? std::string("~/.config/cordon/config.toml")
+                                                 : tilde_path(policy.source_file, home));
   if (!rules.ok()) return rules.error();
   return start(part, io, rules.value());
 }

@@ -29,8 +29,7 @@ class CommandProxy {
   // The same, with the rules of `policy` ([network] allow/deny); `home` shortens the config
   // file's name in messages.
   static Result<std::unique_ptr<CommandProxy>> start(ProcessPart& part, LaunchIo& io,
-                                                     const Policy& policy,
-                                                     const std::string& home);
+                                                     const Policy& policy, const std::string& home);
   ~CommandProxy();
 
   // Ends the proxy (the command has ended) and lists its hosts.
