@@ -50,7 +50,7 @@ int receive_fd(int sock) {
 
 }  // namespace
 
-Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, LaunchIo& io,
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
                                                           const NetRules& rules) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   std::unique_ptr<CommandProxy> p(new CommandProxy());
@@ -68,14 +68,9 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, Lau
   p->rules_ = rules;
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
-  std::vector<std::string> argv = {"/proc/self/fd/" + std::to_string(kChildExe),
-                                   kNetStageWord,
-                                   std::to_string(kChildSock),
-                                   std::to_string(kChildExe),
-                                   std::to_string(*part.proxy_port),
-                                   "--"};
-  argv.insert(argv.end(), part.argv.begin(), part.argv.end());
-  part.argv = std::move(argv);
+  io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe), kNetStageWord,
+                    std::to_string(kChildSock), std::to_string(kChildExe),
+                    std::to_string(*part.proxy_port), "--"};
   CommandProxy* self = p.get();
   p->receiver_ = std::thread([self] {
     int l = receive_fd(self->sock_);
@@ -86,7 +81,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, Lau
   return p;
 }
 
-Result<std::unique_ptr<CommandProxy>> CommandProxy::start(ProcessPart& part, LaunchIo& io,
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
                                                           const Policy& policy,
                                                           const std::string& home) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
