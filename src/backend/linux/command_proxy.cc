@@ -68,9 +68,12 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
   p->rules_ = rules;
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
-  io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe), kNetStageWord,
-                    std::to_string(kChildSock), std::to_string(kChildExe),
-                    std::to_string(*part.proxy_port), "--"};
+  io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe),
+                    kNetStageWord,
+                    std::to_string(kChildSock),
+                    std::to_string(kChildExe),
+                    std::to_string(*part.proxy_port),
+                    "--"};
   CommandProxy* self = p.get();
   p->receiver_ = std::thread([self] {
     int l = receive_fd(self->sock_);

@@ -19,10 +19,10 @@ struct Policy;
 
 class CommandProxy {
  public:
-  // When `part.proxy_port` is set: puts the net stage before the command (io.argv_prefix) (run from cordon's own
-  // binary through an inherited descriptor, so it works wherever cordon lives), adds the
-  // stage's two descriptors to `io`, and waits on a thread for the listening socket the stage
-  // sends. Returns nothing (no thread, nothing changed) when the command does not use the proxy.
+  // When `part.proxy_port` is set: puts the net stage before the command (io.argv_prefix; run
+  // from cordon's own binary through an inherited descriptor, so it works wherever cordon
+  // lives), adds the stage's two descriptors to `io`, and waits on a thread for the listening
+  // socket the stage sends. Returns nothing (no thread, nothing changed) when the command does not use the proxy.
   // Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
   static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
                                                      const NetRules& rules);
