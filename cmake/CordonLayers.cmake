@@ -113,14 +113,20 @@ cordon_layer(launch
     backend/linux/bwrap_info.h backend/linux/cgroup*.h
     backend/macos/launcher.h backend/macos/sandbox_exec_probe.h
   DEPS host render)
+# net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
+# stage that runs first inside a sandbox. Only commands under [network] allow start its thread.
+cordon_layer(net
+  SOURCES net/*.cc backend/linux/command_proxy.cc backend/linux/net_stage.cc
+  HEADERS net/*.h backend/linux/command_proxy.h backend/linux/net_stage.h
+  DEPS launch LIBS Threads::Threads)
 cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
 cordon_layer(review SOURCES review/*.cc HEADERS review/*.h DEPS host)
-cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch)
+cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch net)
 # api: the public C++ API (include/cordon/cordon.h) over the session; api/face_options.h is
 # the faces' own (not installed).
 cordon_layer(api SOURCES api/*.cc HEADERS api/*.h DEPS session files review)
 cordon_layer(server SOURCES server/server*.cc HEADERS server/server*.h DEPS api jsonrpc)
-set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc process host launch files review
+set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc process host launch net files review
   session api server)
 
 set(CORDON_LINK_LIBS ${CORDON_SECCOMP_LIB} ${CORDON_RE2_LIB} Threads::Threads)

@@ -13,6 +13,10 @@ echo
 # PERF-8: a real project's test suite (hundreds of tests, loopback servers) inside and outside.
 bench/perf8_test_suite.sh "$(realpath "$BUILD/cordon")" "${PERF8_ROUNDS:-5}"
 echo
+# PERF-7: the allowlist proxy: npm ci through it against --network, 1 GiB through a tunnel, 200
+# tunnels at once.
+bench/perf7_proxy.sh "$(realpath "$BUILD/cordon")" "${PERF7_ROUNDS:-3}"
+echo
 "$BUILD/bench/bench_planner" --benchmark_min_time=0.2
 echo
 # CMD-1..CMD-6 measured on tests/data/command_corpus.tsv: false allows (must be 0) and the

@@ -9,8 +9,12 @@ packages=(
   # build
   cmake ninja-build g++ pkg-config libseccomp-dev libtomlplusplus-dev nlohmann-json3-dev
   libcli11-dev libfmt-dev libre2-dev
+  # the allowlist proxy (NET-7): standalone Asio, header-only
+  libasio-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
+  # the allowlist proxy tests (NET-7): curl as a real client
+  curl
   # real tools in the sandbox (RealTools.*, PKG-1): a CMake project built with make and ccache
   make ccache
   # the package and its checks (DIST-1, DIST-2): dpkg-shlibdeps, the completions' shells

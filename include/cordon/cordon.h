@@ -178,6 +178,15 @@ struct ExecRequest {
   std::string reason{};            // the caller's words, shown with any question
 };
 
+// NET-9: one host a command reached or was refused through the allowlist proxy.
+struct Connection {
+  std::string host;  // "registry.npmjs.org:443"
+  bool allowed = false;
+  std::string rule;  // "allow registry.npmjs.org", "not in allow", "deny ...", "address ..."
+  unsigned long long bytes_out = 0, bytes_in = 0;  // to the host, from the host
+  unsigned count = 0;                              // connections made or refused
+};
+
 struct ExecResult {
   int exit_code = 0;  // PROC-5: its own status; 128+N on signal N; 124 timeout; 126/127
   std::optional<int> signal;
@@ -195,6 +204,7 @@ struct ExecResult {
   std::vector<std::string> notes;
   std::vector<Moved> quarantined;
   std::vector<int> processes_left;    // NET-4: still running outside the sandbox, never killed
+  std::vector<Connection> connections;  // NET-9: hosts through the proxy ([network] allow)
   std::vector<std::string> messages;  // cordon's own words about it ("make: command not found")
   double duration_ms = 0;
 };

@@ -292,6 +292,9 @@ class SessionImpl : public Session {
     if (cr.blocked_note) out.notes.push_back(*cr.blocked_note);
     for (const auto& m : cr.quarantined) out.quarantined.push_back({m.from, m.to});
     out.processes_left = std::move(cr.processes_left);
+    for (const auto& c : cr.connections)  // NET-9
+      out.connections.push_back(
+          {printable(c.host_port), c.allowed, c.rule, c.bytes_out, c.bytes_in, c.count});
     out.messages = std::move(cr.messages);
     out.duration_ms = cr.duration_ms;
     return out;

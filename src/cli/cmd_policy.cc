@@ -10,6 +10,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/cache_rules.h"
+#include "plan/net_rules.h"
 #include "session/policy_report.h"
 #include "session/session.h"
 
@@ -49,6 +50,25 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
     return kExitRefused;
   }
   return 0;
+}
+
+// NET-11: the lists, the refused ranges and the proxy's port.
+void print_allowlist(const Policy& p, const Plan& plan) {
+  if (p.network.allow.empty() && p.network.deny.empty()) {
+    std::printf("\nnetwork allowlist: none ([network] allow is empty: no proxy, NET-6)\n");
+    return;
+  }
+  std::printf("\nnetwork allowlist ([network], NET-6):\n");
+  for (const auto& a : p.network.allow) std::printf("  allow  %s\n", printable(a).c_str());
+  for (const auto& d : p.network.deny) std::printf("  deny   %s\n", printable(d).c_str());
+  std::printf("  other hosts: %s\n", p.network.ask_unknown
+                                         ? "refused (unknown = \"ask\" is not built yet)"
+                                         : "refused (unknown = \"refuse\")");
+  if (plan.proxy_port)
+    std::printf("  proxy:  127.0.0.1:%d inside each sandbox (HTTP CONNECT, http://, SOCKS5)\n",
+                *plan.proxy_port);
+  std::printf("  refused addresses, unless an allow entry names the address itself:\n");
+  for (const auto& r : refused_ranges()) std::printf("    %s\n", r.c_str());
 }
 
 }  // namespace
@@ -105,7 +125,10 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
                   : "none (escape = \"never\")");
   std::printf("network:      %s\n", p.mode != SandboxMode::kOn ? "the machine's own"
                                     : sp ? "closed: none inside each command, loopback too (MAC-1)"
-                                         : "closed: only loopback inside each command (NET-1)");
+                                    : plan.proxy_port
+                                        ? "only loopback and the hosts in [network] allow, "
+                                          "through the proxy (NET-7)"
+                                        : "closed: only loopback inside each command (NET-1)");
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");
@@ -127,6 +150,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
       for (const auto& d : plan.protect)
         std::printf("  %-40s %-28s %s\n", d.path.c_str(), d.state.c_str(), d.why.c_str());
     }
+    print_allowlist(p, plan);  // NET-11
     // PKG-4: each package cache, where it lives and its mode.
     std::printf("\npackage caches ([sandbox] caches = \"%s\"): %s.\n", to_string(p.caches),
                 cache_mode_summary(p.caches).c_str());

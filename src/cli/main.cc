@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/linux/net_stage.h"
 #include "backend/linux/probe.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
@@ -49,6 +50,8 @@ int main(int argc, char** argv) {
   using namespace cordon;
   if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0)
     return probe_inside_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], kNetStageWord) == 0)  // NET-7, inside a sandbox
+    return net_stage_main(argc, argv);
   // Orphans of our commands come back to us, so we can reap a sandbox's pid 1 ourselves.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   // cordon's own environment still holds the tokens it strips from commands (ENV-1), and an

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "config/command_entry.h"
+#include "config/net_entry.h"
 #include "config/toml.h"
 #include "core/duration.h"
 #include "core/paths.h"
@@ -452,6 +453,31 @@ Status parse_commands(const Reader& r, const toml::table& t, Policy& p) {
   return ok_status();
 }
 
+// NET-6, NET-10.
+Status parse_network(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"allow", "deny", "unknown"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[network] " + key;
+    if (key == "allow" || key == "deny") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i)
+        if (auto e = parse_net_entry(list[i]); !e.ok())
+          return r.err(*arr.get(i), fmt::format("{}[{}]", name, i), e.error().message);
+      (key == "allow" ? p.network.allow : p.network.deny) = std::move(list);
+    } else if (key == "unknown") {
+      CORDON_TRY(s, r.string(v, name));
+      if (s != "refuse" && s != "ask")
+        return r.err(v, name, fmt::format("\"{}\" is not a choice; use \"refuse\" or \"ask\"", s));
+      p.network.ask_unknown = s == "ask";
+    } else {
+      return r.unknown(v, "network", key, known);
+    }
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Result<Policy> parse_config(std::string_view text, const std::string& file_name) {
@@ -470,8 +496,8 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
   }
   using Parser = Status (*)(const Reader&, const toml::table&, Policy&);
   static const std::pair<const char*, Parser> tables[] = {
-      {"sandbox", parse_sandbox},     {"away", parse_away},        {"limits", parse_limits},
-      {"approvals", parse_approvals}, {"commands", parse_commands}};
+      {"sandbox", parse_sandbox},     {"away", parse_away},         {"limits", parse_limits},
+      {"approvals", parse_approvals}, {"commands", parse_commands}, {"network", parse_network}};
   for (auto&& [k, v] : root) {
     std::string key(k.str());
     Parser parser = nullptr;
@@ -489,6 +515,11 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
       return r.err(v, "[" + key + "]", fmt::format("expected a table, found {}", type_name(v)));
     if (auto st = parser(r, *t, p); !st.ok()) return st.error();
   }
+  if (p.network.ask_unknown)
+    p.warnings.push_back(
+        fmt::format("{}: [network] unknown = \"ask\" is not built yet: hosts "
+                    "not in [network] allow are refused (NET-10)",
+                    file_name));
   if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
     p.warnings.push_back(fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
                                      "\"external\" (ENV-2); the listed variables are still "

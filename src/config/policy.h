@@ -55,6 +55,14 @@ struct ApprovalsConfig {
   double away_cutoff = 0.2;
 };
 
+// [network] (NET-6, NET-10): the domain allowlist, entries as written (checked at load by
+// plan/net_rules.h). Empty `allow`: no proxy, loopback only (NET-1).
+struct NetworkConfig {
+  std::vector<std::string> allow;
+  std::vector<std::string> deny;
+  bool ask_unknown = false;  // unknown = "ask" (NET-10)
+};
+
 struct Policy {
   // [sandbox] (CFG-3)
   SandboxMode mode = SandboxMode::kOn;
@@ -71,6 +79,7 @@ struct Policy {
   Limits limits;
   ApprovalsConfig approvals;
   CommandsConfig commands;
+  NetworkConfig network;
 
   // Where the policy came from, for messages ("set by ~/.config/cordon/config.toml").
   std::string source_file;

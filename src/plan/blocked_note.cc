@@ -192,7 +192,13 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
     what.push_back(fmt::format("writes outside the project{} and /tmp are refused, and "
                                "protected files and git's hooks and config are read-only",
                                plan.writable_roots.size() > 2 ? ", the writable paths" : ""));
-  if (f.net && !plan.share_network)
+  if (f.net && !plan.share_network && plan.proxy_port)  // NET-7
+    what.push_back(
+        fmt::format("only proxied traffic can leave: the hosts in [network] allow "
+                    "through the proxy at 127.0.0.1:{} (HTTPS_PROXY is set; a "
+                    "program that ignores it gets no network)",
+                    *plan.proxy_port));
+  else if (f.net && !plan.share_network)
     what.push_back("the network is closed (only 127.0.0.1 inside this command works)");
   if (f.sock) what.push_back("Unix-domain sockets are refused (ssh-agent, D-Bus, Docker)");
   if (what.empty()) return std::nullopt;

@@ -91,6 +91,9 @@ struct Plan {
   EnvMap env;                     // the whole environment of bwrap / the command (ENV-5)
   std::vector<std::string> stripped;  // names removed from the environment (ENV-4)
   bool share_network = false;
+  // NET-7: the allowlist proxy answers on 127.0.0.1:<port> inside the sandbox ([network]
+  // allow is set, the command has no way out); nothing otherwise.
+  std::optional<int> proxy_port;
   std::vector<SeccompRule> seccomp;
   Limits limits;
   std::optional<std::chrono::milliseconds> timeout;

@@ -12,6 +12,7 @@
 #include "plan/cache_tools.h"
 #include "plan/env_filter.h"
 #include "plan/mount_order.h"
+#include "plan/net_rules.h"
 #include "plan/plan_check.h"
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
@@ -426,6 +427,7 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   p.stripped = std::move(part.stripped);
   p.cwd = std::move(part.cwd);
   p.seccomp = std::move(part.seccomp);
+  p.proxy_port = part.proxy_port;
   // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
   if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
 }
@@ -485,6 +487,13 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // PKG-3: the package managers' variables point into the project's sandbox cache.
   if (!opt.cache_folder.empty())
     set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
+  // NET-6, NET-7: listed hosts through the proxy; `network: true` means the whole network
+  // without it. Linux only for now: Seatbelt has no network namespace to put the port in.
+  if (!policy.network.allow.empty() && !req.network && !req.outside_sandbox &&
+      opt.backend == Backend::kBwrap) {
+    part.proxy_port = kProxyPort;
+    set_proxy_variables(part.env, kProxyPort);
+  }
   part.seccomp = default_seccomp_rules();  // NET-1, PROC-2
   return part;
 }

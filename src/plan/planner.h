@@ -43,6 +43,8 @@ struct ProcessPart {
   std::vector<std::string> stripped;
   std::string cwd;
   std::vector<SeccompRule> seccomp;
+  // NET-7: the allowlist proxy's port inside the sandbox, when the command uses it.
+  std::optional<int> proxy_port;
 };
 ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const Request& req,
                                  const std::string& project, const PlanOptions& options = {});

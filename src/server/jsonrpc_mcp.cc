@@ -131,6 +131,13 @@ std::string allow_option(AskKind kind) {
 json mcp_tools(const std::string& v) {
   auto typed = [](const char* type) { return json{{"type", type}}; };
   json moved = object_schema({{"from", typed("string")}, {"to", typed("string")}}, {"from", "to"});
+  json connection = object_schema({{"host", typed("string")},
+                                   {"allowed", typed("boolean")},
+                                   {"rule", typed("string")},
+                                   {"bytes_out", typed("integer")},
+                                   {"bytes_in", typed("integer")},
+                                   {"count", typed("integer")}},
+                                  {"host", "allowed", "rule"});
   json bash_out =
       object_schema({{"exit_code", typed("integer")},
                      {"signal", typed("integer")},
@@ -144,6 +151,7 @@ json mcp_tools(const std::string& v) {
                      {"stdout_truncated", typed("boolean")},
                      {"stderr_truncated", typed("boolean")},
                      {"processes_left", json{{"type", "array"}, {"items", typed("integer")}}},
+                     {"connections", json{{"type", "array"}, {"items", connection}}},
                      {"duration_ms", typed("integer")}},
                     {"exit_code", "stdout", "stderr", "timed_out", "notes", "quarantined"});
   json tools = json::array();

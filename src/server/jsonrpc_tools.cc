@@ -180,6 +180,17 @@ json to_json(const api::ExecResult& r) {
   if (r.stdout_truncated) j["stdout_truncated"] = true;
   if (r.stderr_truncated) j["stderr_truncated"] = true;
   if (!r.processes_left.empty()) j["processes_left"] = r.processes_left;
+  if (!r.connections.empty()) {  // NET-9
+    json conns = json::array();
+    for (const auto& c : r.connections)
+      conns.push_back(json{{"host", c.host},
+                           {"allowed", c.allowed},
+                           {"rule", c.rule},
+                           {"bytes_out", c.bytes_out},
+                           {"bytes_in", c.bytes_in},
+                           {"count", c.count}});
+    j["connections"] = std::move(conns);
+  }
   j["duration_ms"] = static_cast<int64_t>(r.duration_ms + 0.5);
   return j;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/net_rules.h"
 #include "plan/plan.h"
 
 namespace cordon {
@@ -29,6 +30,8 @@ struct CommandResult {
   std::vector<QuarantineMove> quarantined;
   std::vector<int> processes_left;       // NET-4: still running, never killed
   std::optional<std::string> blocked_note;  // RES-2
+  // NET-9: every host the command reached or was refused through the allowlist proxy.
+  std::vector<NetConnection> connections;
   // cordon's own messages about this command ("make: command not found"), for stderr after
   // the command's output.
   std::vector<std::string> messages;

@@ -1,8 +1,11 @@
 #include "session/policy_report.h"
 
+#include <fmt/format.h>
+
 #include "backend/linux/cgroup.h"
 #include "core/strings.h"
 #include "plan/cache_rules.h"
+#include "plan/net_rules.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -29,6 +32,19 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
 }
 
 }  // namespace
+
+nlohmann::json allowlist_json(const Policy& p, const Plan& plan) {
+  nlohmann::json j;
+  j["allow"] = p.network.allow;
+  j["deny"] = p.network.deny;
+  j["unknown"] = p.network.ask_unknown ? "ask (not built yet: refused)" : "refuse";
+  j["refused_ranges"] = refused_ranges();
+  if (plan.proxy_port)
+    j["proxy"] = fmt::format("127.0.0.1:{}", *plan.proxy_port);
+  else
+    j["proxy"] = nullptr;
+  return j;
+}
 
 Plan printable_plan(Plan plan) {
   for (auto& h : plan.hidden) {
@@ -86,7 +102,11 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["project"] = printable(session.project());
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
-  j["network"] = p.mode != SandboxMode::kOn ? "host" : sb ? "none" : "loopback only";  // MAC-1
+  j["network"] = p.mode != SandboxMode::kOn ? "host"
+                 : sb                       ? "none"
+                 : plan.proxy_port          ? "loopback and the allowlist proxy"
+                                            : "loopback only";  // MAC-1, NET-7
+  j["network_allowlist"] = allowlist_json(p, plan);    // NET-11
   j["writable"] = plan.writable_roots;
   j["hidden"] = nlohmann::json::array();
   for (const auto& h : plan.hidden) {

@@ -21,6 +21,10 @@ Plan printable_plan(Plan plan);
 nlohmann::json policy_json(const Policy& policy, const Session& session, const Plan& plan,
                            const SeatbeltPlan* seatbelt = nullptr);
 
+// NET-11: the allow and deny lists, what unknown hosts get, the refused address ranges and the
+// proxy's address inside each sandbox (null when commands get no proxy).
+nlohmann::json allowlist_json(const Policy& policy, const Plan& plan);
+
 // The backend part of `cordon policy` (MAC-5): which backend, its program, and for Seatbelt the
 // profile's size and path filters against MAC-2's cap.
 nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "backend/linux/command_proxy.h"
 #include "backend/macos/launcher.h"
 #include "backend/macos/sandbox_exec_probe.h"
 #include "core/paths.h"
@@ -645,7 +646,8 @@ CommandResult Session::run(const Request& req, const LaunchIo& io, const PreChec
   if (c.req.cwd.empty()) c.req.cwd = opts_.cwd;
   trace("run: start");
   if (auto h = current_hold()) return refused(c, *h);  // PROC-3: a held session runs nothing
-  start_sandbox_early(c);  // bwrap starts now and waits for its mounts while they are planned
+  // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
+  if (auto r = start_sandbox_early(c)) return refused(c, *r);
   plan_command(c);         // SES-3's leftovers first, then facts and plan
   if (auto r = refusal_before_start(c)) return refused(c, *r);  // plan, holds, probe, CMD-4
   if (auto r = hand_over(c)) return refused(c, *r);             // the mounts, to the early bwrap
@@ -680,15 +682,19 @@ bool Session::under_bwrap(const Command& c) const {
   return c.plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
 }
 
-void Session::start_sandbox_early(Command& c) {
+std::optional<Refusal> Session::start_sandbox_early(Command& c) {
   c.bwrap = find_bwrap(opts_.env);
   if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
       c.req.outside_sandbox || c.bwrap.empty())
-    return;
+    return std::nullopt;
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.cache_folder = opts_.folders.cache;
   c.part = sandbox_process_part(opts_.policy, opts_.env, c.req, record_.project, po);
+  // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
+  auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home);
+  if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
+  c.net = std::move(proxy).value();
   auto early = PendingSandbox::start(*c.part, opts_.policy.limits, c.req.timeout, c.bwrap,
                                      opts_.folders.cache, c.io);
   // A command line past the argument limit fails bwrap's execve: the plan says why, in BUD-1's
@@ -697,6 +703,7 @@ void Session::start_sandbox_early(Command& c) {
     c.early.emplace(std::move(*early));
   else
     c.early_failure = early.error().message;
+  return std::nullopt;
 }
 
 void Session::plan_command(Command& c) {
@@ -918,6 +925,11 @@ void Session::add_outcome_notes(Command& c, const ProcessOutcome& o) {
                     "ended: {}. They left its process group and were left "
                     "running (NET-4).",
                     pid_list(o.escaped)));
+  }
+  if (c.net) {  // NET-9: the hosts reached or refused, a note once per refused host
+    res.connections = c.net->finish();
+    for (auto& n : refusal_notes(res.connections, c.plan.config_file))
+      res.notes.push_back(std::move(n));
   }
   if (!o.timed_out && !o.canceled)
     res.blocked_note =

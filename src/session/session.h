@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backend/backend_choice.h"
+#include "backend/linux/command_proxy.h"
 #include "backend/linux/launcher.h"
 #include "backend/linux/probe.h"
 #include "backend/macos/seatbelt_plan.h"
@@ -111,7 +112,7 @@ class Session {
   struct Command {
     Command(const Request& r, const LaunchIo& i, const PreCheck& c) : req(r), io(i), check(c) {}
     Request req;
-    const LaunchIo& io;
+    LaunchIo io;  // the caller's, plus NET-7's stage when the command uses the proxy
     const PreCheck& check;
     std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
     CommandResult res;
@@ -126,9 +127,10 @@ class Session {
     LeftoverRecord record;
     std::string record_path;
     std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
+    std::unique_ptr<CommandProxy> net;  // NET-7: the allowlist proxy, when the command uses it
   };
   // Session::run's steps, in their order.
-  void start_sandbox_early(Command& c);
+  std::optional<Refusal> start_sandbox_early(Command& c);
   void plan_command(Command& c);
   std::optional<Refusal> refusal_before_start(Command& c);
   std::optional<Refusal> hand_over(Command& c);

@@ -111,10 +111,10 @@ TEST(Config, UnknownKeyInsideKnownTableIsAnError) {  // CFG-2
 }
 
 TEST(Config, UnknownTopLevelTableIsAWarning) {  // CFG-2
-  auto r = parse("[network]\nallow = [\"x\"]\n[sandbox]\nmode = \"on\"\n");
+  auto r = parse("[telemetry]\nsend = [\"x\"]\n[sandbox]\nmode = \"on\"\n");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->warnings.size(), 1u);
-  EXPECT_NE(r->warnings[0].find("network"), std::string::npos);
+  EXPECT_NE(r->warnings[0].find("telemetry"), std::string::npos);
 }
 
 TEST(Config, EnabledAndModeMustAgree) {  // CFG-3

@@ -105,9 +105,17 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
 
   ProcessSpec spec;
   spec.path = bwrap;
-  spec.argv = bwrap_command_line(plan, 3);
+  if (io.argv_prefix.empty()) {
+    spec.argv = bwrap_command_line(plan, 3);
+  } else {
+    Plan shape;
+    shape.argv = io.argv_prefix;
+    shape.argv.insert(shape.argv.end(), plan.argv.begin(), plan.argv.end());
+    spec.argv = bwrap_command_line(shape, 3);
+  }
   spec.env = plan.env;
   spec.pass_fds = {{a.fd, 3}, {s.fd, 4}, {sw.fd, 5}};
+  spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = plan.limits;
   spec.in = io.in;
@@ -160,12 +168,14 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   for (auto [r, w] : {std::pair<Fd*, Fd*>{&s->sr, &sw}, {&ar, &s->aw}, {&kr, &s->kw}})
     if (auto st = make_pipe(*r, *w); !st.ok()) return st.error();
   Plan shape;  // what is known now: the command line bwrap starts with
-  shape.argv = part.argv;
+  shape.argv = io.argv_prefix;
+  shape.argv.insert(shape.argv.end(), part.argv.begin(), part.argv.end());
   ProcessSpec& spec = s->spec;
   spec.path = bwrap;
   spec.argv = bwrap_command_line(shape, 3);
   spec.env = part.env;
   spec.pass_fds = {{ar.fd, 3}, {kr.fd, 4}, {sw.fd, 5}};
+  spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = limits;
   spec.in = io.in;

@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/linux/process.h"
 #include "plan/plan.h"
@@ -20,6 +22,11 @@ struct LaunchIo {
   OutputMode err = OutputMode::kTee;
   size_t capture_limit = 1 << 20;
   int cancel_fd = -1;
+  // More descriptors for the sandbox (ours >= 10, theirs 6..9), and words run before the
+  // command inside it: NET-7's net stage (`<stage> ... -- <command>`). The plan's argv stays
+  // the command's own.
+  std::vector<std::pair<int, int>> extra_fds;
+  std::vector<std::string> argv_prefix;
 };
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status

@@ -1,0 +1,49 @@
+// NET-7: the allowlist proxy around one sandboxed command: the one call that starts it, and
+// the one that collects the hosts the command reached or was refused. Session::run calls
+// start() before bwrap starts and finish() once the command ended.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/linux/launcher.h"
+#include "net/proxy_server.h"
+#include "plan/net_rules.h"
+#include "plan/planner.h"
+
+namespace cordon {
+
+struct Policy;
+
+class CommandProxy {
+ public:
+  // When `part.proxy_port` is set: puts the net stage before the command (io.argv_prefix; run
+  // from cordon's own binary through an inherited descriptor, so it works wherever cordon
+  // lives), adds the stage's two descriptors to `io`, and waits on a thread for the listening
+  // socket the stage sends. Returns nothing (no thread, nothing changed) when the command does not use the proxy.
+  // Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
+  static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
+                                                     const NetRules& rules);
+  // The same, with the rules of `policy` ([network] allow/deny); `home` shortens the config
+  // file's name in messages.
+  static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
+                                                     const Policy& policy, const std::string& home);
+  ~CommandProxy();
+
+  // Ends the proxy (the command has ended) and lists its hosts.
+  std::vector<NetConnection> finish();
+
+ private:
+  CommandProxy() = default;
+  int sock_ = -1;  // our end of the Unix socket the stage sends the listener over
+  int child_sock_ = -1, exe_ = -1;
+  NetRules rules_;
+  std::unique_ptr<ProxyServer> server_;
+  std::thread receiver_;
+  bool finished_ = false;
+  std::vector<NetConnection> result_;
+};
+
+}  // namespace cordon

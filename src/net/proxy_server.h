@@ -1,0 +1,44 @@
+// NET-7, NET-8, NET-9: the allowlist proxy for one command. It accepts on a listening socket
+// that lives in the sandbox's network namespace (created there by the net stage, handed out),
+// answers HTTP CONNECT, absolute-form http:// and SOCKS5 CONNECT, resolves names here, outside,
+// checks every address, and connects to the address it checked.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plan/net_rules.h"
+
+namespace cordon {
+
+// NET-8 limits.
+struct ProxyLimits {
+  unsigned max_connections = 256;
+  int idle_seconds = 600;
+  int header_seconds = 10;
+};
+
+class ProxyServer {
+ public:
+  // `listen_fd`: a listening TCP socket, owned from now on. `own`: this machine's interface
+  // addresses (canonical), refused unless an entry names them literally.
+  ProxyServer(int listen_fd, NetRules rules, std::vector<std::string> own, ProxyLimits limits = {});
+  ~ProxyServer();
+  ProxyServer(const ProxyServer&) = delete;
+  ProxyServer& operator=(const ProxyServer&) = delete;
+
+  // Serves on a thread of its own until stop().
+  void start();
+  // Ends every connection and the thread; the hosts reached or refused, in first-seen order.
+  std::vector<NetConnection> stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// This machine's interface addresses, canonical (NET-8).
+std::vector<std::string> own_addresses();
+
+}  // namespace cordon

@@ -1,0 +1,140 @@
+#include "plan/net_request.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "config/net_entry.h"
+
+namespace cordon {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::optional<int> port_number(std::string_view p) {
+  if (p.empty() || p.size() > 5) return std::nullopt;
+  int v = 0;
+  for (char c : p) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > 65535) return std::nullopt;
+  return v;
+}
+
+// "host:port", "[v6]:port", or "host" with `default_port`.
+bool split_authority(std::string_view a, int default_port, std::string* host, int* port) {
+  std::string_view h = a;
+  std::optional<std::string_view> p;
+  if (!a.empty() && a.front() == '[') {
+    size_t close = a.find(']');
+    if (close == std::string_view::npos) return false;
+    h = a.substr(1, close - 1);
+    if (close + 1 < a.size()) {
+      if (a[close + 1] != ':') return false;
+      p = a.substr(close + 2);
+    }
+  } else if (size_t colon = a.rfind(':'); colon != std::string_view::npos) {
+    if (a.find(':') != colon) return false;  // a bare IPv6 address needs brackets
+    h = a.substr(0, colon);
+    p = a.substr(colon + 1);
+  }
+  int v = default_port;
+  if (p) {
+    auto n = port_number(*p);
+    if (!n) return false;
+    v = *n;
+  }
+  if (v <= 0) return false;
+  auto n = normalize_host(h);
+  if (!n) return false;
+  *host = *n;
+  *port = v;
+  return true;
+}
+
+bool hop_by_hop(const std::string& name) {
+  return name == "proxy-connection" || name == "proxy-authorization" || name == "connection" ||
+         name == "keep-alive" || name == "te" || name == "trailer" || name == "upgrade" ||
+         name == "proxy-authenticate";
+}
+
+std::vector<std::string_view> lines_of(std::string_view head) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos < head.size()) {
+    size_t end = head.find("\r\n", pos);
+    if (end == std::string_view::npos) end = head.size();
+    out.push_back(head.substr(pos, end - pos));
+    pos = end + 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string host_port(const std::string& host, int port) {
+  if (host.find(':') != std::string::npos) return fmt::format("[{}]:{}", host, port);
+  return fmt::format("{}:{}", host, port);
+}
+
+std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::string* why) {
+  auto fail = [&](const char* w) -> std::optional<ProxyRequest> {
+    if (why) *why = w;
+    return std::nullopt;
+  };
+  if (head.size() > kProxyHeaderLimit) return fail("the header block is longer than 16 KiB");
+  for (unsigned char c : head)
+    if ((c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f)
+      return fail("the request holds a control character");
+  auto lines = lines_of(head);
+  if (lines.empty()) return fail("empty request");
+  std::string_view first = lines[0];
+  size_t s1 = first.find(' ');
+  size_t s2 = first.rfind(' ');
+  if (s1 == std::string_view::npos || s1 == s2)
+    return fail("the request line is not METHOD TARGET VERSION");
+  std::string_view method = first.substr(0, s1);
+  std::string_view target = first.substr(s1 + 1, s2 - s1 - 1);
+  std::string_view version = first.substr(s2 + 1);
+  if (version != "HTTP/1.1" && version != "HTTP/1.0") return fail("not an HTTP/1 request");
+  ProxyRequest r;
+  if (method == "CONNECT") {
+    r.connect = true;
+    if (!split_authority(target, 0, &r.host, &r.port))
+      return fail("CONNECT needs host:port with a valid host name");
+    return r;
+  }
+  if (lower(target.substr(0, std::min<size_t>(7, target.size()))) != "http://")
+    return fail("the proxy takes CONNECT host:port and absolute http:// requests only");
+  std::string_view rest = target.substr(7);
+  size_t slash = rest.find_first_of("/?");
+  std::string_view authority = rest.substr(0, slash);
+  std::string path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+  if (path[0] == '?') path = "/" + path;
+  if (authority.find('@') != std::string_view::npos)
+    return fail("a user name in the URL is not passed on");
+  if (!split_authority(authority, 80, &r.host, &r.port))
+    return fail("the URL's host is not a valid host name");
+  r.forward_head = fmt::format("{} {} {}\r\n", method, path, version);
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::string_view l = lines[i];
+    if (l.empty()) continue;
+    size_t colon = l.find(':');
+    if (colon == std::string_view::npos || colon == 0) return fail("a header line has no name");
+    if (hop_by_hop(lower(l.substr(0, colon)))) continue;
+    r.forward_head.append(l);
+    r.forward_head += "\r\n";
+  }
+  r.forward_head += "Connection: close\r\n\r\n";
+  return r;
+}
+
+}  // namespace cordon

@@ -1,0 +1,32 @@
+// NET-7, NET-8: reading what a client asks the proxy for, from an HTTP header block. Pure.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cordon {
+
+// The header block may be at most this long, and must arrive within kProxyHeaderSeconds.
+constexpr size_t kProxyHeaderLimit = 16 * 1024;
+constexpr int kProxyHeaderSeconds = 10;
+
+struct ProxyRequest {
+  bool connect = false;  // CONNECT host:port (a tunnel)
+  std::string host;      // normalized (normalize_host), a canonical literal for addresses
+  int port = 0;
+  // Absolute form only: the request as the server gets it ("GET /path HTTP/1.1", the headers
+  // without the Proxy-* and hop-by-hop ones, and "Connection: close").
+  std::string forward_head;
+};
+
+// `head` is the header block up to and including the empty line. Nothing when it is malformed
+// (the error then says why, for the 400 answer).
+// Example: parse_proxy_request("CONNECT registry.npmjs.org:443 HTTP/1.1\r\n\r\n", &why)
+//          gives {connect, "registry.npmjs.org", 443}.
+std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::string* why);
+
+// "host:port" as shown in results and messages ("[::1]:8080" for IPv6).
+std::string host_port(const std::string& host, int port);
+
+}  // namespace cordon

@@ -1,0 +1,61 @@
+// NET-6, NET-7, NET-3: when the planner gives a command the allowlist proxy.
+#include <gtest/gtest.h>
+
+#include "fake_facts.h"
+#include "plan/blocked_note.h"
+#include "plan/net_rules.h"
+#include "plan/planner.h"
+
+namespace cordon {
+namespace {
+
+using testing::FakeWorld;
+
+Request cmd(std::vector<std::string> argv) {
+  Request r;
+  r.argv = std::move(argv);
+  return r;
+}
+
+// NET-7: [network] allow set: the proxy's port in the plan and its variables in the command's
+// environment; no new mount and no way out.
+TEST(NetPlan, AllowlistGivesTheProxy) {
+  FakeWorld w;
+  Plan before = make_plan(w.policy, w.facts, cmd({"npm", "ci"}));
+  EXPECT_FALSE(before.proxy_port);
+  EXPECT_FALSE(before.env.get("HTTPS_PROXY").has_value());
+  w.policy.network.allow = {"registry.npmjs.org"};
+  Plan p = make_plan(w.policy, w.facts, cmd({"npm", "ci"}));
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  ASSERT_TRUE(p.proxy_port);
+  EXPECT_EQ(*p.proxy_port, kProxyPort);
+  EXPECT_FALSE(p.share_network);
+  EXPECT_EQ(p.env.value("HTTPS_PROXY"), "http://127.0.0.1:3128");
+  EXPECT_EQ(p.env.value("npm_config_https_proxy"), "http://127.0.0.1:3128");
+  EXPECT_EQ(p.mount_count(), before.mount_count());
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"npm", "ci"}));
+}
+
+// NET-10/NET-3: `network: true` is the whole network, without the proxy.
+TEST(NetPlan, NetworkTrueHasNoProxy) {
+  FakeWorld w;
+  w.policy.network.allow = {"registry.npmjs.org"};
+  Request r = cmd({"curl", "x"});
+  r.network = true;
+  Plan p = make_plan(w.policy, w.facts, r);
+  EXPECT_FALSE(p.proxy_port);
+  EXPECT_FALSE(p.env.get("HTTPS_PROXY").has_value());
+}
+
+// NET-7: a program that ignores the variables is told that only proxied traffic leaves.
+TEST(NetPlan, BlockedNoteNamesTheProxy) {
+  FakeWorld w;
+  w.policy.network.allow = {"registry.npmjs.org"};
+  Plan p = make_plan(w.policy, w.facts, cmd({"ssh", "github.com"}));
+  auto note = blocked_note(p, 255, "ssh: connect to host github.com: Network is unreachable");
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("only proxied traffic can leave"), std::string::npos) << *note;
+}
+
+}  // namespace
+}  // namespace cordon

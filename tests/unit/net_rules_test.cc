@@ -1,0 +1,375 @@
+// NET-6, NET-8, NET-9: the allowlist's syntax, matching and address checks, table-driven.
+#include "plan/net_rules.h"
+
+#include <gtest/gtest.h>
+
+#include "config/config_file.h"
+#include "config/net_entry.h"
+#include "core/env.h"
+#include "plan/net_request.h"
+
+namespace cordon {
+namespace {
+
+NetRules rules(std::vector<std::string> allow, std::vector<std::string> deny = {}) {
+  auto r = parse_net_rules(allow, deny, NetUnknown::kRefuse, "~/.config/cordon/config.toml");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : NetRules{};
+}
+
+// NET-6: every spelling of an IPv4 address the C library accepts is the one canonical address.
+TEST(NetRules, CanonicalAddressSpellings) {
+  struct Case {
+    const char* in;
+    const char* out;  // nullptr: not an address
+  };
+  const Case cases[] = {
+      {"127.0.0.1", "127.0.0.1"},
+      {"127.1", "127.0.0.1"},
+      {"2130706433", "127.0.0.1"},
+      {"0x7f.1", "127.0.0.1"},
+      {"0x7f.0.0.1", "127.0.0.1"},
+      {"0177.0.0.1", "127.0.0.1"},
+      {"0x7F000001", "127.0.0.1"},
+      {"::ffff:127.0.0.1", "127.0.0.1"},
+      {"[::ffff:127.0.0.1]", "127.0.0.1"},
+      {"::ffff:7f00:1", "127.0.0.1"},
+      {"::1", "::1"},
+      {"[0:0:0:0:0:0:0:1]", "::1"},
+      {"FE80::1", "fe80::1"},
+      {"169.254.169.254", "169.254.169.254"},
+      {"example.com", nullptr},
+      {"127.0.0.1 x", nullptr},
+      {"1.2.3.4.5", nullptr},
+      {"", nullptr},
+      {"deadbeef", nullptr},
+  };
+  for (const auto& c : cases) {
+    auto got = canonical_ip(c.in);
+    if (c.out) {
+      ASSERT_TRUE(got.has_value()) << c.in;
+      EXPECT_EQ(*got, c.out) << c.in;
+    } else {
+      EXPECT_FALSE(got.has_value()) << c.in << " gave " << got.value_or("");
+    }
+  }
+}
+
+// NET-6, NET-8: hosts as clients send them: lower-case, one trailing dot gone, malformed ones
+// (control characters, NUL, `%`, spaces, non-ASCII) refused.
+TEST(NetRules, NormalizeHost) {
+  struct Case {
+    std::string in;
+    const char* out;
+  };
+  const Case cases[] = {
+      {"Registry.NPMJS.org", "registry.npmjs.org"},
+      {"registry.npmjs.org.", "registry.npmjs.org"},
+      {"127.0.0.1.", "127.0.0.1"},
+      {"127.1", "127.0.0.1"},
+      {"xn--bcher-kva.example", "xn--bcher-kva.example"},
+      {"b\xc3\xbc"
+       "cher.example",
+       nullptr},
+      {"evil%2ecom", nullptr},
+      {"a b.com", nullptr},
+      {"a\tb.com", nullptr},
+      {std::string("a\0b.com", 7), nullptr},
+      {"a\r\nb.com", nullptr},
+      {"user@host.com", nullptr},
+      {"a..b.com", nullptr},
+      {".a.com", nullptr},
+      {"registry.npmjs.org..", nullptr},
+      {std::string(64, 'a') + ".com", nullptr},
+      {"", nullptr},
+  };
+  for (const auto& c : cases) {
+    auto got = normalize_host(c.in);
+    if (c.out) {
+      ASSERT_TRUE(got.has_value()) << c.in;
+      EXPECT_EQ(*got, c.out) << c.in;
+    } else {
+      EXPECT_FALSE(got.has_value()) << c.in << " gave " << got.value_or("");
+    }
+  }
+}
+
+// NET-6: entries that are refused at load, each with the reason.
+TEST(NetRules, BadEntriesAreRefused) {
+  struct Case {
+    const char* entry;
+    const char* words;
+  };
+  const Case cases[] = {
+      {"*", "every host"},
+      {"**", "every host"},
+      {"*:443", "every host"},
+      {"*.com", "public suffix \"com\""},
+      {"**.com", "public suffix \"com\""},
+      {"**.co.uk", "public suffix \"co.uk\""},
+      {"*.github.io", "public suffix \"github.io\""},
+      {"foo.*.com", "whole first label"},
+      {"*foo.com", "whole first label"},
+      {"*.127.0.0.1", "never matches an address"},
+      {"example.com:0", "port"},
+      {"example.com:65536", "port"},
+      {"example.com:http", "port"},
+      {"b\xc3\xbc"
+       "cher.example",
+       "punycode"},
+      {"evil%2ecom", "not a host name"},
+      {"exa mple.com", "not a host name"},
+      {"http://example.com", "without a scheme"},
+  };
+  for (const auto& c : cases) {
+    auto e = parse_net_entry(c.entry);
+    ASSERT_FALSE(e.ok()) << c.entry;
+    EXPECT_NE(e.error().message.find(c.words), std::string::npos)
+        << c.entry << ": " << e.error().message;
+  }
+}
+
+// NET-6: what the good entries parse to.
+TEST(NetRules, GoodEntriesParse) {
+  auto e = parse_net_entry("Files.Example.org:8443");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().kind, NetEntry::Kind::kExact);
+  EXPECT_EQ(e.value().host, "files.example.org");
+  EXPECT_EQ(e.value().port, 8443);
+  e = parse_net_entry("**.github.com:*");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().kind, NetEntry::Kind::kDomain);
+  EXPECT_EQ(e.value().port, -1);
+  e = parse_net_entry("127.1:8080");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().kind, NetEntry::Kind::kAddress);
+  EXPECT_EQ(e.value().host, "127.0.0.1");
+  e = parse_net_entry("[::1]:9000");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().host, "::1");
+  EXPECT_EQ(e.value().port, 9000);
+  e = parse_net_entry("::1");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().port, 0);
+  e = parse_net_entry("*.example.co.uk");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e.value().kind, NetEntry::Kind::kSubdomains);
+}
+
+// NET-6: matching, whole labels, ports, deny over allow, literals only by address entries.
+TEST(NetRules, Matching) {
+  NetRules r = rules({"registry.npmjs.org", "*.sub.example.com", "**.github.com",
+                      "files.example.org:8443", "any.example.net:*", "127.0.0.1:8080", "[::1]:*"},
+                     {"gist.github.com", "**.evil.github.com"});
+  struct Case {
+    const char* host;  // normalized
+    int port;
+    bool allowed;
+    const char* rule;
+  };
+  const Case cases[] = {
+      {"registry.npmjs.org", 443, true, "allow registry.npmjs.org"},
+      {"registry.npmjs.org", 80, true, "allow registry.npmjs.org"},
+      {"registry.npmjs.org", 8443, false, "not in allow"},
+      {"evilregistry.npmjs.org", 443, false, "not in allow"},
+      {"x.registry.npmjs.org", 443, false, "not in allow"},
+      {"a.sub.example.com", 443, true, "allow *.sub.example.com"},
+      {"a.b.sub.example.com", 443, true, "allow *.sub.example.com"},
+      {"sub.example.com", 443, false, "not in allow"},
+      {"evilsub.example.com", 443, false, "not in allow"},
+      {"github.com", 443, true, "allow **.github.com"},
+      {"api.github.com", 443, true, "allow **.github.com"},
+      {"notgithub.com", 443, false, "not in allow"},
+      {"github.com.evil.org", 443, false, "not in allow"},
+      {"gist.github.com", 443, false, "deny gist.github.com"},
+      {"evil.github.com", 443, false, "deny **.evil.github.com"},
+      {"a.evil.github.com", 443, false, "deny **.evil.github.com"},
+      {"files.example.org", 8443, true, "allow files.example.org:8443"},
+      {"files.example.org", 443, false, "not in allow"},
+      {"any.example.net", 22, true, "allow any.example.net:*"},
+      {"127.0.0.1", 8080, true, "allow 127.0.0.1:8080"},
+      {"127.0.0.1", 8081, false, "not in allow"},
+      {"::1", 5, true, "allow [::1]:*"},
+      {"localhost", 8080, false, "not in allow"},
+  };
+  for (const auto& c : cases) {
+    NetVerdict v = check_host(r, c.host, c.port);
+    EXPECT_EQ(v.allowed, c.allowed) << c.host << ":" << c.port;
+    EXPECT_EQ(v.rule, c.rule) << c.host << ":" << c.port;
+  }
+  EXPECT_TRUE(check_host(r, "127.0.0.1", 8080).names_address);
+  EXPECT_FALSE(check_host(r, "api.github.com", 443).names_address);
+}
+
+// NET-6: a wildcard never matches a literal, even one whose digits end like the domain.
+TEST(NetRules, WildcardNeverMatchesLiteral) {
+  NetRules r = rules({"**.example.com"});
+  EXPECT_FALSE(check_host(r, "93.184.216.34", 443).allowed);
+}
+
+// NET-8: the refused ranges, with the cloud metadata addresses, and the machine's own.
+TEST(NetRules, RefusedAddresses) {
+  struct Case {
+    const char* addr;
+    const char* words;  // nullptr: allowed
+  };
+  const Case cases[] = {
+      {"127.0.0.1", "loopback"},
+      {"127.255.0.9", "loopback"},
+      {"0.0.0.0", "unspecified"},
+      {"169.254.169.254", "link-local"},
+      {"10.1.2.3", "private"},
+      {"172.16.0.1", "private"},
+      {"172.31.255.255", "private"},
+      {"192.168.1.1", "private"},
+      {"100.64.0.1", "shared"},
+      {"224.0.0.1", "multicast"},
+      {"::1", "loopback"},
+      {"::", "unspecified"},
+      {"fe80::1", "link-local"},
+      {"fd00:ec2::254", "private"},
+      {"fc00::1", "private"},
+      {"ff02::1", "multicast"},
+      {"104.16.0.35", nullptr},
+      {"172.32.0.1", nullptr},
+      {"2606:4700::6810:123", nullptr},
+      {"203.0.113.9", "own"},
+      {"64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254, link-local"},
+      {"64:ff9b::6810:23", nullptr},
+  };
+  for (const auto& c : cases) {
+    auto why = refused_address(c.addr, {"203.0.113.9"});
+    if (c.words) {
+      ASSERT_TRUE(why.has_value()) << c.addr;
+      EXPECT_NE(why->find(c.words), std::string::npos) << c.addr << ": " << *why;
+    } else {
+      EXPECT_FALSE(why.has_value()) << c.addr << ": " << why.value_or("");
+    }
+  }
+}
+
+// NET-9: the body names the host, the rule and the file, and tells an agent not to work around.
+TEST(NetRules, RefusalBody) {
+  std::string b = refusal_body("example.org:443", "not in allow", "~/.config/cordon/config.toml");
+  EXPECT_NE(b.find("example.org:443 is not in [network] allow (~/.config/cordon/config.toml)"),
+            std::string::npos);
+  EXPECT_NE(b.find("do not try to get around the proxy"), std::string::npos);
+  b = refusal_body("gist.github.com:443", "deny gist.github.com", "c.toml");
+  EXPECT_NE(b.find("[network] deny \"gist.github.com\""), std::string::npos);
+}
+
+// NET-6, CFG-2: the config keys, a bad entry naming file, line and entry.
+TEST(NetRules, ConfigKeys) {
+  auto p = parse_config(
+      "[network]\nallow = [\"registry.npmjs.org\", \"**.github.com\"]\ndeny = "
+      "[\"gist.github.com\"]\n",
+      "c.toml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p.value().network.allow.size(), 2u);
+  EXPECT_EQ(p.value().network.deny.size(), 1u);
+  EXPECT_FALSE(p.value().network.ask_unknown);
+  auto bad = parse_config("[network]\nallow = [\"ok.example.org\",\n  \"*.com\"]\n", "c.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("c.toml:3: [network] allow[1]: \"*.com\""), std::string::npos)
+      << bad.error().message;
+  bad = parse_config("[network]\nunknown = \"maybe\"\n", "c.toml");
+  ASSERT_FALSE(bad.ok());
+  bad = parse_config("[network]\nallowed = []\n", "c.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("known keys: allow, deny, unknown"), std::string::npos);
+  // NET-10: "ask" loads, with a warning that it is not built and unknown hosts are refused.
+  auto ask = parse_config("[network]\nunknown = \"ask\"\n", "c.toml");
+  ASSERT_TRUE(ask.ok());
+  ASSERT_EQ(ask.value().warnings.size(), 1u);
+  EXPECT_NE(ask.value().warnings[0].find("not built"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// NET-7, NET-8: what the proxy reads from a request's header block.
+TEST(NetRequest, ConnectAndAbsoluteForm) {
+  std::string why;
+  auto r = parse_proxy_request("CONNECT Registry.NPMJS.org.:443 HTTP/1.1\r\nHost: x\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_TRUE(r->connect);
+  EXPECT_EQ(r->host, "registry.npmjs.org");
+  EXPECT_EQ(r->port, 443);
+  r = parse_proxy_request("CONNECT [::1]:8080 HTTP/1.1\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->host, "::1");
+  EXPECT_EQ(host_port(r->host, r->port), "[::1]:8080");
+  r = parse_proxy_request("CONNECT 2130706433:80 HTTP/1.1\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->host, "127.0.0.1");
+  r = parse_proxy_request(
+      "GET http://127.0.0.1:8080/a/b?c=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nProxy-Connection: "
+      "keep-alive\r\nProxy-Authorization: Basic eA==\r\nConnection: keep-alive\r\nAccept: "
+      "*/*\r\n\r\n",
+      &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_FALSE(r->connect);
+  EXPECT_EQ(r->port, 8080);
+  EXPECT_EQ(r->forward_head,
+            "GET /a/b?c=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\nConnection: "
+            "close\r\n\r\n");
+  r = parse_proxy_request("GET http://example.org HTTP/1.0\r\n\r\n", &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(r->port, 80);
+  EXPECT_EQ(r->forward_head.substr(0, 16), "GET / HTTP/1.0\r\n");
+}
+
+TEST(NetRequest, MalformedRequestsAreRefused) {
+  const char* bad[] = {
+      "CONNECT evil%2ecom:443 HTTP/1.1\r\n\r\n",
+      "CONNECT example.com HTTP/1.1\r\n\r\n",
+      "CONNECT example.com:99999 HTTP/1.1\r\n\r\n",
+      "CONNECT ::1:443 HTTP/1.1\r\n\r\n",
+      "GET /relative HTTP/1.1\r\nHost: example.com\r\n\r\n",
+      "GET https://example.com/ HTTP/1.1\r\n\r\n",
+      "GET http://user:pw@example.com/ HTTP/1.1\r\n\r\n",
+      "GET http://exa\x01mple.com/ HTTP/1.1\r\n\r\n",
+      "CONNECT example.com:443 SPDY/3\r\n\r\n",
+  };
+  for (const char* b : bad) {
+    std::string why;
+    EXPECT_FALSE(parse_proxy_request(b, &why)) << b;
+    EXPECT_FALSE(why.empty()) << b;
+  }
+  std::string nul("CONNECT a\0b.com:443 HTTP/1.1\r\n\r\n", 33);
+  std::string why;
+  EXPECT_FALSE(parse_proxy_request(nul, &why));
+  EXPECT_FALSE(parse_proxy_request(std::string(kProxyHeaderLimit + 1, 'a'), &why));
+}
+
+// NET-7: the variables the tools read, and JAVA_TOOL_OPTIONS extended, not replaced.
+TEST(NetRules, ProxyVariables) {
+  EnvMap env;
+  env.set("JAVA_TOOL_OPTIONS", "-Xmx1g");
+  set_proxy_variables(env, 3128);
+  for (const char* n : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                        "all_proxy", "npm_config_proxy", "npm_config_https_proxy"})
+    EXPECT_EQ(env.get(n).value_or(""), "http://127.0.0.1:3128") << n;
+  EXPECT_EQ(env.get("NO_PROXY").value_or(""), "localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("no_proxy").value_or(""), "localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("JAVA_TOOL_OPTIONS").value_or(""),
+            "-Xmx1g -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 "
+            "-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128");
+}
+
+// NET-9: one note per refused host; reached hosts get none.
+TEST(NetRules, RefusalNotesOncePerHost) {
+  std::vector<NetConnection> c = {
+      {"registry.npmjs.org:443", true, "allow registry.npmjs.org", 10, 20, 3},
+      {"evil.invalid:443", false, "not in allow", 0, 0, 4}};
+  auto notes = refusal_notes(c, "~/.config/cordon/config.toml");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("evil.invalid:443 is not in [network] allow", 0), 0u) << notes[0];
+  EXPECT_NE(notes[0].find("(4 attempts)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cordon
