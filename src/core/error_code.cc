@@ -13,6 +13,7 @@ const std::vector<std::pair<std::string_view, ErrorCode>>& error_words() {
       // A broken config (CFG-2), an unusable state folder: nothing runs until it is fixed.
       {"config", ErrorCode::kUnavailable},
       {"state", ErrorCode::kUnavailable},
+      {"net", ErrorCode::kUnavailable},  // NET-7: the allowlist proxy could not start
       // No review started, not a git repository (REV-1): the request cannot be answered.
       {"review", ErrorCode::kInvalid},
       {"git", ErrorCode::kInvalid},

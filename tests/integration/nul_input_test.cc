@@ -50,7 +50,7 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
   r.command = write_victim;
   auto res = (*s)->exec(r);
   ASSERT_FALSE(res.ok()) << res->stdout_text;
-  EXPECT_EQ(res.error().code, "invalid") << res.error().message;
+  EXPECT_EQ(res.error().code, ErrorCode::kInvalid) << res.error().message;
   EXPECT_NE(res.error().message.find("BUILD_FLAGS"), std::string::npos) << res.error().message;
   // The project.
   api::Options o = options(w);
@@ -59,9 +59,9 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
   if (bad.ok()) {
     res = (*bad)->exec(r);
     ASSERT_FALSE(res.ok()) << res->stdout_text;
-    EXPECT_EQ(res.error().code, "invalid") << res.error().message;
+    EXPECT_EQ(res.error().code, ErrorCode::kInvalid) << res.error().message;
   } else {
-    EXPECT_EQ(bad.error().code, "invalid") << bad.error().message;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalid) << bad.error().message;
   }
   // The caller's folder.
   o = options(w);
@@ -70,9 +70,9 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
   if (bad.ok()) {
     res = (*bad)->exec(r);
     ASSERT_FALSE(res.ok()) << res->stdout_text;
-    EXPECT_EQ(res.error().code, "invalid") << res.error().message;
+    EXPECT_EQ(res.error().code, ErrorCode::kInvalid) << res.error().message;
   } else {
-    EXPECT_EQ(bad.error().code, "invalid") << bad.error().message;
+    EXPECT_EQ(bad.error().code, ErrorCode::kInvalid) << bad.error().message;
   }
   EXPECT_EQ(w.read(victim + "/keep.txt"), "mine\n");
 }
