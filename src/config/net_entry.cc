@@ -121,17 +121,6 @@ Split split_port(std::string_view s) {
   return {s.substr(0, colon), s.substr(colon + 1)};
 }
 
-std::optional<int> parse_port(std::string_view p) {
-  if (p.empty() || p.size() > 5) return std::nullopt;
-  int v = 0;
-  for (char c : p) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  if (v < 1 || v > 65535) return std::nullopt;
-  return v;
-}
-
 }  // namespace
 
 std::optional<std::string> canonical_ip(std::string_view host) {
@@ -211,6 +200,17 @@ Result<NetEntry> parse_net_entry(std::string_view text) {
                     *n, *n));
   e.host = *n;
   return e;
+}
+
+std::optional<int> parse_port(std::string_view p) {
+  if (p.empty() || p.size() > 5) return std::nullopt;
+  int v = 0;
+  for (char c : p) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > 65535) return std::nullopt;
+  return v;
 }
 
 }  // namespace cordon

@@ -40,4 +40,7 @@ std::optional<std::string> canonical_ip(std::string_view host);
 // NUL, `%`, spaces, non-ASCII, a label longer than 63 or a name longer than 253 characters).
 std::optional<std::string> normalize_host(std::string_view host);
 
+// A TCP port in decimal, 1 to 65535, digits only ("08" is 8; "+1", "1e3", "" are nothing).
+std::optional<int> parse_port(std::string_view text);
+
 }  // namespace cordon

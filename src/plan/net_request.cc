@@ -18,17 +18,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::optional<int> port_number(std::string_view p) {
-  if (p.empty() || p.size() > 5) return std::nullopt;
-  int v = 0;
-  for (char c : p) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  if (v < 1 || v > 65535) return std::nullopt;
-  return v;
-}
-
 // "host:port", "[v6]:port", or "host" with `default_port`.
 bool split_authority(std::string_view a, int default_port, std::string* host, int* port) {
   std::string_view h = a;
@@ -48,7 +37,7 @@ bool split_authority(std::string_view a, int default_port, std::string* host, in
   }
   int v = default_port;
   if (p) {
-    auto n = port_number(*p);
+    auto n = parse_port(*p);
     if (!n) return false;
     v = *n;
   }
