@@ -66,7 +66,6 @@ PersonAnswer RpcAsker::ask(const Question& q) {
 
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
     : opts_(std::move(options)),
-      peer_(peer),
       asker_(peer),
       core_(*this, peer, CoreOptions{opts_.max_in_flight, opts_.threads, opts_.log}) {}
 

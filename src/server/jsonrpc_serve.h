@@ -86,7 +86,6 @@ class ServeConnection : private ConnectionProtocol {
   api::Session* session() const;
 
   ServeOptions opts_;
-  Peer& peer_;
   RpcAsker asker_;
   mutable std::mutex mu_;
   std::unique_ptr<api::Session> session_;
