@@ -49,7 +49,7 @@ bool in_v6(const in6_addr& a, const char* net, int bits) {
   in6_addr n{};
   inet_pton(AF_INET6, net, &n);
   for (int i = 0; i < 16 && bits > 0; ++i, bits -= 8) {
-    unsigned char mask = bits >= 8 ? 0xff : static_cast<unsigned char>(0xff << (8 - bits));
+    auto mask = static_cast<unsigned char>(bits >= 8 ? 0xff : 0xff << (8 - bits));
     if ((a.s6_addr[i] & mask) != (n.s6_addr[i] & mask)) return false;
   }
   return true;
