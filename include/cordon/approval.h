@@ -19,6 +19,8 @@ enum class AskKind {
   kWriteOutside,    // "write_outside": a file-tool write outside the writable roots (FILE-5)
   kProtectedWrite,  // "protected_write": a file-tool write to a protected path (FILE-6)
   kCommand,         // "command": the command policy says it needs approval (CMD)
+  kNetworkHost,     // "network_host": a host not in [network] allow, while the proxy holds the
+                    // connection (NET-10); a session grant covers the host for every command
 };
 
 // One request for approval.
@@ -27,6 +29,7 @@ struct ApprovalRequest {
   AskKind kind = AskKind::kCommand;
   std::optional<std::string> command;  // the command line, for network/outside_sandbox/command
   std::optional<std::string> path;  // the file, for credential_read/write_outside/protected_write
+  std::optional<std::string> host;  // "host:port", for network_host (NET-10)
   std::string reason;               // the caller's words, shown to the person (never the judge)
   // What else an exec request is (APR): a session grant covers only the same command form,
   // working folder, standard input and ways out, and the question shows them.

@@ -102,6 +102,9 @@ class SessionImpl : public Session {
     so.create = opts_.create_session;
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.on_notice = opts_.on_notice;
+    so.ask_host = [this](const std::string& command, const std::string& host_port) {
+      return ask_host(command, host_port);
+    };
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
     if (!s.ok()) return normalized(s.error());
@@ -388,6 +391,19 @@ class SessionImpl : public Session {
     }
     Plan p = session_->plan(req, f);
     return cordon::policy_json(policy_, *session_, p).dump(2);
+  }
+
+  // NET-10: a host no [network] entry names, asked about while the proxy holds the
+  // connection. The rule names the answer for the result and the refusal ("asked: ...").
+  HostAnswer ask_host(const std::string& command, const std::string& host_port) {
+    if (!approver_) return {false, "not in allow"};
+    ApprovalRequest ask = make_request(
+        AskKind::kNetworkHost, command, std::nullopt,
+        fmt::format("the command connects to {}, which [network] allow does not list", host_port));
+    ask.host = host_port;
+    Decision d = approver_->ask(ask);
+    return {d.allowed,
+            fmt::format("asked: {} ({})", d.allowed ? "approved" : "refused", to_string(d.basis))};
   }
 
   Status set_away(bool on) override { return to_api(approver_->set_away(on)); }

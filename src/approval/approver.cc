@@ -122,7 +122,9 @@ Decision Approver::task_ended_locked(const ApprovalRequest& r) const {
 Approver::Step Approver::start(const ApprovalRequest& r) {
   std::lock_guard<std::mutex> lock(mu_);
   if (task_ended_) return done(r, task_ended_locked(r));
-  const bool way_out = r.kind == AskKind::kNetwork || r.kind == AskKind::kOutsideSandbox;
+  // A host beyond the allowlist (NET-10) is a way out too: escape = "never" refuses it.
+  const bool way_out = r.kind == AskKind::kNetwork || r.kind == AskKind::kOutsideSandbox ||
+                       r.kind == AskKind::kNetworkHost;
   // NET-5: not an approval refusal, so it never counts toward the breaker.
   if (way_out && config_.escape == EscapeMode::kNever)
     return done(r, refuse(Basis::kEscapeNever,

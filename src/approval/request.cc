@@ -21,6 +21,7 @@ constexpr KindName kKinds[] = {
     {AskKind::kWriteOutside, "write_outside"},
     {AskKind::kProtectedWrite, "protected_write"},
     {AskKind::kCommand, "command"},
+    {AskKind::kNetworkHost, "network_host"},
 };
 
 std::string quoted_command(const ApprovalRequest& r) {
@@ -71,6 +72,9 @@ std::string describe(const ApprovalRequest& r) {
       return fmt::format("writing the protected path {}", path_or(r, "(unnamed)"));
     case AskKind::kCommand:
       return r.command ? fmt::format("running `{}`", *r.command) : "running a command";
+    case AskKind::kNetworkHost:
+      return fmt::format("reaching {}{}", r.host.value_or("an unlisted host"),
+                         r.command ? fmt::format(" from `{}`", *r.command) : std::string());
   }
   return "an unknown request";
 }
@@ -144,6 +148,8 @@ std::string question_text(const ApprovalRequest& r) {
 std::string grant_key(const ApprovalRequest& r) {
   nlohmann::json j = to_ask_params(r);
   j.erase("reason");
+  // NET-10: "for this session" covers the host for every command of the session.
+  if (r.kind == AskKind::kNetworkHost) j.erase("command");
   if (j.contains("stdin")) j["stdin"].erase("start");  // the hash stands for all of it
   j["argv_form"] = r.argv_form;
   return j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
@@ -154,6 +160,7 @@ nlohmann::json to_ask_params(const ApprovalRequest& r) {
   j["kind"] = to_string(r.kind);
   if (r.command) j["command"] = *r.command;
   if (r.path) j["path"] = *r.path;
+  if (r.host) j["host"] = *r.host;
   j["reason"] = r.reason;
   if (r.cwd) j["cwd"] = *r.cwd;
   if (r.network) j["network"] = true;

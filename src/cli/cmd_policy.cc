@@ -54,16 +54,17 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
 
 // NET-11: the lists, the refused ranges and the proxy's port.
 void print_allowlist(const Policy& p, const Plan& plan) {
-  if (p.network.allow.empty() && p.network.deny.empty()) {
+  if (p.network.allow.empty() && p.network.deny.empty() && !p.network.ask_unknown) {
     std::printf("\nnetwork allowlist: none ([network] allow is empty: no proxy, NET-6)\n");
     return;
   }
   std::printf("\nnetwork allowlist ([network], NET-6):\n");
   for (const auto& a : p.network.allow) std::printf("  allow  %s\n", printable(a).c_str());
   for (const auto& d : p.network.deny) std::printf("  deny   %s\n", printable(d).c_str());
-  std::printf("  other hosts: %s\n", p.network.ask_unknown
-                                         ? "refused (unknown = \"ask\" is not built yet)"
-                                         : "refused (unknown = \"refuse\")");
+  std::printf("  other hosts: %s\n",
+              p.network.ask_unknown
+                  ? "asked about while the connection waits (unknown = \"ask\", NET-10)"
+                  : "refused (unknown = \"refuse\")");
   if (plan.proxy_port)
     std::printf("  proxy:  127.0.0.1:%d inside each sandbox (HTTP CONNECT, http://, SOCKS5)\n",
                 *plan.proxy_port);

@@ -43,6 +43,11 @@ PersonAnswer TtyAsker::ask(const Question& q) {
   std::lock_guard<std::mutex> lock(mu_);
   int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
+    if (q.request.kind == AskKind::kNetworkHost)  // NET-10: no flag approves unlisted hosts
+      return {Reply::kUnavailable,
+              fmt::format("there is no terminal to ask on; if {} should be reachable, add it to "
+                          "[network] allow in the config",
+                          q.request.host.value_or("the host"))};
     const char* flag = cli_flag_for(q.request.kind);
     return {Reply::kUnavailable,
             *flag ? fmt::format("there is no terminal to ask on; run it again with {} if you "

@@ -515,11 +515,6 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
       return r.err(v, "[" + key + "]", fmt::format("expected a table, found {}", type_name(v)));
     if (auto st = parser(r, *t, p); !st.ok()) return st.error();
   }
-  if (p.network.ask_unknown)
-    p.warnings.push_back(
-        fmt::format("{}: [network] unknown = \"ask\" is not built yet: hosts "
-                    "not in [network] allow are refused (NET-10)",
-                    file_name));
   if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
     p.warnings.push_back(fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
                                      "\"external\" (ENV-2); the listed variables are still "

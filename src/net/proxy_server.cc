@@ -10,6 +10,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <thread>
 
 #include "config/net_entry.h"
@@ -69,6 +70,40 @@ struct ProxyServer::Impl {
   std::map<std::string, size_t> index;
   unsigned active = 0;
   std::thread thread;
+  // NET-10: questions about unlisted hosts, asked one at a time off the serving thread, and
+  // the answers, which hold for the rest of the command.
+  HostAsk ask;
+  asio::thread_pool asker{1};
+  std::mutex answers_mu;
+  std::map<std::string, HostAnswer> answers;
+
+  std::optional<HostAnswer> answered(const std::string& hp) {
+    std::lock_guard<std::mutex> lock(answers_mu);
+    auto it = answers.find(hp);
+    if (it == answers.end()) return std::nullopt;
+    return it->second;
+  }
+
+  HostAnswer ask_now(const std::string& hp) {
+    if (auto a = answered(hp)) return *a;  // asked while this question waited in line
+    HostAnswer a;
+    try {
+      a = ask(hp);
+    } catch (const std::exception& e) {
+      a = {false, std::string("the question could not be asked: ") + e.what()};
+    }
+    std::lock_guard<std::mutex> lock(answers_mu);
+    return answers.emplace(hp, a).first->second;
+  }
+
+  // The connection waits here, the serving thread does not.
+  awaitable<HostAnswer> ask_about(const std::string& hp) {
+    if (auto a = answered(hp)) co_return *a;
+    // Named, not temporaries inside the co_await: g++ 12 destroys such temporaries twice.
+    auto job = [this, hp]() -> awaitable<HostAnswer> { co_return ask_now(hp); };
+    HostAnswer a = co_await asio::co_spawn(asker, std::move(job), asio::use_awaitable);
+    co_return a;
+  }
 
   size_t record(const std::string& hp, bool allowed, const std::string& rule) {
     auto it = index.find(hp);
@@ -91,6 +126,14 @@ struct ProxyServer::Impl {
                                    std::string& rule, size_t& rec) {
     const std::string hp = host_port(host, port);
     NetVerdict v = check_host(rules, host, port);
+    if (!v.allowed && v.unlisted && rules.unknown == NetUnknown::kAsk && ask) {  // NET-10
+      HostAnswer a = co_await ask_about(hp);
+      v.allowed = a.allowed;
+      v.rule = a.rule;
+      // The person saw the address itself and said yes: as if an entry named it (NET-8). A
+      // name's yes never opens the refused ranges: it may resolve anywhere.
+      v.names_address = a.allowed && canonical_ip(host).has_value();
+    }
     if (!v.allowed) {
       rule = v.rule;
       rec = record(hp, false, rule);
@@ -349,8 +392,9 @@ struct ProxyServer::Impl {
 };
 
 ProxyServer::ProxyServer(int listen_fd, NetRules rules, std::vector<std::string> own,
-                         ProxyLimits limits)
+                         ProxyLimits limits, HostAsk ask)
     : impl_(std::make_unique<Impl>()) {
+  impl_->ask = std::move(ask);
   impl_->rules = std::move(rules);
   impl_->own = std::move(own);
   impl_->limits = limits;
@@ -383,6 +427,8 @@ std::vector<NetConnection> ProxyServer::stop() {
   if (!impl_) return {};
   impl_->io.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
+  impl_->asker.stop();  // queued questions are dropped; the one being asked is waited for
+  impl_->asker.join();
   return impl_->log;
 }
 

@@ -101,7 +101,7 @@ NetVerdict check_host(const NetRules& rules, const std::string& host, int port) 
   for (const auto& e : rules.allow)
     if (entry_matches(e, host, literal, port))
       return {true, "allow " + e.text, e.kind == NetEntry::Kind::kAddress};
-  return {false, "not in allow", false};
+  return {false, "not in allow", false, true};
 }
 
 std::optional<std::string> refused_address(const std::string& address,
@@ -160,6 +160,12 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
         "cordon: the proxy could not read this request for {}. Do not try to "
         "get around the proxy.",
         host_port);
+  if (rule.rfind("asked: ", 0) == 0)  // NET-10
+    return fmt::format(
+        "cordon: {} is not in [network] allow, and asking about it got no yes ({}). Do not "
+        "retry it or try to get around the proxy; carry on without it, or ask the user to add "
+        "it to [network] allow ({}).",
+        host_port, rule.substr(7), where);
   if (rule == "too many connections")
     return "cordon: this command already has 256 connections open through the proxy.";
   return fmt::format(

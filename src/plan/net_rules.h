@@ -32,6 +32,7 @@ struct NetVerdict {
   bool allowed = false;
   std::string rule;            // "allow registry.npmjs.org", "deny **.example.org", "not in allow"
   bool names_address = false;  // the allowing entry is the address itself (NET-8 exception)
+  bool unlisted = false;       // no entry names it: unknown = "ask" may ask (NET-10)
 };
 // `host` must be normalized (normalize_host).
 NetVerdict check_host(const NetRules& rules, const std::string& host, int port);
@@ -44,7 +45,8 @@ std::optional<std::string> refused_address(const std::string& canonical_address,
 // The refused ranges, for `cordon policy` (NET-11).
 const std::vector<std::string>& refused_ranges();
 
-// NET-9: the body and header value of a refusal, and the note, once per host.
+// NET-9: the body and header value of a refusal, and the note, once per host. `rule` is a
+// NetVerdict's, an address's ("address ..."), or a question's ("asked: refused (away)").
 std::string refusal_body(const std::string& host_port, const std::string& rule,
                          const std::string& config_file);
 

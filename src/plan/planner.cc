@@ -487,10 +487,11 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // PKG-3: the package managers' variables point into the project's sandbox cache.
   if (!opt.cache_folder.empty())
     set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
-  // NET-6, NET-7: listed hosts through the proxy; `network: true` means the whole network
-  // without it. Linux only for now: Seatbelt has no network namespace to put the port in.
-  if (!policy.network.allow.empty() && !req.network && !req.outside_sandbox &&
-      opt.backend == Backend::kBwrap) {
+  // NET-6, NET-7: listed hosts through the proxy, and NET-10's questions about the others;
+  // `network: true` means the whole network without it. Linux only for now: Seatbelt has no
+  // network namespace to put the port in.
+  const bool proxied = !policy.network.allow.empty() || policy.network.ask_unknown;
+  if (proxied && !req.network && !req.outside_sandbox && opt.backend == Backend::kBwrap) {
     part.proxy_port = kProxyPort;
     set_proxy_variables(part.env, kProxyPort);
   }

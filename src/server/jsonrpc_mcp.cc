@@ -276,6 +276,13 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
     supported = supported_;
   }
   const ApprovalRequest& r = q.request;
+  if (!supported && r.kind == AskKind::kNetworkHost)  // NET-10: no option approves any host
+    return {Reply::kUnavailable,
+            fmt::format("this MCP client cannot ask the user (it has no elicitation), so {} "
+                        "was not reached. The user can add it to [network] allow in the config; "
+                        "until then, carry on without it and name the skipped step in your "
+                        "final report",
+                        r.host.value_or("the host"))};
   if (!supported) {
     std::string option = allow_option(r.kind);
     if (option.empty())

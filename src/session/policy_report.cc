@@ -37,7 +37,7 @@ nlohmann::json allowlist_json(const Policy& p, const Plan& plan) {
   nlohmann::json j;
   j["allow"] = p.network.allow;
   j["deny"] = p.network.deny;
-  j["unknown"] = p.network.ask_unknown ? "ask (not built yet: refused)" : "refuse";
+  j["unknown"] = p.network.ask_unknown ? "ask" : "refuse";
   j["refused_ranges"] = refused_ranges();
   if (plan.proxy_port)
     j["proxy"] = fmt::format("127.0.0.1:{}", *plan.proxy_port);

@@ -39,6 +39,14 @@ namespace {
 
 std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"; }
 
+// The command as a person reads it, for NET-10's questions.
+std::string command_line(const Request& req) {
+  if (req.script) return *req.script;
+  std::vector<std::string> words;
+  for (const auto& a : req.argv) words.push_back(shell_quote(a));
+  return join(words, " ");
+}
+
 // PROC-6: a low [limits] pids is an rlimit on every process of the user, and bwrap needs a few
 // of its own (the sandbox's pid 1, the command): name it as the likely cause of a failed start.
 std::string limits_hint(const Limits& limits, const std::string& config) {
@@ -692,7 +700,12 @@ std::optional<Refusal> Session::start_sandbox_early(Command& c) {
   po.cache_folder = opts_.folders.cache;
   c.part = sandbox_process_part(opts_.policy, opts_.env, c.req, record_.project, po);
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
-  auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home);
+  HostAsk ask;
+  if (opts_.ask_host)
+    ask = [f = opts_.ask_host, text = command_line(c.req)](const std::string& hp) {
+      return f(text, hp);
+    };
+  auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home, std::move(ask));
   if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
   c.net = std::move(proxy).value();
   auto early = PendingSandbox::start(*c.part, opts_.policy.limits, c.req.timeout, c.bwrap,

@@ -43,6 +43,9 @@ struct SessionOptions {
   // Called with each start notice as soon as it is known (before the command runs); the
   // notices are in the result as well.
   std::function<void(const std::string&)> on_notice;
+  // NET-10: asks about a host no [network] entry names, for `command` (its text), when the
+  // config says unknown = "ask"; blocks until answered. Unset: such hosts are refused.
+  std::function<HostAnswer(const std::string& command, const std::string& host_port)> ask_host;
 };
 
 // What `cordon session resume` reports (SES-3).

@@ -450,6 +450,92 @@ TEST(NetProxy, ServeResultListsConnections) {
   EXPECT_EQ(notes, 1u) << res["notes"].dump();
 }
 
+// NET-10: unknown = "ask": the proxy holds the connection and asks (approval/ask, kind
+// network_host, naming host:port and the command). A yes holds for the rest of the command
+// (one question for two connections), "scope": "session" for the session; a no is a 403 that
+// says not to retry; a yes for a name never opens loopback (the name may resolve anywhere),
+// while a yes for the address itself does, as an allow entry naming it would.
+TEST(NetProxy, UnknownHostIsAskedWhileTheConnectionWaits) {
+  REQUIRE_SANDBOX();
+  World w;
+  Upstream up;
+  const std::string port = std::to_string(up.port());
+  const std::string literal = "127.0.0.1:" + port;
+  w.config("[network]\nallow = []\nunknown = \"ask\"\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  std::mutex mu;
+  std::vector<json> asked;
+  client.on_request([&](const json& req) {
+    std::lock_guard<std::mutex> lock(mu);
+    asked.push_back(req["params"]);
+    const std::string h = req["params"].value("host", "");
+    if (h == literal) return RpcClient::Answer{{{"decision", "allow"}, {"scope", "session"}}};
+    if (h == "localhost:" + port) return RpcClient::Answer{{{"decision", "allow"}}};
+    return RpcClient::Answer{{{"decision", "deny"}}};
+  });
+  auto run = [&](const std::string& py) {
+    return client.call("exec", {{"argv", {"/usr/bin/python3", "-c", std::string(kClient) + py}}});
+  };
+  json r = run("print(via_connect('127.0.0.1', " + port + "))\nprint(via_connect('127.0.0.1', " +
+               port + "))\nprint(via_connect('localhost', " + port +
+               "))\nprint(via_connect('blocked.invalid', 443))\n");
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  const json& res = r["result"];
+  const std::string out = res["stdout"];
+  EXPECT_EQ(count_of(out, "hello-upstream GET /via-connect"), 2u) << out;
+  EXPECT_NE(out.find("403 Forbidden | cordon: localhost:" + port + " resolves to 127.0.0.1"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("403 Forbidden | cordon: blocked.invalid:443 is not in [network] allow, "
+                     "and asking about it got no yes (refused (user)). Do not retry it"),
+            std::string::npos)
+      << out;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    ASSERT_EQ(asked.size(), 3u) << json(asked).dump();
+    EXPECT_EQ(asked[0]["kind"], "network_host");
+    EXPECT_EQ(asked[0]["host"], literal);
+    EXPECT_NE(asked[0]["command"].get<std::string>().find("python3"), std::string::npos);
+    EXPECT_EQ(asked[1]["host"], "localhost:" + port);
+    EXPECT_EQ(asked[2]["host"], "blocked.invalid:443");
+  }
+  const json& c = res["connections"];
+  ASSERT_EQ(c.size(), 3u) << c.dump();
+  EXPECT_EQ(c[0]["host"], literal);
+  EXPECT_EQ(c[0]["allowed"], true);
+  EXPECT_EQ(c[0]["rule"], "asked: approved (user)");
+  EXPECT_EQ(c[0]["count"], 2);
+  EXPECT_EQ(c[1]["allowed"], false);
+  EXPECT_EQ(c[2]["rule"], "asked: refused (user)");
+  // The session grant covers the address for the next command; the refused host asks again.
+  r = run("print(via_connect('127.0.0.1', " + port +
+          "))\nprint(via_connect('blocked.invalid', 443))\n");
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(count_of(r["result"]["stdout"], "hello-upstream GET /via-connect"), 1u) << r.dump();
+  EXPECT_EQ(r["result"]["connections"][0]["rule"], "asked: approved (grant)") << r.dump();
+  std::lock_guard<std::mutex> lock(mu);
+  ASSERT_EQ(asked.size(), 4u);
+  EXPECT_EQ(asked[3]["host"], "blocked.invalid:443");
+}
+
+// NET-10, APR-7: `cordon run` with no terminal to ask on refuses the host, and the note says
+// how to allow it.
+TEST(NetProxy, UnknownHostWithNobodyToAskIsRefused) {
+  REQUIRE_SANDBOX();
+  World w;
+  w.config("[network]\nunknown = \"ask\"\n");
+  Proc r = w.py(std::string(kClient) + "print(via_connect('blocked.invalid', 443))\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("403 Forbidden | cordon: blocked.invalid:443 is not in [network] allow, "
+                       "and asking about it got no yes (refused (nobody-to-ask))"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("blocked.invalid:443 is not in [network] allow"), std::string::npos)
+      << r.err;
+}
+
 std::string npm_fixture(const std::string& name) {
   std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/tests/data/npm_project/" + name,
                    std::ios::binary);

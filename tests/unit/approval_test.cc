@@ -103,6 +103,12 @@ ApprovalRequest outside(std::string c = "docker build .") {
 ApprovalRequest command(std::string c = "make deploy") {
   return make_request(AskKind::kCommand, std::move(c), std::nullopt, "deploy");
 }
+ApprovalRequest host(std::string hp = "example.org:443", std::string c = "curl example.org") {
+  ApprovalRequest r =
+      make_request(AskKind::kNetworkHost, std::move(c), std::nullopt, "not in [network] allow");
+  r.host = std::move(hp);
+  return r;
+}
 ApprovalRequest cred(std::string p = ".env") {
   return make_request(AskKind::kCredentialRead, std::nullopt, std::move(p),
                       "read the database url");
@@ -127,12 +133,15 @@ ApprovalRequest of_kind(AskKind k) {
       return protected_write();
     case AskKind::kCommand:
       return command();
+    case AskKind::kNetworkHost:
+      return host();
   }
   return command();
 }
 constexpr AskKind kAllKinds[] = {AskKind::kNetwork,        AskKind::kOutsideSandbox,
                                  AskKind::kCredentialRead, AskKind::kWriteOutside,
-                                 AskKind::kProtectedWrite, AskKind::kCommand};
+                                 AskKind::kProtectedWrite, AskKind::kCommand,
+                                 AskKind::kNetworkHost};
 
 ApproverConfig config(ApprovalMode mode, double cutoff = 0.2, double away_cutoff = 0.2) {
   ApproverConfig c;
@@ -169,6 +178,7 @@ TEST(ApprovalRequest, KindNamesAreSrv1) {
       {AskKind::kWriteOutside, "write_outside"},
       {AskKind::kProtectedWrite, "protected_write"},
       {AskKind::kCommand, "command"},
+      {AskKind::kNetworkHost, "network_host"},  // NET-10
   };
   for (const auto& [kind, name] : names) {
     EXPECT_STREQ(to_string(kind), name);
@@ -187,6 +197,15 @@ TEST(ApprovalRequest, AskParamsCarryTheReasonAndOmitAbsentFields) {
   auto p = to_ask_params(cred());
   EXPECT_EQ(p, nlohmann::json::parse(
                    R"({"kind":"credential_read","path":".env","reason":"read the database url"})"));
+}
+
+TEST(ApprovalRequest, NetworkHostNamesTheHostAndTheCommand) {
+  // NET-10: the question names host:port and the command.
+  auto j = to_ask_params(host("files.example.org:8443", "npm ci"));
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"kind":"network_host","command":"npm ci",
+      "host":"files.example.org:8443","reason":"not in [network] allow"})"));
+  EXPECT_EQ(describe(host("files.example.org:8443", "npm ci")),
+            "reaching files.example.org:8443 from `npm ci`");
 }
 
 TEST(JudgeInput, IsTheRequestWithoutTheCallersReason) {
@@ -348,6 +367,10 @@ TEST(Approver, ModesTable) {
       {M::kApproveAll, K::kWriteOutside, true, Basis::kApproveAll, false, false},
       {M::kApproveAll, K::kProtectedWrite, true, Basis::kApproveAll, false, false},
       {M::kApproveAll, K::kCommand, true, Basis::kApproveAll, false, false},
+      // NET-10: a host beyond the allowlist asks as the network way out does.
+      {M::kManual, K::kNetworkHost, true, Basis::kUser, true, false},
+      {M::kApproveAll, K::kNetworkHost, true, Basis::kApproveAll, false, false},
+      {M::kAuto, K::kNetworkHost, true, Basis::kJudge, false, true},
       {M::kAuto, K::kNetwork, true, Basis::kJudge, false, true},
       {M::kAuto, K::kOutsideSandbox, true, Basis::kUser, true, false},
       {M::kAuto, K::kCredentialRead, true, Basis::kJudge, false, true},
@@ -425,6 +448,12 @@ TEST(Approver, SessionGrantsCoverTheSameRequestOnly) {
       {"write grant, protected write", write_outside(".git/config"), protected_write(".git/config"),
        false},
       {"same protected write", protected_write(".envrc"), protected_write(".envrc"), true},
+      // NET-10: "for this session" covers the host for every command, and only that host.
+      {"same host, other command", host("a.example.org:443", "npm ci"),
+       host("a.example.org:443", "curl a.example.org"), true},
+      {"other host", host("a.example.org:443"), host("b.example.org:443"), false},
+      {"same host, other port", host("a.example.org:443"), host("a.example.org:80"), false},
+      {"host grant, network way out", host("a.example.org:443", "npm ci"), net("npm ci"), false},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -1058,7 +1087,7 @@ TEST(Approver, EscapeNeverRefusesBothWaysOutInEveryMode) {
         ASSERT_TRUE(rig.approver.set_away(true).ok());
       }
       for (int i = 0; i < 3; ++i) {
-        for (const ApprovalRequest& r : {net(), outside()}) {
+        for (const ApprovalRequest& r : {net(), outside(), host()}) {  // NET-10: a way out
           Decision d = rig.ask(r);
           EXPECT_FALSE(d.allowed);
           EXPECT_EQ(d.basis, Basis::kEscapeNever);

@@ -36,6 +36,16 @@ TEST(NetPlan, AllowlistGivesTheProxy) {
   EXPECT_EQ(p.argv, (std::vector<std::string>{"npm", "ci"}));
 }
 
+// NET-10: unknown = "ask" with an empty allow list still puts every host through the proxy,
+// which asks about each.
+TEST(NetPlan, AskingAboutUnknownHostsGivesTheProxy) {
+  FakeWorld w;
+  w.policy.network.ask_unknown = true;
+  Plan p = make_plan(w.policy, w.facts, cmd({"curl", "x"}));
+  ASSERT_TRUE(p.proxy_port);
+  EXPECT_EQ(p.env.value("HTTPS_PROXY"), "http://127.0.0.1:3128");
+}
+
 // NET-10/NET-3: `network: true` is the whole network, without the proxy.
 TEST(NetPlan, NetworkTrueHasNoProxy) {
   FakeWorld w;

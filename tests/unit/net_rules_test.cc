@@ -277,11 +277,24 @@ TEST(NetRules, ConfigKeys) {
   bad = parse_config("[network]\nallowed = []\n", "c.toml");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("known keys: allow, deny, unknown"), std::string::npos);
-  // NET-10: "ask" loads, with a warning that it is not built and unknown hosts are refused.
+  // NET-10: "ask" loads, without a warning.
   auto ask = parse_config("[network]\nunknown = \"ask\"\n", "c.toml");
   ASSERT_TRUE(ask.ok());
-  ASSERT_EQ(ask.value().warnings.size(), 1u);
-  EXPECT_NE(ask.value().warnings[0].find("not built"), std::string::npos);
+  EXPECT_TRUE(ask.value().network.ask_unknown);
+  EXPECT_TRUE(ask.value().warnings.empty());
+}
+
+// NET-10: only a host no entry names may be asked about; a denied one never is.
+TEST(NetRules, OnlyUnlistedHostsMayBeAsked) {
+  auto r = parse_net_rules({"**.example.org"}, {"secret.example.org"}, NetUnknown::kAsk, "c.toml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(check_host(r.value(), "other.invalid", 443).unlisted);
+  EXPECT_FALSE(check_host(r.value(), "secret.example.org", 443).unlisted);
+  EXPECT_FALSE(check_host(r.value(), "a.example.org", 443).unlisted);
+  std::string b = refusal_body("other.invalid:443", "asked: refused (away)", "c.toml");
+  EXPECT_NE(b.find("other.invalid:443 is not in [network] allow"), std::string::npos) << b;
+  EXPECT_NE(b.find("(refused (away))"), std::string::npos) << b;
+  EXPECT_NE(b.find("Do not retry it"), std::string::npos) << b;
 }
 
 }  // namespace

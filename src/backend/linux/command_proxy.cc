@@ -51,7 +51,7 @@ int receive_fd(int sock) {
 }  // namespace
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
-                                                          const NetRules& rules) {
+                                                          const NetRules& rules, HostAsk ask) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   std::unique_ptr<CommandProxy> p(new CommandProxy());
   int sv[2];
@@ -66,6 +66,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
                                          "program could not be opened: ") +
                                  std::strerror(errno));
   p->rules_ = rules;
+  p->ask_ = std::move(ask);
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
   io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe),
@@ -78,7 +79,8 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
   p->receiver_ = std::thread([self] {
     int l = receive_fd(self->sock_);
     if (l < 0) return;
-    self->server_ = std::make_unique<ProxyServer>(l, self->rules_, own_addresses());
+    self->server_ =
+        std::make_unique<ProxyServer>(l, self->rules_, own_addresses(), ProxyLimits{}, self->ask_);
     self->server_->start();
   });
   return p;
@@ -86,14 +88,15 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
                                                           const Policy& policy,
-                                                          const std::string& home) {
+                                                          const std::string& home, HostAsk ask) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   auto rules =
-      parse_net_rules(policy.network.allow, policy.network.deny, NetUnknown::kRefuse,
+      parse_net_rules(policy.network.allow, policy.network.deny,
+                      policy.network.ask_unknown ? NetUnknown::kAsk : NetUnknown::kRefuse,
                       policy.source_file.empty() ? std::string("~/.config/cordon/config.toml")
                                                  : tilde_path(policy.source_file, home));
   if (!rules.ok()) return rules.error();
-  return start(part, io, rules.value());
+  return start(part, io, rules.value(), std::move(ask));
 }
 
 std::vector<NetConnection> CommandProxy::finish() {

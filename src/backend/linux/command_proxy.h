@@ -22,14 +22,17 @@ class CommandProxy {
   // When `part.proxy_port` is set: puts the net stage before the command (io.argv_prefix; run
   // from cordon's own binary through an inherited descriptor, so it works wherever cordon
   // lives), adds the stage's two descriptors to `io`, and waits on a thread for the listening
-  // socket the stage sends. Returns nothing (no thread, nothing changed) when the command does not use the proxy.
-  // Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
+  // socket the stage sends. Returns nothing (no thread, nothing changed) when the command does not
+  // use the proxy. Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
+  // `ask`: how hosts no entry names are asked about when the rules say unknown = "ask"
+  // (NET-10); called on the proxy's own thread, and never after finish() returned.
   static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
-                                                     const NetRules& rules);
-  // The same, with the rules of `policy` ([network] allow/deny); `home` shortens the config
-  // file's name in messages.
+                                                     const NetRules& rules, HostAsk ask = {});
+  // The same, with the rules of `policy` ([network] allow/deny/unknown); `home` shortens the
+  // config file's name in messages.
   static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
-                                                     const Policy& policy, const std::string& home);
+                                                     const Policy& policy, const std::string& home,
+                                                     HostAsk ask = {});
   ~CommandProxy();
 
   // Ends the proxy (the command has ended) and lists its hosts.
@@ -40,6 +43,7 @@ class CommandProxy {
   int sock_ = -1;  // our end of the Unix socket the stage sends the listener over
   int child_sock_ = -1, exe_ = -1;
   NetRules rules_;
+  HostAsk ask_;
   std::unique_ptr<ProxyServer> server_;
   std::thread receiver_;
   bool finished_ = false;
