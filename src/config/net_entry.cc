@@ -6,44 +6,41 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string_view>
+#include <unordered_set>
+
+#include "config/public_suffixes.h"
 
 namespace cordon {
 
 namespace {
 
-// Second-level public suffixes a wildcard may not cover (NET-6). Every single label (`com`,
-// `uk`, `dev`) is a public suffix already; these are the multi-label ones people meet most, from
-// the Public Suffix List's ICANN and private sections. Not the whole list: an entry over a
-// suffix missing here still needs the user to have written it.
-constexpr std::array kMultiLabelSuffixes = {
-    "co.uk",          "org.uk",          "ac.uk",
-    "gov.uk",         "me.uk",           "net.uk",
-    "ltd.uk",         "plc.uk",          "com.au",
-    "net.au",         "org.au",          "edu.au",
-    "gov.au",         "co.nz",           "org.nz",
-    "net.nz",         "co.jp",           "ne.jp",
-    "or.jp",          "ac.jp",           "go.jp",
-    "com.br",         "net.br",          "org.br",
-    "com.cn",         "net.cn",          "org.cn",
-    "gov.cn",         "co.in",           "net.in",
-    "org.in",         "co.kr",           "or.kr",
-    "co.za",          "org.za",          "com.mx",
-    "com.ar",         "com.tr",          "com.tw",
-    "com.hk",         "com.sg",          "co.il",
-    "co.id",          "com.my",          "com.ph",
-    "com.vn",         "com.ua",          "com.pl",
-    "co.th",          "github.io",       "gitlab.io",
-    "herokuapp.com",  "appspot.com",     "vercel.app",
-    "netlify.app",    "pages.dev",       "workers.dev",
-    "web.app",        "firebaseapp.com", "azurewebsites.net",
-    "cloudfront.net", "amazonaws.com",   "s3.amazonaws.com",
-    "blogspot.com",   "fly.dev",         "onrender.com",
-    "ngrok.io",       "ngrok-free.app"};
+// The Public Suffix List's rules, read once from the list compiled in.
+const std::unordered_set<std::string_view>& public_suffix_rules() {
+  static const std::unordered_set<std::string_view> rules = [] {
+    std::unordered_set<std::string_view> out;
+    std::string_view all(kPublicSuffixRules);
+    for (size_t at = 0; at < all.size();) {
+      size_t nl = all.find('\n', at);
+      if (nl == std::string_view::npos) nl = all.size();
+      if (nl > at) out.insert(all.substr(at, nl - at));
+      at = nl + 1;
+    }
+    return out;
+  }();
+  return rules;
+}
 
+// NET-6: whether `name` (normalized) is a public suffix, by the list's rules: every single
+// label ("com", the list's implicit "*"), a listed name ("co.uk", "github.io"), or a name
+// under a wildcard rule ("*.ck" makes "foo.ck" one) that no exception ("!www.ck") takes back.
 bool is_public_suffix(const std::string& name) {
-  if (name.find('.') == std::string::npos) return true;
-  return std::find(kMultiLabelSuffixes.begin(), kMultiLabelSuffixes.end(), name) !=
-         kMultiLabelSuffixes.end();
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return true;
+  const auto& rules = public_suffix_rules();
+  if (rules.count(name)) return true;
+  if (rules.count("!" + name)) return false;
+  return rules.count("*." + name.substr(dot + 1)) > 0;
 }
 
 bool hostname_char(char c) {

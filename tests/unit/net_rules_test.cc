@@ -108,6 +108,13 @@ TEST(NetRules, BadEntriesAreRefused) {
       {"**.com", "public suffix \"com\""},
       {"**.co.uk", "public suffix \"co.uk\""},
       {"*.github.io", "public suffix \"github.io\""},
+      // The whole Public Suffix List: rarer suffixes, private ones, punycode ones, and names
+      // under a wildcard rule ("*.ck").
+      {"**.kyoto.jp", "public suffix \"kyoto.jp\""},
+      {"**.blogspot.co.uk", "public suffix \"blogspot.co.uk\""},
+      {"**.s3-eu-west-1.amazonaws.com", "public suffix \"s3-eu-west-1.amazonaws.com\""},
+      {"**.xn--55qx5d.cn", "public suffix \"xn--55qx5d.cn\""},
+      {"**.anything.ck", "public suffix \"anything.ck\""},
       {"foo.*.com", "whole first label"},
       {"*foo.com", "whole first label"},
       {"*.127.0.0.1", "never matches an address"},
@@ -151,6 +158,9 @@ TEST(NetRules, GoodEntriesParse) {
   e = parse_net_entry("::1");
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e.value().port, 0);
+  // NET-6: an exception to a wildcard rule ("!www.ck") is a registrable domain.
+  EXPECT_TRUE(parse_net_entry("**.www.ck").ok());
+  EXPECT_TRUE(parse_net_entry("**.city.kawasaki.jp").ok());
   e = parse_net_entry("*.example.co.uk");
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e.value().kind, NetEntry::Kind::kSubdomains);
