@@ -214,6 +214,39 @@ TEST(Mcp, WithoutElicitationTheRefusalNamesTheOption) {  // APR-7
   EXPECT_NE(text.find("--allow-network"), std::string::npos) << text;
 }
 
+// NET-10, APR-7: a host beyond the allowlist, with a client that cannot elicit: no server
+// option approves hosts; the refusal says to add it to [network] allow. With elicitation, the
+// form names the host and the command and offers the session grant.
+TEST(Mcp, NetworkHostIsElicitedOrRefusedWithTheConfigFix) {
+  std::vector<json> sent;
+  Peer peer([&](std::string_view l) {
+    sent.push_back(json::parse(l));
+    return true;
+  });
+  ElicitAsker asker(peer);
+  Question q;
+  q.request.kind = AskKind::kNetworkHost;
+  q.request.command = "npm ci";
+  q.request.reason = "not listed";
+  q.request.host = "files.example.org:443";
+  PersonAnswer a = asker.ask(q);
+  EXPECT_EQ(a.reply, Reply::kUnavailable);
+  EXPECT_NE(a.note.find("files.example.org:443"), std::string::npos) << a.note;
+  EXPECT_NE(a.note.find("[network] allow"), std::string::npos) << a.note;
+  EXPECT_EQ(a.note.find("--allow-"), std::string::npos) << a.note;
+  EXPECT_TRUE(sent.empty());
+  asker.set_supported(true);
+  q.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  a = asker.ask(q);  // nobody answers the form: a timeout
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0]["method"], "elicitation/create");
+  const std::string message = sent[0]["params"]["message"];
+  EXPECT_NE(message.find("reaching files.example.org:443 from `npm ci`"), std::string::npos)
+      << message;
+  EXPECT_EQ(sent[0]["params"]["requestedSchema"]["properties"]["decision"]["enum"],
+            json::array({"allow once", "allow for this session", "deny"}));
+}
+
 TEST(Mcp, ElicitAnswerReadings) {
   using R = Peer::CallResult;
   auto accept = [](const char* d) {
