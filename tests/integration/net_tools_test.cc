@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -274,6 +276,234 @@ TEST(NetTools, PipInstallThroughTheProxy) {
   expect_refused(res, "pip-blocked.invalid:80");
   EXPECT_NE(up.log().find("GET /files/cordon_tiny-1.0-py3-none-any.whl"), std::string::npos)
       << up.log();
+}
+
+
+// NET-7: the sandbox's own loopback servers stay reachable directly: pip against an index the
+// command serves itself on 127.0.0.1, with NO_PROXY as cordon sets it. (cordon once set
+// PIP_PROXY, which pip puts above NO_PROXY: every request, this one too, went to the proxy and
+// was refused. pip reads http_proxy and https_proxy, so PIP_PROXY is not needed.)
+TEST(NetTools, PipReachesTheCommandsOwnIndexDirectly) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (w.host({"python3", "-m", "pip", "--version"}).status != 0)
+    GTEST_SKIP() << "pip is not installed (Debian's python3-pip)";
+  ASSERT_EQ(w.host({"python3", "-c", kMakeWheel, w.abs("index")}).status, 0);
+  w.config(allow_only("registry.npmjs.org"));
+  json res = exec_via_serve(
+      w,
+      "python3 -u -m http.server 0 --bind 127.0.0.1 --directory index >/tmp/port 2>/dev/null & "
+      "for i in 1 2 3 4 5 6 7 8 9 10; do grep -q port /tmp/port && break; sleep 0.5; done; "
+      "port=$(sed -n 's/.* port \\([0-9]*\\) .*/\\1/p' /tmp/port); "
+      "python3 -m pip --disable-pip-version-check --no-cache-dir --retries 0 --timeout 20 "
+      "download -q --no-deps -d /tmp/d --index-url http://127.0.0.1:$port/simple/ cordon-tiny "
+      "&& ls /tmp/d; kill %1");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "cordon_tiny-1.0-py3-none-any.whl\n") << output_of(res);
+  EXPECT_TRUE(res.value("connections", json::array()).empty()) << res.dump();
+}
+
+// The client for Java: HttpURLConnection, the JDK's own, which reads only the http(s).proxyHost
+// and proxyPort properties (cordon sets them in JAVA_TOOL_OPTIONS). Prints the status, the
+// refusal header and the body, or the exception.
+const char* kJavaFetch = R"JAVA(
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+
+public class Fetch {
+  public static void main(String[] args) {
+    for (String a : args) {
+      try {
+        HttpURLConnection c = (HttpURLConnection) new URL(a).openConnection();
+        c.setConnectTimeout(20000);
+        c.setReadTimeout(20000);
+        int code = c.getResponseCode();
+        InputStream in = code < 400 ? c.getInputStream() : c.getErrorStream();
+        String body = in == null ? "" : new String(in.readAllBytes(), "UTF-8").trim();
+        String refusal = c.getHeaderField("X-Cordon-Refusal");
+        System.out.println(code + (refusal == null ? "" : " [" + refusal + "]") + " " + body);
+      } catch (Exception e) {
+        System.out.println(e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+    }
+  }
+}
+)JAVA";
+
+// NET-7: Java reaches an allowed upstream with nothing but JAVA_TOOL_OPTIONS from cordon, over
+// http (absolute-form requests) and https (CONNECT: refused here, for a host not in allow).
+// Java keeps localhost and 127.* off the proxy by default (http.nonProxyHosts, its NO_PROXY),
+// so the test empties that property for the loopback upstream.
+TEST(NetTools, JavaHttpUrlConnectionThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (!have(w, "java")) GTEST_SKIP() << "java is not installed (Debian's default-jdk-headless)";
+  const std::string dir = w.root() + "/served";
+  w.write(dir + "/hello.txt", "hello from the upstream\n");
+  Upstream up(w, dir);
+  ASSERT_GT(up.port(), 0) << "the upstream did not start";
+  w.config(allow_only(up.address()));
+  w.write("Fetch.java", kJavaFetch);
+  json res = exec_via_serve(w, "java -Dhttp.nonProxyHosts= Fetch.java " + up.url() +
+                                   "/hello.txt http://java-blocked.invalid/x "
+                                   "https://java-blocked.invalid/y; java Fetch.java " +
+                                   up.url() + "/hello.txt");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"],
+            "200 hello from the upstream\n"
+            "403 [not in allow] cordon: java-blocked.invalid:80 is not in [network] allow "
+            "(~/.config/cordon/config.toml). Ask the user to add it; do not try to get around "
+            "the proxy.\n"
+            "IOException: Unable to tunnel through proxy. Proxy returns \"HTTP/1.1 403 "
+            "Forbidden\"\n"
+            // Without the property emptied, Java goes straight to 127.0.0.1: nothing there.
+            "ConnectException: Connection refused\n")
+      << output_of(res);
+  EXPECT_NE(res.value("stderr", "").find("Picked up JAVA_TOOL_OPTIONS: -Dhttp.proxyHost=127.0.0.1"),
+            std::string::npos)
+      << output_of(res);
+  expect_through_proxy(res, up.address());
+  expect_refused(res, "java-blocked.invalid:80");
+  expect_refused(res, "java-blocked.invalid:443");
+  EXPECT_NE(up.log().find("GET /hello.txt"), std::string::npos) << up.log();
+}
+
+// NET-7, the real behaviour of Node 20's fetch: it ignores HTTP_PROXY (NODE_USE_ENV_PROXY, which
+// cordon sets, is read from Node 24 and 22.21 on), so it connects directly: to the loopback
+// upstream it finds nothing (the sandbox's own 127.0.0.1), and a name does not resolve (there
+// is no DNS inside); the command fails fast, nothing reaches the upstream, and the note names
+// the proxy. npm, which reads npm_config_proxy, is NetProxy.NpmCiThroughTheAllowlist.
+TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (!have(w, "node")) GTEST_SKIP() << "node is not installed";
+  const std::string dir = w.root() + "/served";
+  w.write(dir + "/hello.txt", "hello from the upstream\n");
+  Upstream up(w, dir);
+  ASSERT_GT(up.port(), 0) << "the upstream did not start";
+  w.config(allow_only(up.address()));
+  Proc version = w.host({"node", "-p", "process.versions.node.split('.')[0]"});
+  const int major = std::atoi(version.out.c_str());
+  w.write("fetch.mjs",
+          "for (const u of process.argv.slice(2)) {\n"
+          "  try {\n"
+          "    const r = await fetch(u, { signal: AbortSignal.timeout(20000) });\n"
+          "    console.log(r.status, (await r.text()).trim());\n"
+          "  } catch (e) {\n"
+          "    console.log(e.cause?.code ?? String(e));\n"
+          "    process.exitCode = 1;\n"
+          "  }\n"
+          "}\n");
+  const auto start = std::chrono::steady_clock::now();
+  json res = exec_via_serve(w, "env -u NO_PROXY -u no_proxy node fetch.mjs " + up.url() +
+                                   "/hello.txt http://node-blocked.invalid/x");
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  if (major >= 24) {
+    // Node reads the variables: the same as every other tool here.
+    EXPECT_EQ(res.value("stdout", "").rfind("200 hello from the upstream\n403 cordon: "
+                                            "node-blocked.invalid:80 is not in [network] allow",
+                                            0),
+              0u)
+        << output_of(res);
+    expect_through_proxy(res, up.address());
+    expect_refused(res, "node-blocked.invalid:80");
+    return;
+  }
+  EXPECT_EQ(res["stdout"], "ECONNREFUSED\nEAI_AGAIN\n") << "node " << major << ": "
+                                                         << output_of(res);
+  EXPECT_LT(took, std::chrono::seconds(15)) << "fetch did not fail fast";
+  EXPECT_TRUE(res.value("connections", json::array()).empty()) << res.dump();
+  EXPECT_EQ(up.log(), "");
+  std::string notes = res.value("notes", json::array()).dump();
+  EXPECT_NE(notes.find("only proxied traffic can leave"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("127.0.0.1:3128"), std::string::npos) << notes;
+}
+
+
+std::string cargo_project(const std::string& name, const std::string& git_url) {
+  return "[package]\nname = \"" + name +
+         "\"\nversion = \"0.1.0\"\nedition = \"2018\"\n\n[dependencies]\ntiny = { git = \"" +
+         git_url + "\" }\n";
+}
+
+// NET-7: cargo fetches a git dependency from an allowed upstream through the proxy (cargo's
+// git transport is libcurl: it reads CARGO_HTTP_PROXY, http_proxy and NO_PROXY), then builds
+// and runs offline with it; a dependency on a host not in allow is refused, and cargo shows the
+// 403. Debian's cargo (rustup's, under /root, is not readable by other users).
+TEST(NetTools, CargoFetchesAGitDependencyThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (!have(w, "cargo"))
+    GTEST_SKIP() << "cargo is not installed in PATH (Debian's cargo; scripts/deps.sh installs it)";
+  const std::string dir = w.root() + "/served";
+  make_repo(w, dir, "tiny",
+            {{"Cargo.toml", "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2018\"\n"},
+             {"src/lib.rs", "pub fn value() -> &'static str { \"tiny from the upstream\" }\n"}});
+  Upstream up(w, dir);
+  ASSERT_GT(up.port(), 0) << "the upstream did not start";
+  w.config(allow_only(up.address()));
+  // cordon mounts its caches over ~/.cargo/git and ~/.cargo/registry only when they exist
+  // (PKG-3), as they do wherever cargo has fetched before.
+  ASSERT_EQ(w.host({"mkdir", "-p", w.home() + "/.cargo/git", w.home() + "/.cargo/registry"})
+                .status,
+            0);
+  w.write("app/Cargo.toml", cargo_project("app", up.url() + "/git/tiny.git"));
+  w.write("app/src/main.rs", "fn main() { println!(\"{}\", tiny::value()); }\n");
+  w.write("refused/Cargo.toml", cargo_project("refused", "http://cargo-blocked.invalid/tiny.git"));
+  w.write("refused/src/main.rs", "fn main() {}\n");
+  json res = exec_via_serve(
+      w,
+      "export CARGO_NET_RETRY=0; cd app && env -u NO_PROXY -u no_proxy cargo fetch -q && "
+      "cargo run -q --offline && cd ../refused && env -u NO_PROXY -u no_proxy cargo fetch -q; "
+      "echo \"refused exit $?\"",
+      300);
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 101\n") << output_of(res);
+  EXPECT_NE(res.value("stderr", "").find("got 403"), std::string::npos) << output_of(res);
+  expect_through_proxy(res, up.address());
+  expect_refused(res, "cargo-blocked.invalid:80");
+  EXPECT_NE(up.log().find("POST /git/tiny.git/git-upload-pack"), std::string::npos) << up.log();
+}
+
+// NET-7, what can and cannot be tested of Go: the go command reads HTTP_PROXY (a module proxy on
+// a host not in allow gets the proxy's 403, which go prints with its body), but Go never sends
+// a request for localhost or a loopback address through a proxy, whatever NO_PROXY says, so a
+// loopback upstream cannot stand in for an allowed host: go connects straight to the
+// sandbox's own 127.0.0.1 and finds nothing. An allowed name needs a real outside host, which
+// these tests never reach.
+TEST(NetTools, GoModDownloadUsesTheProxyButNeverForLoopback) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (!have(w, "go"))
+    GTEST_SKIP() << "go is not installed (Debian's golang-go; scripts/deps.sh installs it)";
+  const std::string dir = w.root() + "/served";
+  w.write(dir + "/goproxy/example.org/tiny/@v/v1.0.0.info", "{\"Version\":\"v1.0.0\"}\n");
+  Upstream up(w, dir);
+  ASSERT_GT(up.port(), 0) << "the upstream did not start";
+  w.config(allow_only(up.address()));
+  w.write("gomod/go.mod", "module example.com/app\n\ngo 1.19\n");
+  const std::string go =
+      "env -u NO_PROXY -u no_proxy GOSUMDB=off GOFLAGS= GOPROXY=";
+  json res = exec_via_serve(
+      w, "cd gomod && " + go + up.url() + "/goproxy go mod download example.org/tiny@v1.0.0; " +
+             "echo \"loopback exit $?\"; " + go +
+             "http://go-blocked.invalid go mod download example.org/tiny@v1.0.0; "
+             "echo \"refused exit $?\"");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "loopback exit 1\nrefused exit 1\n") << output_of(res);
+  const std::string err = res.value("stderr", "");
+  EXPECT_NE(err.find("dial tcp " + up.address() + ": connect: connection refused"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("403 Forbidden"), std::string::npos) << err;
+  EXPECT_NE(err.find("server response: cordon: go-blocked.invalid:80 is not in [network] allow"),
+            std::string::npos)
+      << err;
+  EXPECT_TRUE(connection(res, up.address()).is_null()) << res.dump();
+  expect_refused(res, "go-blocked.invalid:80");
+  EXPECT_EQ(up.log(), "");
 }
 
 }  // namespace
