@@ -506,5 +506,58 @@ TEST(NetTools, GoModDownloadUsesTheProxyButNeverForLoopback) {
   EXPECT_EQ(up.log(), "");
 }
 
+
+// A registry of one package for npm: the package document at /cordon-tiny/ (index.html, which
+// the server gives for the folder) and its tarball, with the sha512 integrity npm checks.
+const char* kMakeNpmRegistry = R"PY(
+import base64, hashlib, io, json, os, sys, tarfile
+root, url = sys.argv[1], sys.argv[2]
+os.makedirs(root + "/cordon-tiny/-")
+buf = io.BytesIO()
+with tarfile.open(fileobj=buf, mode="w:gz") as t:
+    for name, text in {"package/package.json": '{"name":"cordon-tiny","version":"1.0.0","main":"index.js"}',
+                       "package/index.js": "module.exports = 'tiny from the upstream';\n"}.items():
+        info = tarfile.TarInfo(name); info.size = len(text); info.mode = 0o644
+        t.addfile(info, io.BytesIO(text.encode()))
+tgz = buf.getvalue()
+open(root + "/cordon-tiny/-/cordon-tiny-1.0.0.tgz", "wb").write(tgz)
+doc = {"name": "cordon-tiny", "dist-tags": {"latest": "1.0.0"}, "versions": {"1.0.0": {
+    "name": "cordon-tiny", "version": "1.0.0", "main": "index.js",
+    "dist": {"tarball": url + "/cordon-tiny/-/cordon-tiny-1.0.0.tgz",
+             "integrity": "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()}}}}
+open(root + "/cordon-tiny/index.html", "w").write(json.dumps(doc))
+)PY";
+
+// NET-7: npm installs a package from a registry on an allowed upstream through the proxy; it
+// reads npm_config_proxy, and npm_config_noproxy (its NO_PROXY, which cordon sets too) is
+// cleared with the others. A registry not in allow is refused. (npm against the real registry
+// is NetProxy.NpmCiThroughTheAllowlist.)
+TEST(NetTools, NpmInstallThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  World w;
+  if (!have(w, "npm")) GTEST_SKIP() << "npm is not installed";
+  const std::string dir = w.root() + "/served";
+  ASSERT_EQ(w.host({"mkdir", "-p", dir}).status, 0);
+  Upstream up(w, dir);
+  ASSERT_GT(up.port(), 0) << "the upstream did not start";
+  ASSERT_EQ(w.host({"python3", "-c", kMakeNpmRegistry, dir, up.url()}).status, 0);
+  w.config(allow_only(up.address()));
+  w.write("package.json", "{\"name\": \"app\", \"version\": \"1.0.0\"}\n");
+  const std::string npm =
+      "env -u NO_PROXY -u no_proxy -u npm_config_noproxy npm --no-audit --no-fund "
+      "--fetch-retries=0 ";
+  json res = exec_via_serve(
+      w, npm + "install -s --registry " + up.url() + "/ cordon-tiny && " +
+             "node -p \"require('cordon-tiny')\" && " + npm +
+             "view -s cordon-tiny version --registry http://npm-blocked.invalid/; "
+             "echo \"refused exit $?\"");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
+  expect_through_proxy(res, up.address());
+  expect_refused(res, "npm-blocked.invalid:80");
+  EXPECT_NE(up.log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
+      << up.log();
+}
+
 }  // namespace
 }  // namespace cordon::it
