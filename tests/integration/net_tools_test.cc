@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -521,7 +522,10 @@ with tarfile.open(fileobj=buf, mode="w:gz") as t:
         t.addfile(info, io.BytesIO(text.encode()))
 tgz = buf.getvalue()
 open(root + "/cordon-tiny/-/cordon-tiny-1.0.0.tgz", "wb").write(tgz)
-doc = {"name": "cordon-tiny", "dist-tags": {"latest": "1.0.0"}, "versions": {"1.0.0": {
+# "time": yarn 4 holds back a version whose publication time it does not know.
+doc = {"name": "cordon-tiny", "dist-tags": {"latest": "1.0.0"},
+       "time": {"created": "2020-01-01T00:00:00.000Z", "1.0.0": "2020-01-01T00:00:00.000Z"},
+       "versions": {"1.0.0": {
     "name": "cordon-tiny", "version": "1.0.0", "main": "index.js",
     "dist": {"tarball": url + "/cordon-tiny/-/cordon-tiny-1.0.0.tgz",
              "integrity": "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()}}}}
@@ -557,6 +561,128 @@ TEST(NetTools, NpmInstallThroughTheProxy) {
   expect_refused(res, "npm-blocked.invalid:80");
   EXPECT_NE(up.log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
       << up.log();
+}
+
+
+// pnpm and yarn are npm packages: installed for the test into <project>/tools from
+// registry.npmjs.org, outside the sandbox, at pinned versions. Empty when the registry cannot
+// be reached, with the reason in `why`.
+std::string install_npm_tool(const World& w, const std::string& package, std::string* why) {
+  // The machine's CA list, for a machine whose way out re-signs TLS (Node has its own list).
+  auto env = w.env;
+  env["NODE_EXTRA_CA_CERTS"] = "/etc/ssl/certs/ca-certificates.crt";
+  Proc r = run_program({"npm", "install", "--no-audit", "--no-fund", "--fetch-retries=1",
+                        "--prefix", w.abs("tools"), package},
+                       env, w.project());
+  if (r.status != 0) *why = "could not install " + package + " from registry.npmjs.org: " + r.err;
+  return r.status == 0 ? w.abs("tools/node_modules") : "";
+}
+
+// The fixture of the package-manager tests: a one-package registry on an allowed upstream, an
+// empty project in app/ and another in refused/.
+struct RegistryWorld {
+  World w;
+  std::string dir = w.root() + "/served";
+  std::unique_ptr<Upstream> up;
+  bool start() {
+    if (w.host({"mkdir", "-p", dir}).status != 0) return false;
+    up = std::make_unique<Upstream>(w, dir);
+    if (up->port() <= 0) return false;
+    if (w.host({"python3", "-c", kMakeNpmRegistry, dir, up->url()}).status != 0) return false;
+    w.config(allow_only(up->address()));
+    for (const char* p : {"app", "refused"})
+      w.write(std::string(p) + "/package.json", "{\"name\": \"app\", \"version\": \"1.0.0\"}\n");
+    return true;
+  }
+};
+
+const char* kNoNoProxy = "env -u NO_PROXY -u no_proxy -u npm_config_noproxy ";
+
+// NET-7: pnpm reads npm_config_proxy and npm_config_https_proxy (and honours the noproxy list,
+// cleared here with NO_PROXY).
+TEST(NetTools, PnpmAddThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  RegistryWorld rw;
+  if (!have(rw.w, "npm")) GTEST_SKIP() << "npm is not installed";
+  std::string why;
+  std::string tools = install_npm_tool(rw.w, "pnpm@9.15.9", &why);
+  if (tools.empty()) GTEST_SKIP() << why;
+  ASSERT_TRUE(rw.start()) << "the upstream did not start";
+  // pnpm 9 and 10 read their store folder from npm_config_store_dir, not from the
+  // pnpm_config_store_dir cordon sets (PKG-2): without this they try ~/.local/share/pnpm.
+  const std::string pnpm = std::string(kNoNoProxy) +
+                           "npm_config_store_dir=$pnpm_config_store_dir npm_config_fetch_retries=0 " +
+                           tools +
+                           "/.bin/pnpm add --registry ";
+  json res = exec_via_serve(
+      rw.w, "cd app && " + pnpm + rw.up->url() +
+                "/ cordon-tiny >&2 && node -p \"require('cordon-tiny')\" && cd ../refused && " +
+                pnpm + "http://pnpm-blocked.invalid/ cordon-tiny >&2; echo \"refused exit $?\"");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
+  expect_through_proxy(res, rw.up->address());
+  expect_refused(res, "pnpm-blocked.invalid:80");
+  EXPECT_NE(res.value("stderr", "").find("ERR_PNPM_FETCH_403"), std::string::npos)
+      << output_of(res);
+  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
+      << rw.up->log();
+}
+
+// NET-7: yarn 1 reads the proxy from npm_config_proxy and npm_config_https_proxy too.
+TEST(NetTools, YarnClassicAddThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  RegistryWorld rw;
+  if (!have(rw.w, "npm")) GTEST_SKIP() << "npm is not installed";
+  std::string why;
+  std::string tools = install_npm_tool(rw.w, "yarn@1.22.22", &why);
+  if (tools.empty()) GTEST_SKIP() << why;
+  ASSERT_TRUE(rw.start()) << "the upstream did not start";
+  const std::string yarn = std::string(kNoNoProxy) + tools +
+                           "/yarn/bin/yarn.js add --silent --no-progress --network-timeout 20000 "
+                           "--registry ";
+  json res = exec_via_serve(
+      rw.w, "cd app && " + yarn + rw.up->url() + "/ cordon-tiny && node -p \"require('cordon-tiny')\"" +
+                " && cd ../refused && " + yarn + "http://yarn-blocked.invalid/ cordon-tiny; " +
+                "echo \"refused exit $?\"");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
+  expect_through_proxy(res, rw.up->address());
+  expect_refused(res, "yarn-blocked.invalid:80");
+  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
+      << rw.up->log();
+}
+
+// NET-7: yarn 2+ (berry) reads only its own YARN_HTTP_PROXY and YARN_HTTPS_PROXY, which cordon
+// sets. It has no NO_PROXY of its own and ignores the variable: it sends every request to the
+// proxy, even one for 127.0.0.1, so this test keeps NO_PROXY as cordon sets it. (A registry the
+// command serves itself on loopback is therefore refused for berry: a known limit.)
+TEST(NetTools, YarnBerryAddThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  RegistryWorld rw;
+  if (!have(rw.w, "npm")) GTEST_SKIP() << "npm is not installed";
+  std::string why;
+  std::string tools = install_npm_tool(rw.w, "@yarnpkg/cli-dist@4.18.1", &why);
+  if (tools.empty()) GTEST_SKIP() << why;
+  ASSERT_TRUE(rw.start()) << "the upstream did not start";
+  rw.w.write("app/yarn.lock", "");
+  rw.w.write("refused/yarn.lock", "");
+  auto yarn = [&](const std::string& registry, const std::string& host) {
+    return "YARN_ENABLE_TELEMETRY=0 YARN_NODE_LINKER=node-modules YARN_HTTP_RETRY=0 "
+           "YARN_NPM_REGISTRY_SERVER=" +
+           registry + " YARN_UNSAFE_HTTP_WHITELIST=" + host + " node " + tools +
+           "/@yarnpkg/cli-dist/bin/yarn.js add cordon-tiny >/tmp/yarn.log 2>&1";
+  };
+  json res = exec_via_serve(
+      rw.w, "cd app && " + yarn(rw.up->url(), "127.0.0.1") +
+                " && node -p \"require('cordon-tiny')\" && cd ../refused && " +
+                yarn("http://yarn-blocked.invalid", "yarn-blocked.invalid") +
+                "; echo \"refused exit $?\"; cat /tmp/yarn.log >&2");
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
+  expect_through_proxy(res, rw.up->address());
+  expect_refused(res, "yarn-blocked.invalid:80");
+  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
+      << rw.up->log();
 }
 
 }  // namespace
