@@ -373,8 +373,8 @@ TEST(NetTools, JavaHttpUrlConnectionThroughTheProxy) {
 // NET-7, the real behaviour of Node 20's fetch: it ignores HTTP_PROXY (NODE_USE_ENV_PROXY, which
 // cordon sets, is read from Node 24 and 22.21 on), so it connects directly: to the loopback
 // upstream it finds nothing (the sandbox's own 127.0.0.1), and a name does not resolve (there
-// is no DNS inside); the command fails fast, nothing reaches the upstream, and the note names
-// the proxy. npm, which reads npm_config_proxy, is NetProxy.NpmCiThroughTheAllowlist.
+// is no DNS inside), an address has no route; the command fails fast, nothing reaches the
+// upstream, and the note names the proxy. npm, which reads npm_config_proxy, is NetProxy.NpmCiThroughTheAllowlist.
 TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
   REQUIRE_SANDBOX();
   World w;
@@ -398,7 +398,9 @@ TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
           "}\n");
   const auto start = std::chrono::steady_clock::now();
   json res = exec_via_serve(w, "env -u NO_PROXY -u no_proxy node fetch.mjs " + up.url() +
-                                   "/hello.txt http://node-blocked.invalid/x");
+                                   "/hello.txt http://node-blocked.invalid/x"
+                                   // TEST-NET-1: no route in the sandbox; never a real host.
+                                   " http://192.0.2.1/");
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(res.contains("error")) << res.dump();
   if (major >= 24) {
@@ -412,7 +414,7 @@ TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
     expect_refused(res, "node-blocked.invalid:80");
     return;
   }
-  EXPECT_EQ(res["stdout"], "ECONNREFUSED\nEAI_AGAIN\n") << "node " << major << ": "
+  EXPECT_EQ(res["stdout"], "ECONNREFUSED\nEAI_AGAIN\nENETUNREACH\n") << "node " << major << ": "
                                                          << output_of(res);
   EXPECT_LT(took, std::chrono::seconds(15)) << "fetch did not fail fast";
   EXPECT_TRUE(res.value("connections", json::array()).empty()) << res.dump();
