@@ -212,12 +212,18 @@ TEST(NetTools, GitCloneThroughTheProxy) {
              "if git clone -q " + up.url() + "/tiny.git /tmp/direct 2>/tmp/err; then echo direct;" +
              " else echo no-direct-way; fi; " +
              "env -u NO_PROXY -u no_proxy git clone -q http://git-blocked.invalid/tiny.git " +
-             "/tmp/refused; echo \"refused exit $?\"");
+             "/tmp/refused; echo \"refused exit $?\"; " +
+             // https: a CONNECT through HTTPS_PROXY, refused before any TLS.
+             "env -u NO_PROXY -u no_proxy git clone -q https://git-blocked.invalid/tiny.git " +
+             "/tmp/refused2; echo \"https refused exit $?\"");
   ASSERT_FALSE(res.contains("error")) << res.dump();
-  EXPECT_EQ(res["stdout"], "from the upstream\nfrom the upstream\nno-direct-way\nrefused exit 128\n")
+  EXPECT_EQ(res["stdout"],
+            "from the upstream\nfrom the upstream\nno-direct-way\nrefused exit 128\n"
+            "https refused exit 128\n")
       << output_of(res);
   expect_through_proxy(res, up.address());
   expect_refused(res, "git-blocked.invalid:80");
+  expect_refused(res, "git-blocked.invalid:443");
   // git shows the proxy's refusal body itself.
   EXPECT_NE(res.value("stderr", "").find("git-blocked.invalid:80 is not in [network] allow"),
             std::string::npos)
