@@ -86,9 +86,9 @@ s.serve_forever()
 class Upstream {
  public:
   Upstream(const World& w, const std::string& dir) : log_(w.root() + "/upstream.log") {
-    p_ = spawn_piped({"/bin/sh", "-c", "exec python3 -c \"$0\" \"$1\" 2>\"$2\"", kServer, dir,
-                      log_},
-                     w.env, dir);
+    p_ =
+        spawn_piped({"/bin/sh", "-c", "exec python3 -c \"$0\" \"$1\" 2>\"$2\"", kServer, dir, log_},
+                    w.env, dir);
     std::string line;
     char c;
     pollfd pf{p_.out, POLLIN, 0};
@@ -135,9 +135,9 @@ json exec_via_serve(const World& w, const std::string& command, int timeout_s = 
   RpcClient client({"serve"}, w.env, w.project());
   json init = client.call("initialize", {{"project", w.project()}});
   if (!init.contains("result")) return {{"error", init.dump() + client.stderr_text()}};
-  json r = client.wait(client.start("exec", {{"command", command},
-                                             {"timeout_ms", timeout_s * 1000}}),
-                       std::chrono::seconds(timeout_s + 30));
+  json r =
+      client.wait(client.start("exec", {{"command", command}, {"timeout_ms", timeout_s * 1000}}),
+                  std::chrono::seconds(timeout_s + 30));
   if (!r.contains("result")) return {{"error", r.dump() + client.stderr_text()}};
   return r["result"];
 }
@@ -173,9 +173,7 @@ void expect_refused(const json& res, const std::string& host_port) {
   EXPECT_EQ(notes, 1) << res.dump();
 }
 
-std::string output_of(const json& res) {
-  return res.value("stdout", "") + res.value("stderr", "");
-}
+std::string output_of(const json& res) { return res.value("stdout", "") + res.value("stderr", ""); }
 
 bool have(const World& w, const std::string& tool) {
   return w.host({"/bin/sh", "-c", "command -v " + tool}).status == 0;
@@ -206,9 +204,8 @@ TEST(NetTools, GitCloneThroughTheProxy) {
   w.config(allow_only(up.address()));
   json res = exec_via_serve(
       w, "env -u NO_PROXY -u no_proxy git clone -q " + up.url() + "/tiny.git /tmp/dumb && " +
-             "cat /tmp/dumb/hello.txt && " +
-             "env -u NO_PROXY -u no_proxy git clone -q " + up.url() + "/git/tiny.git /tmp/smart" +
-             " && cat /tmp/smart/hello.txt && " +
+             "cat /tmp/dumb/hello.txt && " + "env -u NO_PROXY -u no_proxy git clone -q " +
+             up.url() + "/git/tiny.git /tmp/smart" + " && cat /tmp/smart/hello.txt && " +
              "if git clone -q " + up.url() + "/tiny.git /tmp/direct 2>/tmp/err; then echo direct;" +
              " else echo no-direct-way; fi; " +
              "env -u NO_PROXY -u no_proxy git clone -q http://git-blocked.invalid/tiny.git " +
@@ -228,8 +225,7 @@ TEST(NetTools, GitCloneThroughTheProxy) {
   EXPECT_NE(res.value("stderr", "").find("git-blocked.invalid:80 is not in [network] allow"),
             std::string::npos)
       << output_of(res);
-  EXPECT_NE(up.log().find("GET /git/tiny.git/info/refs?service=git-upload-pack"),
-            std::string::npos)
+  EXPECT_NE(up.log().find("GET /git/tiny.git/info/refs?service=git-upload-pack"), std::string::npos)
       << up.log();
   EXPECT_NE(up.log().find("POST /git/tiny.git/git-upload-pack"), std::string::npos) << up.log();
 }
@@ -275,7 +271,8 @@ TEST(NetTools, PipInstallThroughTheProxy) {
       w, pip + "install -q --no-deps --target /tmp/t --index-url " + up.url() +
              "/simple/ cordon-tiny && PYTHONPATH=/tmp/t python3 -c "
              "'import cordon_tiny; print(cordon_tiny.VALUE)' && " +
-             pip + "download -q --no-deps -d /tmp/d --index-url http://pip-blocked.invalid/simple/"
+             pip +
+             "download -q --no-deps -d /tmp/d --index-url http://pip-blocked.invalid/simple/"
              " --trusted-host pip-blocked.invalid cordon-tiny; echo \"refused exit $?\"");
   ASSERT_FALSE(res.contains("error")) << res.dump();
   EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
@@ -284,7 +281,6 @@ TEST(NetTools, PipInstallThroughTheProxy) {
   EXPECT_NE(up.log().find("GET /files/cordon_tiny-1.0-py3-none-any.whl"), std::string::npos)
       << up.log();
 }
-
 
 // NET-7: the sandbox's own loopback servers stay reachable directly: pip against an index the
 // command serves itself on 127.0.0.1, with NO_PROXY as cordon sets it. (cordon once set
@@ -380,7 +376,8 @@ TEST(NetTools, JavaHttpUrlConnectionThroughTheProxy) {
 // cordon sets, is read from Node 24 and 22.21 on), so it connects directly: to the loopback
 // upstream it finds nothing (the sandbox's own 127.0.0.1), and a name does not resolve (there
 // is no DNS inside), an address has no route; the command fails fast, nothing reaches the
-// upstream, and the note names the proxy. npm, which reads npm_config_proxy, is NetProxy.NpmCiThroughTheAllowlist.
+// upstream, and the note names the proxy. npm, which reads npm_config_proxy, is
+// NetProxy.NpmCiThroughTheAllowlist.
 TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
   REQUIRE_SANDBOX();
   World w;
@@ -411,17 +408,18 @@ TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
   ASSERT_FALSE(res.contains("error")) << res.dump();
   if (major >= 24) {
     // Node reads the variables: the same as every other tool here.
-    EXPECT_EQ(res.value("stdout", "").rfind("200 hello from the upstream\n403 cordon: "
-                                            "node-blocked.invalid:80 is not in [network] allow",
-                                            0),
+    EXPECT_EQ(res.value("stdout", "")
+                  .rfind("200 hello from the upstream\n403 cordon: "
+                         "node-blocked.invalid:80 is not in [network] allow",
+                         0),
               0u)
         << output_of(res);
     expect_through_proxy(res, up.address());
     expect_refused(res, "node-blocked.invalid:80");
     return;
   }
-  EXPECT_EQ(res["stdout"], "ECONNREFUSED\nEAI_AGAIN\nENETUNREACH\n") << "node " << major << ": "
-                                                         << output_of(res);
+  EXPECT_EQ(res["stdout"], "ECONNREFUSED\nEAI_AGAIN\nENETUNREACH\n")
+      << "node " << major << ": " << output_of(res);
   EXPECT_LT(took, std::chrono::seconds(15)) << "fetch did not fail fast";
   EXPECT_TRUE(res.value("connections", json::array()).empty()) << res.dump();
   EXPECT_EQ(up.log(), "");
@@ -429,7 +427,6 @@ TEST(NetTools, NodeFetchWithoutProxySupportFailsFastWithTheNote) {
   EXPECT_NE(notes.find("only proxied traffic can leave"), std::string::npos) << notes;
   EXPECT_NE(notes.find("127.0.0.1:3128"), std::string::npos) << notes;
 }
-
 
 std::string cargo_project(const std::string& name, const std::string& git_url) {
   return "[package]\nname = \"" + name +
@@ -447,16 +444,16 @@ TEST(NetTools, CargoFetchesAGitDependencyThroughTheProxy) {
   if (!have(w, "cargo"))
     GTEST_SKIP() << "cargo is not installed in PATH (Debian's cargo; scripts/deps.sh installs it)";
   const std::string dir = w.root() + "/served";
-  make_repo(w, dir, "tiny",
-            {{"Cargo.toml", "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2018\"\n"},
-             {"src/lib.rs", "pub fn value() -> &'static str { \"tiny from the upstream\" }\n"}});
+  make_repo(
+      w, dir, "tiny",
+      {{"Cargo.toml", "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2018\"\n"},
+       {"src/lib.rs", "pub fn value() -> &'static str { \"tiny from the upstream\" }\n"}});
   Upstream up(w, dir);
   ASSERT_GT(up.port(), 0) << "the upstream did not start";
   w.config(allow_only(up.address()));
   // cordon mounts its caches over ~/.cargo/git and ~/.cargo/registry only when they exist
   // (PKG-3), as they do wherever cargo has fetched before.
-  ASSERT_EQ(w.host({"mkdir", "-p", w.home() + "/.cargo/git", w.home() + "/.cargo/registry"})
-                .status,
+  ASSERT_EQ(w.host({"mkdir", "-p", w.home() + "/.cargo/git", w.home() + "/.cargo/registry"}).status,
             0);
   w.write("app/Cargo.toml", cargo_project("app", up.url() + "/git/tiny.git"));
   w.write("app/src/main.rs", "fn main() { println!(\"{}\", tiny::value()); }\n");
@@ -493,8 +490,7 @@ TEST(NetTools, GoModDownloadUsesTheProxyButNeverForLoopback) {
   ASSERT_GT(up.port(), 0) << "the upstream did not start";
   w.config(allow_only(up.address()));
   w.write("gomod/go.mod", "module example.com/app\n\ngo 1.19\n");
-  const std::string go =
-      "env -u NO_PROXY -u no_proxy GOSUMDB=off GOFLAGS= GOPROXY=";
+  const std::string go = "env -u NO_PROXY -u no_proxy GOSUMDB=off GOFLAGS= GOPROXY=";
   json res = exec_via_serve(
       w, "cd gomod && " + go + up.url() + "/goproxy go mod download example.org/tiny@v1.0.0; " +
              "echo \"loopback exit $?\"; " + go +
@@ -514,7 +510,6 @@ TEST(NetTools, GoModDownloadUsesTheProxyButNeverForLoopback) {
   expect_refused(res, "go-blocked.invalid:80");
   EXPECT_EQ(up.log(), "");
 }
-
 
 // A registry of one package for npm: the package document at /cordon-tiny/ (index.html, which
 // the server gives for the folder) and its tarball, with the sha512 integrity npm checks.
@@ -558,11 +553,11 @@ TEST(NetTools, NpmInstallThroughTheProxy) {
   const std::string npm =
       "env -u NO_PROXY -u no_proxy -u npm_config_noproxy npm --no-audit --no-fund "
       "--fetch-retries=0 ";
-  json res = exec_via_serve(
-      w, npm + "install -s --registry " + up.url() + "/ cordon-tiny && " +
-             "node -p \"require('cordon-tiny')\" && " + npm +
-             "view -s cordon-tiny version --registry http://npm-blocked.invalid/; "
-             "echo \"refused exit $?\"");
+  json res =
+      exec_via_serve(w, npm + "install -s --registry " + up.url() + "/ cordon-tiny && " +
+                            "node -p \"require('cordon-tiny')\" && " + npm +
+                            "view -s cordon-tiny version --registry http://npm-blocked.invalid/; "
+                            "echo \"refused exit $?\"");
   ASSERT_FALSE(res.contains("error")) << res.dump();
   EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
   expect_through_proxy(res, up.address());
@@ -570,7 +565,6 @@ TEST(NetTools, NpmInstallThroughTheProxy) {
   EXPECT_NE(up.log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
       << up.log();
 }
-
 
 // pnpm and yarn are npm packages: installed for the test into <project>/tools from
 // registry.npmjs.org, outside the sandbox, at pinned versions. Empty when the registry cannot
@@ -618,10 +612,10 @@ TEST(NetTools, PnpmAddThroughTheProxy) {
   ASSERT_TRUE(rw.start()) << "the upstream did not start";
   // pnpm 9 and 10 read their store folder from npm_config_store_dir, not from the
   // pnpm_config_store_dir cordon sets (PKG-2): without this they try ~/.local/share/pnpm.
-  const std::string pnpm = std::string(kNoNoProxy) +
-                           "npm_config_store_dir=$pnpm_config_store_dir npm_config_fetch_retries=0 " +
-                           tools +
-                           "/.bin/pnpm add --registry ";
+  const std::string pnpm =
+      std::string(kNoNoProxy) +
+      "npm_config_store_dir=$pnpm_config_store_dir npm_config_fetch_retries=0 " + tools +
+      "/.bin/pnpm add --registry ";
   json res = exec_via_serve(
       rw.w, "cd app && " + pnpm + rw.up->url() +
                 "/ cordon-tiny >&2 && node -p \"require('cordon-tiny')\" && cd ../refused && " +
@@ -649,9 +643,9 @@ TEST(NetTools, YarnClassicAddThroughTheProxy) {
                            "/yarn/bin/yarn.js add --silent --no-progress --network-timeout 20000 "
                            "--registry ";
   json res = exec_via_serve(
-      rw.w, "cd app && " + yarn + rw.up->url() + "/ cordon-tiny && node -p \"require('cordon-tiny')\"" +
-                " && cd ../refused && " + yarn + "http://yarn-blocked.invalid/ cordon-tiny; " +
-                "echo \"refused exit $?\"");
+      rw.w, "cd app && " + yarn + rw.up->url() +
+                "/ cordon-tiny && node -p \"require('cordon-tiny')\"" + " && cd ../refused && " +
+                yarn + "http://yarn-blocked.invalid/ cordon-tiny; " + "echo \"refused exit $?\"");
   ASSERT_FALSE(res.contains("error")) << res.dump();
   EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
   expect_through_proxy(res, rw.up->address());
@@ -680,11 +674,11 @@ TEST(NetTools, YarnBerryAddThroughTheProxy) {
            registry + " YARN_UNSAFE_HTTP_WHITELIST=" + host + " node " + tools +
            "/@yarnpkg/cli-dist/bin/yarn.js add cordon-tiny >/tmp/yarn.log 2>&1";
   };
-  json res = exec_via_serve(
-      rw.w, "cd app && " + yarn(rw.up->url(), "127.0.0.1") +
-                " && node -p \"require('cordon-tiny')\" && cd ../refused && " +
-                yarn("http://yarn-blocked.invalid", "yarn-blocked.invalid") +
-                "; echo \"refused exit $?\"; cat /tmp/yarn.log >&2");
+  json res =
+      exec_via_serve(rw.w, "cd app && " + yarn(rw.up->url(), "127.0.0.1") +
+                               " && node -p \"require('cordon-tiny')\" && cd ../refused && " +
+                               yarn("http://yarn-blocked.invalid", "yarn-blocked.invalid") +
+                               "; echo \"refused exit $?\"; cat /tmp/yarn.log >&2");
   ASSERT_FALSE(res.contains("error")) << res.dump();
   EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
   expect_through_proxy(res, rw.up->address());
