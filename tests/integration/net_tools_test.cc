@@ -611,7 +611,7 @@ TEST(NetTools, PnpmAddThroughTheProxy) {
   if (tools.empty()) GTEST_SKIP() << why;
   ASSERT_TRUE(rw.start()) << "the upstream did not start";
   // pnpm 9 and 10 read their store folder from npm_config_store_dir, not from the
-  // pnpm_config_store_dir cordon sets (PKG-2): without this they try ~/.local/share/pnpm.
+  // pnpm_config_store_dir cordon sets: without this they try ~/.local/share/pnpm.
   const std::string pnpm =
       std::string(kNoNoProxy) +
       "npm_config_store_dir=$pnpm_config_store_dir npm_config_fetch_retries=0 " + tools +
