@@ -13,8 +13,9 @@ packages=(
   libasio-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
-  # the allowlist proxy tests (NET-7): curl as a real client
-  curl
+  # the allowlist proxy tests (NET-7): curl as a real client, and the tools tested one by one
+  # through the proxy (NetTools.*): pip, Java, cargo, go (git and node are listed already)
+  curl python3-pip default-jdk-headless cargo golang-go
   # real tools in the sandbox (RealTools.*, PKG-1): a CMake project built with make and ccache
   make ccache
   # the package and its checks (DIST-1, DIST-2): dpkg-shlibdeps, the completions' shells

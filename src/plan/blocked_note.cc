@@ -146,7 +146,8 @@ void scan_line(const std::vector<std::string>& lines, size_t i, const Plan& plan
       f.git_config = true;
   }
   if (contains(low, "device or resource busy") && !paths_in_line(line).empty()) f.fs = true;
-  if (contains_any(low, {"network is unreachable", "could not resolve host",
+  // Node spells an unreachable network ENETUNREACH ("connect ENETUNREACH 192.0.2.1:80").
+  if (contains_any(low, {"network is unreachable", "enetunreach", "could not resolve host",
                          "temporary failure in name resolution", "name or service not known",
                          "no address associated with hostname", "enotfound", "eai_again"}))
     f.net = true;

@@ -189,8 +189,10 @@ void set_proxy_variables(EnvMap& env, int port) {
   const std::string url = fmt::format("http://127.0.0.1:{}", port);
   for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
                            "all_proxy", "npm_config_proxy", "npm_config_https_proxy",
-                           "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY", "PIP_PROXY"})
+                           "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY"})
     env.set(name, url);
+  // No PIP_PROXY: pip reads http(s)_proxy and honours NO_PROXY, but puts PIP_PROXY above
+  // NO_PROXY, which would send an index the command serves itself on 127.0.0.1 to the proxy.
   const std::string none = "localhost,127.0.0.1,::1";
   env.set("NO_PROXY", none);
   env.set("no_proxy", none);

@@ -22,9 +22,10 @@ TEST(BlockedNote, ReadOnlyFileSystem) {  // RES-2
 }
 
 TEST(BlockedNote, NetworkRefusals) {  // RES-2
-  for (const char* out : {"curl: (6) Could not resolve host: example.com",
-                          "connect: Network is unreachable",
-                          "socket.gaierror: [Errno -3] Temporary failure in name resolution"}) {
+  for (const char* out :
+       {"curl: (6) Could not resolve host: example.com", "connect: Network is unreachable",
+        "Error: connect ENETUNREACH 192.0.2.1:80",  // Node
+        "socket.gaierror: [Errno -3] Temporary failure in name resolution"}) {
     auto n = blocked_note(sandbox_plan(), 6, out);
     ASSERT_TRUE(n.has_value()) << out;
     EXPECT_NE(n->find("--network"), std::string::npos) << *n;

@@ -65,6 +65,14 @@ TEST(NetPlan, BlockedNoteNamesTheProxy) {
   auto note = blocked_note(p, 255, "ssh: connect to host github.com: Network is unreachable");
   ASSERT_TRUE(note);
   EXPECT_NE(note->find("only proxied traffic can leave"), std::string::npos) << *note;
+  // Node 20's fetch ignores the variables: its errors name the codes (NetTools.NodeFetch...).
+  for (const char* out :
+       {"TypeError: fetch failed [cause]: Error: getaddrinfo EAI_AGAIN x.org",
+        "TypeError: fetch failed [cause]: Error: connect ENETUNREACH 192.0.2.1:80"}) {
+    note = blocked_note(p, 1, out);
+    ASSERT_TRUE(note) << out;
+    EXPECT_NE(note->find("127.0.0.1:3128"), std::string::npos) << *note;
+  }
 }
 
 }  // namespace

@@ -374,8 +374,14 @@ TEST(NetRules, ProxyVariables) {
   env.set("JAVA_TOOL_OPTIONS", "-Xmx1g");
   set_proxy_variables(env, 3128);
   for (const char* n : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-                        "all_proxy", "npm_config_proxy", "npm_config_https_proxy"})
+                        "all_proxy", "npm_config_proxy", "npm_config_https_proxy",
+                        "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY"})
     EXPECT_EQ(env.get(n).value_or(""), "http://127.0.0.1:3128") << n;
+  EXPECT_EQ(env.get("npm_config_noproxy").value_or(""), "localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("NODE_USE_ENV_PROXY").value_or(""), "1");
+  // pip puts PIP_PROXY above NO_PROXY: the command's own index on 127.0.0.1 would go to the
+  // proxy (NetTools.PipReachesTheCommandsOwnIndexDirectly); http(s)_proxy are enough for pip.
+  EXPECT_FALSE(env.get("PIP_PROXY").has_value());
   EXPECT_EQ(env.get("NO_PROXY").value_or(""), "localhost,127.0.0.1,::1");
   EXPECT_EQ(env.get("no_proxy").value_or(""), "localhost,127.0.0.1,::1");
   EXPECT_EQ(env.get("JAVA_TOOL_OPTIONS").value_or(""),
