@@ -598,6 +598,17 @@ struct RegistryWorld {
   }
 };
 
+// What a user of a package manager sees in the tests below: cordon-tiny installed from the
+// loopback registry through the proxy (its tarball fetched there), and `refused` refused once.
+void expect_fetched_tiny(const json& res, RegistryWorld& rw, const std::string& refused) {
+  ASSERT_FALSE(res.contains("error")) << res.dump();
+  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
+  expect_through_proxy(res, rw.up->address());
+  expect_refused(res, refused);
+  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
+      << rw.up->log();
+}
+
 const char* kNoNoProxy = "env -u NO_PROXY -u no_proxy -u npm_config_noproxy ";
 
 // NET-7: pnpm reads npm_config_proxy and npm_config_https_proxy (and honours the noproxy list,
@@ -620,14 +631,9 @@ TEST(NetTools, PnpmAddThroughTheProxy) {
       rw.w, "cd app && " + pnpm + rw.up->url() +
                 "/ cordon-tiny >&2 && node -p \"require('cordon-tiny')\" && cd ../refused && " +
                 pnpm + "http://pnpm-blocked.invalid/ cordon-tiny >&2; echo \"refused exit $?\"");
-  ASSERT_FALSE(res.contains("error")) << res.dump();
-  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
-  expect_through_proxy(res, rw.up->address());
-  expect_refused(res, "pnpm-blocked.invalid:80");
+  expect_fetched_tiny(res, rw, "pnpm-blocked.invalid:80");
   EXPECT_NE(res.value("stderr", "").find("ERR_PNPM_FETCH_403"), std::string::npos)
       << output_of(res);
-  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
-      << rw.up->log();
 }
 
 // NET-7: yarn 1 reads the proxy from npm_config_proxy and npm_config_https_proxy too.
@@ -646,12 +652,7 @@ TEST(NetTools, YarnClassicAddThroughTheProxy) {
       rw.w, "cd app && " + yarn + rw.up->url() +
                 "/ cordon-tiny && node -p \"require('cordon-tiny')\"" + " && cd ../refused && " +
                 yarn + "http://yarn-blocked.invalid/ cordon-tiny; " + "echo \"refused exit $?\"");
-  ASSERT_FALSE(res.contains("error")) << res.dump();
-  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
-  expect_through_proxy(res, rw.up->address());
-  expect_refused(res, "yarn-blocked.invalid:80");
-  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
-      << rw.up->log();
+  expect_fetched_tiny(res, rw, "yarn-blocked.invalid:80");
 }
 
 // NET-7: yarn 2+ (berry) reads only its own YARN_HTTP_PROXY and YARN_HTTPS_PROXY, which cordon
@@ -679,12 +680,7 @@ TEST(NetTools, YarnBerryAddThroughTheProxy) {
                                " && node -p \"require('cordon-tiny')\" && cd ../refused && " +
                                yarn("http://yarn-blocked.invalid", "yarn-blocked.invalid") +
                                "; echo \"refused exit $?\"; cat /tmp/yarn.log >&2");
-  ASSERT_FALSE(res.contains("error")) << res.dump();
-  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
-  expect_through_proxy(res, rw.up->address());
-  expect_refused(res, "yarn-blocked.invalid:80");
-  EXPECT_NE(rw.up->log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
-      << rw.up->log();
+  expect_fetched_tiny(res, rw, "yarn-blocked.invalid:80");
 }
 
 }  // namespace
