@@ -79,10 +79,7 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
 
 // A person-facing form of the command for the questions and the leftover notes.
 std::string command_text(const ExecRequest& r) {
-  if (r.command) return *r.command;
-  std::vector<std::string> words;
-  for (const auto& a : r.argv) words.push_back(shell_quote(a));
-  return join(words, " ");
+  return r.command ? *r.command : shell_join(r.argv);
 }
 
 class SessionImpl : public Session {

@@ -91,6 +91,15 @@ std::string shell_quote(std::string_view w) {
   return out;
 }
 
+std::string shell_join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) {
+    if (!out.empty()) out += ' ';
+    out += shell_quote(w);
+  }
+  return out;
+}
+
 namespace {
 // Length of the UTF-8 sequence at `i`, or 0 when it is not a valid one (overlong forms and
 // surrogates included).

@@ -17,6 +17,9 @@ bool starts_with(std::string_view s, std::string_view prefix);
 bool glob_match(std::string_view pattern, std::string_view text);
 // Quotes a word for a POSIX shell only when it needs quoting (for messages users paste).
 std::string shell_quote(std::string_view word);
+// Words quoted as shell_quote does, joined by spaces: a command line a user can paste.
+//   shell_join({"git", "commit", "-m", "a b"}) == "git commit -m 'a b'"
+std::string shell_join(const std::vector<std::string>& words);
 // A name or message made safe to print to a terminal or hand to a JSON client that shows it:
 // control characters (C0, DEL, C1), bytes that are not UTF-8, and the bidirectional overrides
 // become `\xNN` (per byte), so no name can start a line, move the cursor or reorder text.

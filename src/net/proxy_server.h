@@ -23,7 +23,8 @@ struct ProxyLimits {
 // NET-10: the person's answer about one host no entry allows.
 struct HostAnswer {
   bool allowed = false;
-  std::string rule;  // for the result and the refusal: "approved by the user", "denied by ..."
+  std::string rule;  // for the result and the refusal: "asked: approved (user)", "asked: refused
+                     // (away)"
 };
 // Asks about "host:port" and blocks until answered. Called on a thread of the proxy's own, one
 // question at a time; the answer holds for that host for the rest of the command.

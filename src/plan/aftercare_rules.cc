@@ -316,16 +316,15 @@ std::optional<std::string> git_stopped_short_note(const std::vector<std::string>
       files.push_back(path);
   }
   if (files.empty()) return std::nullopt;
-  std::vector<std::string> quoted;
-  for (const auto& f : files) quoted.push_back(shell_quote(f));
+  const std::string quoted = shell_join(files);
   if (sub == "checkout" || sub == "switch" || sub == "restore")
     return fmt::format("git could not update {} because the sandbox keeps {} read-only (GIT-7). "
                        "To finish, run outside the sandbox (--outside-sandbox, which asks): "
                        "git checkout -- {}",
-                       join(quoted, " "), files.size() == 1 ? "it" : "them", join(quoted, " "));
+                       quoted, files.size() == 1 ? "it" : "them", quoted);
   return fmt::format("git could not update {} because the sandbox keeps {} read-only (GIT-7); "
                      "the {} stopped short. Check `git status` before going on.",
-                     join(quoted, " "), files.size() == 1 ? "it" : "them", sub);
+                     quoted, files.size() == 1 ? "it" : "them", sub);
 }
 
 }  // namespace cordon

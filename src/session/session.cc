@@ -41,10 +41,7 @@ std::string shell_for_scripts() { return access("/bin/bash", X_OK) == 0 ? "/bin/
 
 // The command as a person reads it, for NET-10's questions.
 std::string command_line(const Request& req) {
-  if (req.script) return *req.script;
-  std::vector<std::string> words;
-  for (const auto& a : req.argv) words.push_back(shell_quote(a));
-  return join(words, " ");
+  return req.script ? *req.script : shell_join(req.argv);
 }
 
 // PROC-6: a low [limits] pids is an rlimit on every process of the user, and bwrap needs a few

@@ -32,6 +32,8 @@ TEST(Strings, ShellQuote) {
   EXPECT_EQ(shell_quote("abc"), "abc");
   EXPECT_EQ(shell_quote("a b"), "'a b'");
   EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_join({"git", "commit", "-m", "a b"}), "git commit -m 'a b'");
+  EXPECT_EQ(shell_join({}), "");
 }
 
 }  // namespace

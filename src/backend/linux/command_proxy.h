@@ -23,7 +23,8 @@ class CommandProxy {
   // from cordon's own binary through an inherited descriptor, so it works wherever cordon
   // lives), adds the stage's two descriptors to `io`, and waits on a thread for the listening
   // socket the stage sends. Returns nothing (no thread, nothing changed) when the command does not
-  // use the proxy. Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
+  // use the proxy.
+  // Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
   // `ask`: how hosts no entry names are asked about when the rules say unknown = "ask"
   // (NET-10); called on the proxy's own thread, and never after finish() returned.
   static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
