@@ -535,51 +535,6 @@ doc = {"name": "cordon-tiny", "dist-tags": {"latest": "1.0.0"},
 open(root + "/cordon-tiny/index.html", "w").write(json.dumps(doc))
 )PY";
 
-// NET-7: npm installs a package from a registry on an allowed upstream through the proxy; it
-// reads npm_config_proxy, and npm_config_noproxy (its NO_PROXY, which cordon sets too) is
-// cleared with the others. A registry not in allow is refused. (npm against the real registry
-// is NetProxy.NpmCiThroughTheAllowlist.)
-TEST(NetTools, NpmInstallThroughTheProxy) {
-  REQUIRE_SANDBOX();
-  World w;
-  if (!have(w, "npm")) GTEST_SKIP() << "npm is not installed";
-  const std::string dir = w.root() + "/served";
-  ASSERT_EQ(w.host({"mkdir", "-p", dir}).status, 0);
-  Upstream up(w, dir);
-  ASSERT_GT(up.port(), 0) << "the upstream did not start";
-  ASSERT_EQ(w.host({"python3", "-c", kMakeNpmRegistry, dir, up.url()}).status, 0);
-  w.config(allow_only(up.address()));
-  w.write("package.json", "{\"name\": \"app\", \"version\": \"1.0.0\"}\n");
-  const std::string npm =
-      "env -u NO_PROXY -u no_proxy -u npm_config_noproxy npm --no-audit --no-fund "
-      "--fetch-retries=0 ";
-  json res =
-      exec_via_serve(w, npm + "install -s --registry " + up.url() + "/ cordon-tiny && " +
-                            "node -p \"require('cordon-tiny')\" && " + npm +
-                            "view -s cordon-tiny version --registry http://npm-blocked.invalid/; "
-                            "echo \"refused exit $?\"");
-  ASSERT_FALSE(res.contains("error")) << res.dump();
-  EXPECT_EQ(res["stdout"], "tiny from the upstream\nrefused exit 1\n") << output_of(res);
-  expect_through_proxy(res, up.address());
-  expect_refused(res, "npm-blocked.invalid:80");
-  EXPECT_NE(up.log().find("GET /cordon-tiny/-/cordon-tiny-1.0.0.tgz"), std::string::npos)
-      << up.log();
-}
-
-// pnpm and yarn are npm packages: installed for the test into <project>/tools from
-// registry.npmjs.org, outside the sandbox, at pinned versions. Empty when the registry cannot
-// be reached, with the reason in `why`.
-std::string install_npm_tool(const World& w, const std::string& package, std::string* why) {
-  // The machine's CA list, for a machine whose way out re-signs TLS (Node has its own list).
-  auto env = w.env;
-  env["NODE_EXTRA_CA_CERTS"] = "/etc/ssl/certs/ca-certificates.crt";
-  Proc r = run_program({"npm", "install", "--no-audit", "--no-fund", "--fetch-retries=1",
-                        "--prefix", w.abs("tools"), package},
-                       env, w.project());
-  if (r.status != 0) *why = "could not install " + package + " from registry.npmjs.org: " + r.err;
-  return r.status == 0 ? w.abs("tools/node_modules") : "";
-}
-
 // The fixture of the package-manager tests: a one-package registry on an allowed upstream, an
 // empty project in app/ and another in refused/.
 struct RegistryWorld {
@@ -610,6 +565,38 @@ void expect_fetched_tiny(const json& res, RegistryWorld& rw, const std::string& 
 }
 
 const char* kNoNoProxy = "env -u NO_PROXY -u no_proxy -u npm_config_noproxy ";
+
+// NET-7: npm installs a package from a registry on an allowed upstream through the proxy; it
+// reads npm_config_proxy, and npm_config_noproxy (its NO_PROXY, which cordon sets too) is
+// cleared with the others. A registry not in allow is refused. (npm against the real registry
+// is NetProxy.NpmCiThroughTheAllowlist.)
+TEST(NetTools, NpmInstallThroughTheProxy) {
+  REQUIRE_SANDBOX();
+  RegistryWorld rw;
+  if (!have(rw.w, "npm")) GTEST_SKIP() << "npm is not installed";
+  ASSERT_TRUE(rw.start()) << "the upstream did not start";
+  const std::string npm = std::string(kNoNoProxy) + "npm --no-audit --no-fund --fetch-retries=0 ";
+  json res = exec_via_serve(
+      rw.w, "cd app && " + npm + "install -s --registry " + rw.up->url() + "/ cordon-tiny && " +
+                "node -p \"require('cordon-tiny')\" && " + npm +
+                "view -s cordon-tiny version --registry http://npm-blocked.invalid/; "
+                "echo \"refused exit $?\"");
+  expect_fetched_tiny(res, rw, "npm-blocked.invalid:80");
+}
+
+// pnpm and yarn are npm packages: installed for the test into <project>/tools from
+// registry.npmjs.org, outside the sandbox, at pinned versions. Empty when the registry cannot
+// be reached, with the reason in `why`.
+std::string install_npm_tool(const World& w, const std::string& package, std::string* why) {
+  // The machine's CA list, for a machine whose way out re-signs TLS (Node has its own list).
+  auto env = w.env;
+  env["NODE_EXTRA_CA_CERTS"] = "/etc/ssl/certs/ca-certificates.crt";
+  Proc r = run_program({"npm", "install", "--no-audit", "--no-fund", "--fetch-retries=1",
+                        "--prefix", w.abs("tools"), package},
+                       env, w.project());
+  if (r.status != 0) *why = "could not install " + package + " from registry.npmjs.org: " + r.err;
+  return r.status == 0 ? w.abs("tools/node_modules") : "";
+}
 
 // NET-7: pnpm reads npm_config_proxy and npm_config_https_proxy (and honours the noproxy list,
 // cleared here with NO_PROXY).
