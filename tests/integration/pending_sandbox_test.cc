@@ -1,9 +1,16 @@
 // Issue 15 items 1, 2 and 5: the explicit handle of a sandbox being started (PendingSandbox):
 // start -> hand_over -> release -> wait, or abort before release. What an abort leaves (no
 // command run, no pid registered), and the plan's process part checked by content.
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "backend/linux/launcher.h"
 #include "core/env.h"
@@ -95,6 +102,41 @@ TEST(PendingSandbox, AbortedBeforeReleaseRunsNothingAndForgetsItsPid) {  // NET-
   EXPECT_EQ(registered_children(), before);
   usleep(200 * 1000);
   EXPECT_FALSE(rig.ran());
+}
+
+// The processes whose command line holds `marker` (a sandbox's pid 1 shows bwrap's).
+std::vector<pid_t> processes_holding(const std::string& marker) {
+  std::vector<pid_t> found;
+  DIR* d = opendir("/proc");
+  while (dirent* e = d ? readdir(d) : nullptr) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (cmdline.find(marker) != std::string::npos) found.push_back(std::atoi(e->d_name));
+  }
+  if (d) closedir(d);
+  return found;
+}
+
+// An abort while bwrap sets the sandbox up (after it took its options) ends bwrap's pid 1 too.
+// Killed early, pid 1 waits for bwrap forever (it has no death signal yet) and keeps the
+// caller's output open: `cordon run` ended, but whoever read its output waited on.
+TEST(PendingSandbox, AnAbortDuringSetUpLeavesNoProcessBehind) {  // PROC-3
+  REQUIRE_SANDBOX();
+  Rig rig;
+  const std::string marker = "aborted-" + std::to_string(getpid()) + "-" + rig.dir.substr(5);
+  rig.part.argv = {"/bin/sh", "-c", "echo " + marker};
+  for (int i = 0; i < 60; ++i) {
+    auto s = rig.start();
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(s->hand_over(rig.plan()).ok());
+    usleep(static_cast<useconds_t>((i % 30) * 100));  // 0 to 3 ms into bwrap's set-up
+    s->abort();
+  }
+  usleep(300 * 1000);
+  std::vector<pid_t> left = processes_holding(marker);
+  EXPECT_TRUE(left.empty()) << left.size() << " sandbox processes outlived their abort";
+  for (pid_t p : left) ::kill(p, SIGKILL);
 }
 
 TEST(PendingSandbox, ThePlanMustHoldTheProcessPartItStartedWith) {  // ENV-1, NET-1, PROC-2

@@ -296,10 +296,21 @@ TEST(Limits, ForkBombAndMemoryBombEndTheCommandNotTheSession) {  // PROC-6
   size_t pids = geteuid() == 0 ? 64 : processes_of_this_user() + 64;
   w.config("[limits]\npids = " + std::to_string(pids) + "\nmemory = \"256M\"\n");
   ASSERT_EQ(w.cordon({"session", "start", "--id", "0000000000000111"}).status, 0);
-  Proc r = w.cordon({"run", "--session", "0000000000000111", "--timeout", "20s", "--", "/bin/bash",
-                     "-c", "b() { b | b & }; b; sleep 2; echo survived"});
+  // Written inline, the command policy refuses the bomb (CMD-4) before anything runs; and
+  // promptly, leaving nothing behind that holds cordon's output open.
+  const std::string bomb = "b() { b | b & }; b; sleep 2; echo survived";
+  Proc r = w.cordon(
+      {"run", "--session", "0000000000000111", "--timeout", "20s", "--", "/bin/bash", "-c", bomb});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_NE(r.err.find("fork bomb"), std::string::npos) << r.err;
   EXPECT_LT(r.ms, 20000);
-  EXPECT_NE(r.err.find("fork"), std::string::npos) << r.err.substr(0, 2000);
+  // In a script the policy cannot read, it runs and meets the limit.
+  w.write("bomb.sh", bomb + "\n");
+  r = w.cordon(
+      {"run", "--session", "0000000000000111", "--timeout", "20s", "--", "/bin/bash", "bomb.sh"});
+  EXPECT_EQ(r.err.find("refused"), std::string::npos) << r.err.substr(0, 2000);
+  EXPECT_LT(r.ms, 20000);
+  EXPECT_NE(r.err.find("fork: "), std::string::npos) << r.err.substr(0, 2000);
   r = w.cordon({"run", "--session", "0000000000000111", "--", "/usr/bin/python3", "-c",
                 "x = []\nwhile True: x.append(bytearray(10**7))"});
   EXPECT_NE(r.status, 0);

@@ -365,6 +365,7 @@ void ProcessRegistration::add(int pid) {
 
 StartedProcess::StartedProcess(StartedProcess&& o) noexcept
     : pid_(o.pid_),
+      group_(o.group_),
       collected_(o.collected_),
       pidfd_(std::move(o.pidfd_)),
       in_(std::move(o.in_)),
@@ -378,6 +379,9 @@ StartedProcess::~StartedProcess() {
   if (pid_ <= 0 || collected_) return;
   // Given up before it was waited for (a refused sandboxed command: bwrap still waits for its
   // options or its filter, so nothing of the command ran). The registration goes after this.
+  // Its process group too: bwrap's pid 1 stays in it until its --new-session, and waits for
+  // bwrap forever when bwrap dies before it let it go on (it has no death signal yet).
+  if (group_) ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);
   int st;
   while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
@@ -488,6 +492,7 @@ Result<StartedProcess> spawn_process(const ProcessSpec& spec) {
   int clone_errno = 0;
   p.pid_ = clone_child(ca, p.registration_, clone_errno);
   if (p.pid_ < 0) return make_error("spawn", "clone failed", "", clone_errno);
+  p.group_ = spec.new_process_group;
   if (ca.child_errno != 0) {
     int st;
     waitpid(p.pid_, &st, 0);

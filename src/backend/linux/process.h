@@ -155,6 +155,7 @@ class StartedProcess {
   friend Result<StartedProcess> spawn_process(const ProcessSpec& spec);
   friend Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec);
   pid_t pid_ = -1;
+  bool group_ = false;  // it leads a process group of its own
   bool collected_ = false;
   Fd pidfd_, in_, out_, err_;  // ours: input to write, output and errors to read
   ProcessRegistration registration_;
