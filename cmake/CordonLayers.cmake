@@ -91,10 +91,10 @@ cordon_layer(integrations SOURCES integrations/*.cc HEADERS integrations/*.h DEP
 set(CORDON_PURE_LAYERS core config plan commands approval files_rules render integrations)
 
 # --- The host side. -----------------------------------------------------------------------
-# sys: cordon's own files (mkdir -p, atomic writes), the Cancel eventfd.
+# sys: cordon's own files (mkdir -p, atomic writes), the Cancel pipe.
 cordon_layer(sys SOURCES sys/*.cc HEADERS sys/*.h DEPS core)
 # The JSON-RPC protocols of `cordon serve` and `cordon mcp` on the public API's Session (any
-# Session: the unit tests give a fake one). Not pure: a request's Cancel is an eventfd (sys),
+# Session: the unit tests give a fake one). Not pure: a request's Cancel is a pipe (sys),
 # and the requests run on threads.
 cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS approval sys)
 # process: the one primitive that starts a process and waits for it.

@@ -20,6 +20,7 @@
 #include "core/trace.h"
 #include "core/version.h"
 #include "host/facts_reader.h"
+#include "host/file_open.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
 #include "host/path_resolver.h"
@@ -230,7 +231,8 @@ bool stat_write(const std::string& path, uint64_t& dev, uint64_t& ino, uint64_t&
   dev = st.st_dev;
   ino = st.st_ino;
   size = static_cast<uint64_t>(st.st_size);
-  mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  const timespec mt = stat_mtime(st);
+  mtime_ns = static_cast<long long>(mt.tv_sec) * 1000000000LL + mt.tv_nsec;
   return true;
 }
 
