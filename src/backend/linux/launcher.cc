@@ -4,16 +4,13 @@
 #include <fmt/format.h>
 #include <seccomp.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <functional>
 #include <mutex>
 
 #include "backend/linux/bwrap_args.h"
 #include "backend/linux/bwrap_info.h"
-#include "backend/linux/bwrap_status.h"
 #include "backend/linux/cgroup.h"
 #include "backend/linux/seccomp_bpf.h"
 #include "core/paths.h"
@@ -82,24 +79,6 @@ struct CgroupScope {
   }
   ~CgroupScope() { remove_cgroups(join); }
 };
-
-// bwrap's pid 1 once it has left bwrap's process group (--new-session), which it does only
-// after bwrap reported it: killed here by the pid bwrap's status names, and collected (we are
-// its subreaper once bwrap is gone). What bwrap wrote is all there is: it is dead.
-void end_reported_pid1(int status_fd) {
-  if (status_fd < 0) return;
-  fcntl(status_fd, F_SETFL, fcntl(status_fd, F_GETFL) | O_NONBLOCK);
-  std::string text;
-  char buf[512];
-  ssize_t r;
-  while ((r = ::read(status_fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(r));
-  std::optional<int> pid1 = parse_bwrap_status(text + "\n").child_pid;
-  if (!pid1 || *pid1 <= 0) return;
-  ::kill(*pid1, SIGKILL);
-  int st;
-  while (waitpid(*pid1, &st, 0) < 0 && errno == EINTR) {
-  }
-}
 
 }  // namespace
 
@@ -172,9 +151,7 @@ struct PendingSandbox::State {
 PendingSandbox::PendingSandbox(std::unique_ptr<State> s) : s_(std::move(s)) {}
 PendingSandbox::PendingSandbox(PendingSandbox&&) noexcept = default;
 PendingSandbox& PendingSandbox::operator=(PendingSandbox&&) noexcept = default;
-PendingSandbox::~PendingSandbox() {
-  if (s_ && s_->proc) abort();
-}
+PendingSandbox::~PendingSandbox() = default;
 
 Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limits& limits,
                                              std::optional<std::chrono::milliseconds> timeout,
@@ -255,11 +232,13 @@ void PendingSandbox::release() {
 }
 
 void PendingSandbox::abort() {
-  const bool started = s_->proc.has_value();
-  s_->proc.reset();  // bwrap and its group killed and collected before the filter was written
+  // bwrap and its process group killed, bwrap collected, before the filter was written. The
+  // group reaches bwrap's pid 1, which stays in it until its --new-session, after it read the
+  // filter: an abort never lets it get there. Killed with bwrap alone, pid 1 could be left
+  // waiting for bwrap (an eventfd) for good, with no death signal yet.
+  s_->proc.reset();
   s_->aw.reset();
   s_->kw.reset();
-  if (started) end_reported_pid1(s_->sr.fd);
 }
 
 Result<ProcessOutcome> PendingSandbox::wait() {
