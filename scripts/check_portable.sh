@@ -10,9 +10,6 @@ pattern='#include <(linux/|sys/prctl|sys/syscall|sys/mount|sys/sysmacros|sys/ino
 
 # Still Linux-only, outside the Linux backend and the host facts (the port's to-do list).
 known=(
-  src/cli/main.cc            # prctl: child subreaper, not dumpable
-  src/core/cancel.cc         # eventfd
-  src/files/file_tools.cc    # O_PATH, statfs, /proc/self/fd
   src/session/session.cc     # st_mtim
 )
 

@@ -76,7 +76,8 @@ class Cancel {
   int fd() const noexcept;  // becomes readable once canceled (for poll loops); -1 if none
 
  private:
-  int fd_ = -1;
+  int fd_ = -1;        // a pipe's read end, never drained: readable for good once written
+  int write_fd_ = -1;  // its write end
 };
 
 // How to open a session.

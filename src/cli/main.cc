@@ -1,6 +1,5 @@
 // cordon's command line: a thin face over the library.
 #include <signal.h>
-#include <sys/prctl.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "backend/linux/probe.h"
+#include "host/self_protection.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "core/duration.h"
@@ -49,13 +49,10 @@ int main(int argc, char** argv) {
   using namespace cordon;
   if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0)
     return probe_inside_main(argc, argv);
-  // Orphans of our commands come back to us, so we can reap a sandbox's pid 1 ourselves.
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  // cordon's own environment still holds the tokens it strips from commands (ENV-1), and an
-  // --outside-sandbox command runs as the same user: without this, it could read them from
-  // /proc/<cordon>/environ (or /proc/<cordon>/mem). Not dumpable, those files belong to root
-  // and need CAP_SYS_PTRACE. The commands cordon starts are dumpable again after their execve.
-  prctl(PR_SET_DUMPABLE, 0);
+  // Orphans of our commands come back to us (Linux), and cordon's own environment, which
+  // still holds the tokens it strips from commands (ENV-1), is not readable by an
+  // --outside-sandbox command of the same user.
+  protect_own_process();
   // A child that stops reading its input (a judge, a command fed through stdin) must not kill
   // cordon: writes fail with EPIPE instead. Children get the default back before exec.
   signal(SIGPIPE, SIG_IGN);

@@ -1,26 +1,48 @@
-// cordon::api::Cancel (cordon/cordon.h): an eventfd that stays readable once written, so the
-// launcher's poll loop sees it and ends the command (the path of Ctrl-C, `cancel` and
-// shutdown).
+// cordon::api::Cancel (cordon/cordon.h): a pipe whose read end stays readable once a byte was
+// written (nobody reads it), so the launcher's poll loop sees it and ends the command (the path
+// of Ctrl-C, `cancel` and shutdown). A pipe rather than an eventfd: POSIX, so macOS has it.
+#include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
-
-#include <cstdint>
 
 #include "cordon/cordon.h"
 
 namespace cordon::api {
 
-Cancel::Cancel() : fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+namespace {
+
+// Close-on-exec and non-blocking, at 10 or above (clear of the numbers handed to a child).
+int prepared(int fd) {
+  if (fd < 0) return fd;
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  if (high >= 0) fcntl(high, F_SETFL, fcntl(high, F_GETFL) | O_NONBLOCK);
+  return high;
+}
+
+}  // namespace
+
+Cancel::Cancel() {
+  int p[2];
+  if (::pipe(p) != 0) return;
+  fd_ = prepared(p[0]);
+  write_fd_ = prepared(p[1]);
+  if (fd_ < 0 || write_fd_ < 0) {
+    if (fd_ >= 0) ::close(fd_);
+    if (write_fd_ >= 0) ::close(write_fd_);
+    fd_ = write_fd_ = -1;
+  }
+}
 
 Cancel::~Cancel() {
   if (fd_ >= 0) ::close(fd_);
+  if (write_fd_ >= 0) ::close(write_fd_);
 }
 
 void Cancel::cancel() noexcept {
-  if (fd_ < 0) return;
-  uint64_t one = 1;
-  ssize_t w = ::write(fd_, &one, sizeof one);  // async-signal-safe
+  if (write_fd_ < 0) return;
+  // async-signal-safe; a full pipe (canceled many times over) is readable already
+  ssize_t w = ::write(write_fd_, "x", 1);
   (void)w;
 }
 

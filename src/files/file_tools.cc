@@ -4,9 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +18,7 @@
 #include "core/strings.h"
 #include "files/credential_rules.h"
 #include "files/text_rules.h"
+#include "host/file_open.h"
 #include "host/path_info.h"
 
 namespace cordon::files {
@@ -57,27 +56,6 @@ Kind kind_of(mode_t m) {
   return Kind::kOther;
 }
 
-// FILE-1: procfs, sysfs and the kernel filesystems mounted under /sys. Checked on what was
-// opened, so /proc mounted elsewhere is caught too.
-bool is_kernel_fs(const struct statfs& sf) {
-  switch (static_cast<unsigned long>(sf.f_type)) {
-    case PROC_SUPER_MAGIC:
-    case SYSFS_MAGIC:
-    case DEBUGFS_MAGIC:
-    case TRACEFS_MAGIC:
-    case SECURITYFS_MAGIC:
-    case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC:
-    case BPF_FS_MAGIC:
-    case PSTOREFS_MAGIC:
-    case EFIVARFS_MAGIC:
-    case 0x62656570:  // configfs
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::vector<std::string> components(const std::string& abs) {
   std::vector<std::string> out;
   for (auto& part : split(abs, '/'))
@@ -89,12 +67,12 @@ std::vector<std::string> components(const std::string& abs) {
 // link: each component is opened with O_NOFOLLOW from the one before, so a link that appears
 // after the rules looked fails with ELOOP or ENOTDIR instead of being followed.
 Fd open_dir_no_links(const std::string& real, int flags) {
-  Fd dir(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  Fd dir(::open("/", kOpenPathOnly | O_DIRECTORY | O_CLOEXEC));
   if (!dir.ok()) return dir;
   std::vector<std::string> parts = components(real);
   if (parts.empty()) return Fd(::openat(dir.get(), ".", flags | O_DIRECTORY | O_CLOEXEC));
   for (size_t i = 0; i < parts.size(); ++i) {
-    int f = i + 1 == parts.size() ? flags : O_PATH;
+    int f = i + 1 == parts.size() ? flags : kOpenPathOnly;
     Fd next(::openat(dir.get(), parts[i].c_str(), f | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.ok()) return next;
     dir = std::move(next);
@@ -118,25 +96,23 @@ Error open_error(int e, const std::string& shown, const std::string& abs) {
 }
 
 // Opens `name` in `dirfd` for reading, and only if it is a regular file that is not a kernel
-// file and not over the limit: first with O_PATH (which opens nothing, so a FIFO cannot block, a
-// device sees no open and a large file is refused unread), checked with fstat and fstatfs, then
-// reopened through /proc/self/fd, which names that very inode. Without /proc it opens by name
-// with O_NONBLOCK and checks that the inode is the same. With `expect`, the inode must be the
-// one the rules judged. `st` receives the file's stat.
+// file and not over the limit: first with kOpenPathOnly (host/file_open.h; Linux's O_PATH opens
+// nothing, so a FIFO cannot block, a device sees no open and a large file is refused unread),
+// checked with fstat and the filesystem, then reopened for reading as that very inode where the
+// system can (/proc/self/fd), else by name with O_NONBLOCK, checking that the inode is the
+// same. With `expect`, the inode must be the one the rules judged. `st` receives its stat.
 Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string& shown,
                            const std::string& abs, const FileFacts* expect, struct stat& st) {
-  Fd path_fd(::openat(dirfd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  Fd path_fd(::openat(dirfd, name.c_str(), kOpenPathOnly | O_NOFOLLOW | O_CLOEXEC));
   if (!path_fd.ok()) return open_error(errno, shown, abs);
   if (::fstat(path_fd.get(), &st) < 0) return open_error(errno, shown, abs);
   if (S_ISLNK(st.st_mode)) return make_error("refused", changed_message(shown), abs);
   if (!S_ISREG(st.st_mode)) return refuse_not_regular(shown, abs);
-  struct statfs sf;
-  if (::fstatfs(path_fd.get(), &sf) == 0 && is_kernel_fs(sf)) return refuse_kernel_file(shown, abs);
+  if (on_kernel_fs(path_fd.get())) return refuse_kernel_file(shown, abs);
   if (expect && expect->ino != 0 && (st.st_dev != expect->dev || st.st_ino != expect->ino))
     return make_error("refused", changed_message(shown), abs);
   if (static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes) return refuse_too_large(shown, abs);
-  std::string self = fmt::format("/proc/self/fd/{}", path_fd.get());
-  Fd fd(::open(self.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  Fd fd(reopen_for_reading(path_fd.get()));
   if (!fd.ok() && (errno == ENOENT || errno == ENOTDIR))
     fd = Fd(
         ::openat(dirfd, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC));
@@ -178,7 +154,7 @@ Result<std::string> read_capped(int fd, const std::string& shown, const std::str
 // Opens the regular file the rules allowed (`target`: a real path) for reading.
 Result<Fd> open_target(const std::string& target, const std::string& shown, const FileFacts& facts,
                        struct stat& st) {
-  Fd dir = open_dir_no_links(path_parent(target), O_PATH);
+  Fd dir = open_dir_no_links(path_parent(target), kOpenPathOnly);
   if (!dir.ok()) return open_error(errno, shown, target);
   return open_regular_at(dir.get(), path_base(target), shown, target, &facts, st);
 }
@@ -195,18 +171,18 @@ struct Identity {
 
 bool same_identity(const struct stat& st, const Identity& id) {
   return st.st_dev == id.dev && st.st_ino == id.ino && st.st_size == id.size &&
-         st.st_mtim.tv_sec == id.mtime.tv_sec && st.st_mtim.tv_nsec == id.mtime.tv_nsec;
+         stat_mtime(st).tv_sec == id.mtime.tv_sec && stat_mtime(st).tv_nsec == id.mtime.tv_nsec;
 }
 
 // Opens the folder `parent`, creating the missing folders on the way without following links.
 Result<Fd> make_parents(const std::string& parent, const std::string& shown,
                         std::vector<std::string>& created) {
-  Fd dir(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  Fd dir(::open("/", kOpenPathOnly | O_DIRECTORY | O_CLOEXEC));
   if (!dir.ok()) return open_error(errno, shown, parent);
   std::string so_far = "/";
   for (const auto& part : components(parent)) {
     so_far = path_join(so_far, part);
-    Fd next(::openat(dir.get(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    Fd next(::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.ok() && errno == ENOENT) {
       if (::mkdirat(dir.get(), part.c_str(), 0777) == 0) {
         created.push_back(so_far);
@@ -216,7 +192,7 @@ Result<Fd> make_parents(const std::string& parent, const std::string& shown,
                                       error_text(errno)),
                           so_far, errno);
       }
-      next = Fd(::openat(dir.get(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      next = Fd(::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     }
     if (!next.ok()) return open_error(errno, shown, so_far);
     dir = std::move(next);
@@ -424,11 +400,9 @@ FileFacts read_file_facts(const std::string& abs_in) {
   }
   // The filesystem of the path, or of its nearest existing folder for a path to be created.
   for (std::string p = f.real;; p = path_parent(p)) {
-    struct statfs sf;
-    if (::statfs(p.c_str(), &sf) == 0) {
-      f.kernel_fs = is_kernel_fs(sf);
-      break;
-    }
+    bool looked = false;
+    f.kernel_fs = path_on_kernel_fs(p, looked);
+    if (looked) break;
     if (p == "/") break;
   }
   return f;
@@ -495,7 +469,7 @@ Result<Reply<EditFileResult>> edit_file(const FileContext& ctx, const EditFileRe
   if (::fstat(fd->get(), &st) < 0) return open_error(errno, req.path, d.target);
   auto rep = replace_exact(*data, req.old_text, req.new_text, req.replace_all, req.path);
   if (!rep) return rep.error();
-  Identity id{st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+  Identity id{st.st_dev, st.st_ino, st.st_size, stat_mtime(st)};
   auto done = replace_atomically(d.target, rep->text, id, false, req.path);
   if (!done) return done.error();
   Reply<EditFileResult> r;
@@ -614,8 +588,7 @@ class SearchWalk {
         ++out_.unreadable_skipped;
         continue;
       }
-      struct statfs sf;
-      if (::fstatfs(sub.get(), &sf) == 0 && is_kernel_fs(sf)) continue;  // FILE-1
+      if (on_kernel_fs(sub.get())) continue;  // FILE-1
       struct stat tag;
       if (!secret &&
           ::fstatat(sub.get(), std::string(kCacheTagFile).c_str(), &tag, AT_SYMLINK_NOFOLLOW) == 0)
@@ -656,7 +629,7 @@ Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req) {
   SearchWalk walk(ctx, req, **m, out);
   const bool secret = has_secrets_component(d.target);
   if (facts.real_kind == Kind::kFile) {
-    Fd dir = open_dir_no_links(path_parent(d.target), O_PATH);
+    Fd dir = open_dir_no_links(path_parent(d.target), kOpenPathOnly);
     if (!dir.ok()) return open_error(errno, path, d.target);
     walk.file(dir.get(), path_base(d.target), d.target, secret);
     return out;

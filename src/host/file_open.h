@@ -1,0 +1,41 @@
+// The system-specific pieces of opening a file safely, for the file tools (FILE-1, FILE-2):
+// a descriptor that names a path without reading it, the kernel filesystems a tool never reads,
+// reopening such a descriptor for reading, and a stat's modification time.
+//   Linux: O_PATH, statfs magic numbers (procfs, sysfs, ...), /proc/self/fd/N.
+//   macOS: O_RDONLY | O_NONBLOCK (a FIFO opens without blocking; the caller checks the kind
+//          before reading), no kernel filesystem under a project, reopening by name.
+//
+// Example:
+//   Fd f(::openat(dir, name, kOpenPathOnly | O_NOFOLLOW | O_CLOEXEC));
+//   if (on_kernel_fs(f.get())) refuse...;
+//   int rd = reopen_for_reading(f.get());   // -1 with errno ENOENT: open by name instead
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <ctime>
+#include <string>
+
+namespace cordon {
+
+#if defined(__linux__)
+inline constexpr int kOpenPathOnly = O_PATH;
+#else
+inline constexpr int kOpenPathOnly = O_RDONLY | O_NONBLOCK;
+#endif
+
+// FILE-1: the descriptor is on procfs, sysfs or another kernel filesystem.
+bool on_kernel_fs(int fd);
+
+// The same for a path (false when it cannot be looked at).
+bool path_on_kernel_fs(const std::string& path, bool& looked);
+
+// A new descriptor reading the very inode `path_fd` names (O_RDONLY | O_NONBLOCK | O_NOCTTY,
+// close-on-exec), or -1 with errno ENOENT where the system cannot do that.
+int reopen_for_reading(int path_fd);
+
+// The modification time in a stat.
+timespec stat_mtime(const struct stat& st);
+
+}  // namespace cordon
