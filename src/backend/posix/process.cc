@@ -340,7 +340,7 @@ class Waiter {
   // Returns the wait status.
   int run(const ChildWatch& watch) {
     const bool has_deadline = spec_.timeout.has_value();
-    const Clock::time_point deadline = o_.started + spec_.timeout.value_or(Clock::duration(0));
+    const Clock::time_point deadline = o_.started + spec_.timeout.value_or(std::chrono::milliseconds(0));
     while (true) {
       bool streams_open = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0;
       if (exited_ && !streams_open) break;
