@@ -26,8 +26,8 @@ bool load_probe_cache(const std::string& file, const std::string& key, ProbeRepo
     r.total_ms = j.value("total_ms", 0.0);
     r.bwrap_version = j.value("bwrap_version", "");
     for (const auto& c : j.at("checks")) {
-      r.checks.push_back(ProbeCheck{c.value("name", ""), c.value("ok", false),
-                                    c.value("ms", 0.0), c.value("detail", "")});
+      r.checks.push_back(ProbeCheck{c.value("name", ""), c.value("ok", false), c.value("ms", 0.0),
+                                    c.value("detail", "")});
     }
     return true;
   } catch (...) {

@@ -16,7 +16,7 @@
 namespace cordon {
 
 struct ProcessEntry {
-  char state = '?';     // 'R', 'S', 'T', 'Z' (a zombie), ...
+  char state = '?';  // 'R', 'S', 'T', 'Z' (a zombie), ...
   int ppid = 0;
   int pgrp = 0;
   long long start = 0;  // when it started, in the system's own unit (compare, never convert)

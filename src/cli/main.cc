@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "backend/linux/probe.h"
-#include "host/self_protection.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
+#include "host/self_protection.h"
 #include "server/server_main.h"
 
 extern char** environ;

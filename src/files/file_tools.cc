@@ -182,7 +182,8 @@ Result<Fd> make_parents(const std::string& parent, const std::string& shown,
   std::string so_far = "/";
   for (const auto& part : components(parent)) {
     so_far = path_join(so_far, part);
-    Fd next(::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    Fd next(
+        ::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.ok() && errno == ENOENT) {
       if (::mkdirat(dir.get(), part.c_str(), 0777) == 0) {
         created.push_back(so_far);
@@ -192,7 +193,8 @@ Result<Fd> make_parents(const std::string& parent, const std::string& shown,
                                       error_text(errno)),
                           so_far, errno);
       }
-      next = Fd(::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      next = Fd(
+          ::openat(dir.get(), part.c_str(), kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     }
     if (!next.ok()) return open_error(errno, shown, so_far);
     dir = std::move(next);

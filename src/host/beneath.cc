@@ -49,8 +49,8 @@ int open_by_walk(int dirfd, const std::vector<std::string>& parts, int flags) {
       return -1;
     }
     bool last = i + 1 == parts.size();
-    int f =
-        last ? (flags | O_NOFOLLOW | O_CLOEXEC) : (kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int f = last ? (flags | O_NOFOLLOW | O_CLOEXEC)
+                 : (kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int next = openat(cur, parts[i].c_str(), f);
     int e = errno;
     close(cur);

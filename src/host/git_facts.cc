@@ -1,6 +1,7 @@
 #include "host/git_facts.h"
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,19 +9,17 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "core/fs_util.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "host/file_open.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
-#include "host/file_open.h"
 
 namespace cordon {
 

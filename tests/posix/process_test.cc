@@ -2,12 +2,14 @@
 // here on Linux: this binary links it instead of the Linux primitive (clone, pidfd), so every
 // rule the launchers rely on is checked against it on this machine (MAC-5). Each test names
 // the rule of SPEC.md it holds the primitive to.
+#include "backend/process.h"
+
 #include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,7 +18,6 @@
 #include <thread>
 
 #include "backend/posix/child_watch.h"
-#include "backend/process.h"
 #include "backend/process_table.h"
 #include "cordon/cordon.h"
 

@@ -610,9 +610,9 @@ TEST(SeatbeltProfile, CordonsCacheFolderShowsOnlyWhatTheCommandNeeds) {  // FS-1
   ASSERT_FALSE(sp.plan.refused()) << sp.plan.refusal->message;
   auto forms = forms_of(sp);
   // Other sessions' private temp folders, other projects' caches, cordon's own files: hidden.
-  for (const std::string& p : {cache + "/sandbox-tmp/fedcba9876543210/notes.txt",
-                               cache + "/packages/other-0000000000000000/tools/npm/x",
-                               cache + "/probe-0.json", cache}) {
+  for (const std::string& p :
+       {cache + "/sandbox-tmp/fedcba9876543210/notes.txt",
+        cache + "/packages/other-0000000000000000/tools/npm/x", cache + "/probe-0.json", cache}) {
     EXPECT_EQ(evaluate(forms, "file-read-data", p), kDeny) << p;
     EXPECT_EQ(evaluate(forms, "file-write-data", p), kDeny) << p;
   }

@@ -28,8 +28,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan&, const std::string&, const std
 
 Result<ProcessOutcome> launch_sandbox_early(const ProcessPart&, const Limits&,
                                             std::optional<std::chrono::milliseconds>,
-                                            const std::string&, const std::string&,
-                                            const LaunchIo&,
+                                            const std::string&, const std::string&, const LaunchIo&,
                                             const std::function<std::optional<Plan>()>&,
                                             const std::function<bool(pid_t)>&) {
   return make_error("unavailable", kNoBwrap);
@@ -64,8 +63,9 @@ std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
   if (limits.pids)
     m["pids"] = "rlimit (processes of this user, machine-wide) only: macOS has no cgroups";
   else if (limits.default_pids)
-    m["pids"] = "not held: macOS has no cgroups (the default is never an rlimit); set [limits] "
-                "pids to have one";
+    m["pids"] =
+        "not held: macOS has no cgroups (the default is never an rlimit); set [limits] "
+        "pids to have one";
   if (limits.cpu_seconds) m["cpu_seconds"] = "rlimit (CPU time per process)";
   if (limits.file_size) m["file_size"] = "rlimit (file size)";
   if (limits.open_files) m["open_files"] = "rlimit (open files per process)";

@@ -1,12 +1,12 @@
 // The process table through sysctl (process_table.h), for macOS. Built only there: it needs
 // <sys/sysctl.h>'s kinfo_proc and KERN_PROCARGS2, which Linux does not have.
+#include "backend/process_table.h"
+
 #include <sys/sysctl.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include <cstring>
-
-#include "backend/process_table.h"
 
 namespace cordon {
 
@@ -36,12 +36,24 @@ std::optional<ProcessEntry> read_process_entry(int pid) {
   if (sysctl(mib, 4, &kp, &size, nullptr, 0) != 0 || size == 0) return std::nullopt;
   ProcessEntry e;
   switch (kp.kp_proc.p_stat) {
-    case SIDL: e.state = 'R'; break;
-    case SRUN: e.state = 'R'; break;
-    case SSLEEP: e.state = 'S'; break;
-    case SSTOP: e.state = 'T'; break;
-    case SZOMB: e.state = 'Z'; break;
-    default: e.state = '?'; break;
+    case SIDL:
+      e.state = 'R';
+      break;
+    case SRUN:
+      e.state = 'R';
+      break;
+    case SSLEEP:
+      e.state = 'S';
+      break;
+    case SSTOP:
+      e.state = 'T';
+      break;
+    case SZOMB:
+      e.state = 'Z';
+      break;
+    default:
+      e.state = '?';
+      break;
   }
   e.ppid = kp.kp_eproc.e_ppid;
   e.pgrp = kp.kp_eproc.e_pgid;
@@ -58,8 +70,7 @@ std::optional<std::vector<std::string>> read_process_environment(int pid) {
   std::vector<char> buf(static_cast<size_t>(argmax));
   int mib[3] = {CTL_KERN, KERN_PROCARGS2, pid};
   size = buf.size();
-  if (sysctl(mib, 3, buf.data(), &size, nullptr, 0) != 0 || size < sizeof(int))
-    return std::nullopt;
+  if (sysctl(mib, 3, buf.data(), &size, nullptr, 0) != 0 || size < sizeof(int)) return std::nullopt;
   // argc, the executable's path, NUL padding, argv[0..argc), then the environment up to an
   // empty string.
   int argc = 0;

@@ -82,8 +82,9 @@ ProbeReport run_seatbelt_probe(const std::string& sandbox_exec, const EnvMap& en
 ProbeReport run_seatbelt_probe(const SeatbeltProbeInput& in) {
   const std::string& sandbox_exec = in.sandbox_exec;
   const std::string cache_file =
-      in.cache_dir.empty() ? ""
-                           : path_join(in.cache_dir, fmt::format("probe-seatbelt-{}.json", geteuid()));
+      in.cache_dir.empty()
+          ? ""
+          : path_join(in.cache_dir, fmt::format("probe-seatbelt-{}.json", geteuid()));
   const std::string key = fmt::format("{}|{}|{}|{}", current_boot_id(), sandbox_exec,
                                       probe_file_stamp(sandbox_exec), kCordonVersion);
   ProbeReport cached;

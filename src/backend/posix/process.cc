@@ -4,6 +4,8 @@
 // Only POSIX calls and the process table (process_table.h): a macOS build links it, and the
 // Linux tests run it too (posix_process_tests). What bwrap alone needs (its status fd, a
 // sandbox pid 1) is not here: no bwrap runs where this primitive is used.
+#include "backend/process.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -23,7 +25,6 @@
 
 #include "backend/posix/child_watch.h"
 #include "backend/posix/output_stream.h"
-#include "backend/process.h"
 #include "backend/process_table.h"
 #include "core/fs_util.h"
 #include "core/trace.h"
@@ -245,14 +246,13 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, OursRegistration& registr
   if (n <= 0) return pid;  // exec closed the pipe: the program runs
   int st;
   waitpid(pid, &st, 0);
-  static const char* steps[] = {"joining its cgroup", "redirecting input and output",
-                                "passing descriptors", "setting limits", "changing folder",
-                                "starting"};
+  static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
+                                "passing descriptors", "setting limits",
+                                "changing folder",     "starting"};
   int step = std::clamp(report[0], 0, 5);
-  return make_error("exec",
-                    fmt::format("{} {} failed: {}", steps[step], spec.path,
-                                std::strerror(report[1])),
-                    spec.path, report[1]);
+  return make_error(
+      "exec", fmt::format("{} {} failed: {}", steps[step], spec.path, std::strerror(report[1])),
+      spec.path, report[1]);
 }
 
 }  // namespace
@@ -340,7 +340,8 @@ class Waiter {
   // Returns the wait status.
   int run(const ChildWatch& watch) {
     const bool has_deadline = spec_.timeout.has_value();
-    const Clock::time_point deadline = o_.started + spec_.timeout.value_or(std::chrono::milliseconds(0));
+    const Clock::time_point deadline =
+        o_.started + spec_.timeout.value_or(std::chrono::milliseconds(0));
     while (true) {
       bool streams_open = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0;
       if (exited_ && !streams_open) break;
