@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "backend/process_table.h"
 #include "core/fs_util.h"
 
 namespace cordon {
@@ -64,7 +65,13 @@ Result<ProcessOutcome> launch_seatbelt(const Plan& plan, const std::string& prof
   spec.env.set("CORDON_RUN", spec.marker.substr(11));
   auto o = run_process(spec, on_started);
   if (!o.ok() || o->escaped.empty()) return o;
-  o->not_ended = end_escaped_processes(o->escaped, std::chrono::milliseconds(3000));
+  // Only what carries this command's marker: an orphan of another command that came back to
+  // a subreaper cordon (Linux) is that command's, and NET-4 leaves those running.
+  std::vector<int> ours;
+  for (int pid : o->escaped)
+    if (auto env = read_process_environment(pid))
+      if (std::find(env->begin(), env->end(), spec.marker) != env->end()) ours.push_back(pid);
+  o->not_ended = end_escaped_processes(ours, std::chrono::milliseconds(3000));
   o->escaped.clear();
   return o;
 }
