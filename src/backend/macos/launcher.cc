@@ -67,12 +67,14 @@ Result<ProcessOutcome> launch_seatbelt(const Plan& plan, const std::string& prof
   if (!o.ok() || o->escaped.empty()) return o;
   // Only what carries this command's marker: an orphan of another command that came back to
   // a subreaper cordon (Linux) is that command's, and NET-4 leaves those running.
-  std::vector<int> ours;
-  for (int pid : o->escaped)
-    if (auto env = read_process_environment(pid))
-      if (std::find(env->begin(), env->end(), spec.marker) != env->end()) ours.push_back(pid);
+  std::vector<int> ours, others;
+  for (int pid : o->escaped) {
+    auto env = read_process_environment(pid);
+    bool marked = env && std::find(env->begin(), env->end(), spec.marker) != env->end();
+    (marked ? ours : others).push_back(pid);
+  }
   o->not_ended = end_escaped_processes(ours, std::chrono::milliseconds(3000));
-  o->escaped.clear();
+  o->escaped = std::move(others);  // named, as NET-4 names them
   return o;
 }
 
