@@ -77,14 +77,19 @@ cordon_layer(files_rules SOURCES files/*_rules.cc HEADERS files/*_rules.h DEPS p
 # backend choice. seatbelt_spec.cc builds a ProcessSpec, and the Seatbelt launcher's header
 # declares it: the data types of backend/linux/process.h and launcher.h are seen here, their
 # functions are not linked (tests/check_pure.sh fails on any call into a higher layer).
+# The seccomp compiler needs libseccomp: not in a macOS build (CORDON_MACOS_BUILD).
+set(CORDON_SECCOMP_SOURCE backend/linux/seccomp_bpf.cc)
+if(CORDON_MACOS_BUILD)
+  set(CORDON_SECCOMP_SOURCE)
+endif()
 cordon_layer(render
   SOURCES backend/linux/bwrap_args.cc backend/linux/bwrap_version.cc
-    backend/linux/bwrap_diagnosis.cc backend/linux/seccomp_bpf.cc backend/macos/seatbelt*.cc
+    backend/linux/bwrap_diagnosis.cc ${CORDON_SECCOMP_SOURCE} backend/macos/seatbelt*.cc
     backend/backend_choice.cc
   HEADERS backend/linux/bwrap_args.h backend/linux/bwrap_version.h
     backend/linux/bwrap_diagnosis.h backend/linux/seccomp_bpf.h backend/macos/seatbelt*.h
     backend/backend_choice.h
-    backend/linux/process.h backend/linux/launcher.h backend/macos/launcher.h
+    backend/linux/process.h backend/process.h backend/linux/launcher.h backend/macos/launcher.h
     backend/linux/bwrap_status.h
   DEPS plan approval)
 cordon_layer(integrations SOURCES integrations/*.cc HEADERS integrations/*.h DEPS core)
@@ -97,26 +102,57 @@ cordon_layer(sys SOURCES sys/*.cc HEADERS sys/*.h DEPS core)
 # Session: the unit tests give a fake one). Not pure: a request's Cancel is a pipe (sys),
 # and the requests run on threads.
 cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS approval sys)
-# process: the one primitive that starts a process and waits for it.
-cordon_layer(process SOURCES backend/linux/process.cc
-  HEADERS backend/linux/process.h backend/linux/bwrap_status.h
-  DEPS sys config)
+# The machine's process table (which processes exist, their environment): /proc on Linux and
+# in a pretend-macOS build here, sysctl on a Mac.
+if(APPLE)
+  set(CORDON_PROCESS_TABLE backend/macos/process_table.cc)
+else()
+  set(CORDON_PROCESS_TABLE backend/linux/process_table.cc)
+endif()
+cordon_layer(process_table SOURCES ${CORDON_PROCESS_TABLE} HEADERS backend/process_table.h
+  DEPS core)
+# process: the one primitive that starts a process and waits for it. Linux: clone, pidfd and
+# /proc (backend/linux/process.cc). macOS: the POSIX primitive (backend/posix), which a Linux
+# build compiles too, as its own layer, for its tests (posix_process_tests).
+cordon_layer(process_posix SOURCES backend/posix/*.cc HEADERS backend/posix/*.h
+  DEPS process_table process)
+if(CORDON_MACOS_BUILD)
+  set(CORDON_PROCESS_SOURCES)
+  set(CORDON_PROCESS_IMPL process_table process_posix)
+else()
+  set(CORDON_PROCESS_SOURCES SOURCES backend/linux/process.cc)
+  set(CORDON_PROCESS_IMPL process_table process)
+endif()
+cordon_layer(process ${CORDON_PROCESS_SOURCES}
+  HEADERS backend/linux/process.h backend/process.h backend/linux/bwrap_status.h
+  DEPS sys config process_table)
 # host: the facts (lstat, realpath, git, the mount table).
 cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files_rules)
 # launch: the launchers (bwrap's; Seatbelt's, built on every system), the probes, cgroups,
 # the judge runner.
+# A macOS build has backend/macos/linux_absent.cc in place of bwrap's launcher, its probe and
+# cgroups, and net_absent.cc in place of the NET-7 stage (every entry point says why it cannot
+# run there).
+if(CORDON_MACOS_BUILD)
+  set(CORDON_LINUX_LAUNCH backend/macos/linux_absent.cc)
+  set(CORDON_LINUX_NET backend/macos/net_absent.cc)
+else()
+  set(CORDON_LINUX_LAUNCH backend/linux/launcher.cc backend/linux/probe.cc
+    backend/linux/bwrap_info.cc backend/linux/cgroup*.cc)
+  set(CORDON_LINUX_NET backend/linux/command_proxy.cc backend/linux/net_stage.cc)
+endif()
 cordon_layer(launch
-  SOURCES backend/linux/launcher.cc backend/linux/probe.cc backend/linux/judge_process.cc
-    backend/linux/bwrap_info.cc backend/linux/cgroup*.cc
-    backend/macos/launcher.cc backend/macos/sandbox_exec_probe.cc
+  SOURCES ${CORDON_LINUX_LAUNCH} backend/linux/judge_process.cc
+    backend/macos/launcher.cc backend/macos/sandbox_exec_probe.cc backend/unconfined.cc
+    backend/probe_cache.cc
   HEADERS backend/linux/launcher.h backend/linux/probe.h backend/linux/judge_process.h
     backend/linux/bwrap_info.h backend/linux/cgroup*.h
-    backend/macos/launcher.h backend/macos/sandbox_exec_probe.h
+    backend/macos/launcher.h backend/macos/sandbox_exec_probe.h backend/probe_cache.h
   DEPS host render)
 # net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
 # stage that runs first inside a sandbox. Only commands under [network] allow start its thread.
 cordon_layer(net
-  SOURCES net/*.cc backend/linux/command_proxy.cc backend/linux/net_stage.cc
+  SOURCES net/*.cc ${CORDON_LINUX_NET}
   HEADERS net/*.h backend/linux/command_proxy.h backend/linux/net_stage.h
   DEPS launch LIBS Threads::Threads)
 cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
@@ -126,8 +162,8 @@ cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch net)
 # the faces' own (not installed).
 cordon_layer(api SOURCES api/*.cc HEADERS api/*.h DEPS session files review)
 cordon_layer(server SOURCES server/server*.cc HEADERS server/server*.h DEPS api jsonrpc)
-set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc process host launch net files review
-  session api server)
+set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc ${CORDON_PROCESS_IMPL} host launch net
+  files review session api server)
 
 set(CORDON_LINK_LIBS ${CORDON_SECCOMP_LIB} ${CORDON_RE2_LIB} Threads::Threads)
 
@@ -150,3 +186,9 @@ cordon_archive(cordon_protocol sys jsonrpc)
 target_link_libraries(cordon_protocol PUBLIC cordon_pure)
 cordon_archive(libcordon ${CORDON_ALL_LAYERS})
 set_target_properties(libcordon PROPERTIES OUTPUT_NAME cordon)
+# MAC-5: the POSIX process primitive on its own, with what it needs, for its tests on Linux
+# (on macOS it is libcordon's own).
+if(NOT CORDON_MACOS_BUILD)
+  cordon_archive(cordon_posix_primitive sys process_table process_posix)
+  target_link_libraries(cordon_posix_primitive PUBLIC cordon_pure)
+endif()

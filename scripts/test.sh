@@ -20,6 +20,9 @@ run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
 step "portable sources (MAC-5: Linux-only calls stay in the Linux backend and the host facts)"
 run_step "portable sources" ./scripts/check_portable.sh
 
+step "the POSIX process primitive (MAC-5: the one a macOS build links), run here"
+run_step "posix process primitive" "$BUILD/tests/posix_process_tests" --gtest_brief=1
+
 step "layers (issue 15: the pure archive calls nothing of the host, and no higher layer)"
 run_step "pure archive" ./scripts/check_pure.sh "$BUILD/libcordon_pure.a"
 run_step "layer includes" env BUILD="$BUILD" ./scripts/check_layers.sh
@@ -56,6 +59,23 @@ cmake --build build-asan -j "$JOBS" --target unit_tests cordon
 run_step "unit tests (asan+ubsan)" build-asan/tests/unit_tests --gtest_brief=1
 run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/build-asan/cordon" \
   "$BUILD/tests/integration_tests" --gtest_brief=1
+
+# MAC-5: the macOS configuration built here (CORDON_PRETEND_MACOS: no libseccomp, no bwrap
+# backend, the POSIX process primitive), and the macOS suites run against it with a stand-in
+# for sandbox-exec. Unoptimized, to build fast; CORDON_SKIP_MACOS_CHECK=1 skips it.
+if [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ]; then
+  step "the macOS configuration on Linux: build, the POSIX primitive, the Seatbelt path"
+  if cmake -S . -B build-macos -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
+      -DCORDON_PRETEND_MACOS=ON -DCORDON_BENCH=OFF >/dev/null &&
+    cmake --build build-macos -j "$JOBS" --target cordon integration_tests posix_process_tests; then
+    run_step "posix process primitive (macOS build)" build-macos/tests/posix_process_tests --gtest_brief=1
+    run_step "Seatbelt path (macOS build)" build-macos/tests/integration_tests --gtest_brief=1 \
+      --gtest_filter='SeatbeltPath.*:PolicySeatbelt.*:Classify.*'
+  else
+    echo "==> macOS build: FAILED"
+    failed+=("macOS build")
+  fi
+fi
 
 if [ -x scripts/check_package.sh ]; then
   step "package: make package, its contents and dependencies, the unpacked binary (DIST-1, DIST-2)"

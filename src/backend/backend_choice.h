@@ -17,7 +17,9 @@
 
 namespace cordon {
 
-#ifdef __APPLE__
+// CORDON_MACOS_BUILD: the macOS configuration, also when built on Linux as a check
+// (CMakeLists.txt: CORDON_PRETEND_MACOS), which has no bubblewrap backend.
+#if defined(__APPLE__) || defined(CORDON_MACOS_BUILD)
 inline constexpr bool kOnMacos = true;
 #else
 inline constexpr bool kOnMacos = false;

@@ -16,7 +16,9 @@ namespace {
 // MAC-5: the probe of the backend in use.
 ProbeReport probe_backend(const CliContext& ctx, const BackendChoice& backend) {
   if (backend.backend == Backend::kSeatbelt)
-    return run_seatbelt_probe(backend.sandbox_exec, ctx.env);
+    // An explicit probe always checks afresh (and refreshes this boot's cache).
+    return run_seatbelt_probe(
+        SeatbeltProbeInput{backend.sandbox_exec, ctx.env, ctx.folders.cache, false});
   ProbeInput in;
   in.env = ctx.env;
   in.folders = ctx.folders;

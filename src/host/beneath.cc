@@ -4,17 +4,21 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#if defined(__linux__)
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#endif
+
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/file_open.h"
 #include "host/path_info.h"
 
 namespace cordon {
@@ -45,13 +49,13 @@ int open_by_walk(int dirfd, const std::vector<std::string>& parts, int flags) {
       return -1;
     }
     bool last = i + 1 == parts.size();
-    int f =
-        last ? (flags | O_NOFOLLOW | O_CLOEXEC) : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int f = last ? (flags | O_NOFOLLOW | O_CLOEXEC)
+                 : (kOpenPathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int next = openat(cur, parts[i].c_str(), f);
     int e = errno;
     close(cur);
     if (next < 0) {
-      // O_PATH|O_NOFOLLOW on a link opens the link itself: tell it apart.
+      // A link on the way fails with ENOTDIR (O_DIRECTORY | O_NOFOLLOW): tell it apart.
       errno = e == ENOTDIR ? ELOOP : e;
       return -1;
     }
@@ -60,15 +64,40 @@ int open_by_walk(int dirfd, const std::vector<std::string>& parts, int flags) {
   return cur;
 }
 
+// The system's own open beneath `dirfd` without links (Linux's openat2); -1 with ENOSYS where
+// there is none (macOS, kernels before 5.6): the caller walks instead.
+long open_resolved_beneath(int dirfd, const std::string& path, int flags) {
+#if defined(__linux__)
+  open_how how{};
+  how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  return syscall(SYS_openat2, dirfd, path.c_str(), &how, sizeof how);
+#else
+  (void)dirfd, (void)path, (void)flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+// Moves `from_name` (a link itself, not its target) and never overwrites.
+int rename_no_replace(int from, const char* from_name, int to, const char* to_name) {
+#if defined(__linux__)
+  return static_cast<int>(syscall(SYS_renameat2, from, from_name, to, to_name, RENAME_NOREPLACE));
+#elif defined(__APPLE__)
+  return renameatx_np(from, from_name, to, to_name, RENAME_EXCL);
+#else
+  (void)from, (void)from_name, (void)to, (void)to_name;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 }  // namespace
 
 int open_beneath(int dirfd, const std::string& rel, int flags) {
   std::vector<std::string> parts = components(rel);
   std::string path = parts.empty() ? "." : join(parts, "/");
-  open_how how{};
-  how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-  long fd = syscall(SYS_openat2, dirfd, path.c_str(), &how, sizeof how);
+  long fd = open_resolved_beneath(dirfd, path, flags);
   if (fd >= 0) return static_cast<int>(fd);
   if (errno != ENOSYS) return -1;
   return open_by_walk(dirfd, parts, flags);
@@ -77,7 +106,7 @@ int open_beneath(int dirfd, const std::string& rel, int flags) {
 Result<Beneath> Beneath::open(const std::string& root) {
   Beneath b;
   b.root_ = root;
-  b.fd_ = Fd(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  b.fd_ = Fd(::open(root.c_str(), kOpenPathOnly | O_DIRECTORY | O_CLOEXEC));
   if (b.fd_.fd < 0)
     return make_error("io", fmt::format("cannot open {} ({})", root, std::strerror(errno)), root,
                       errno);
@@ -93,7 +122,7 @@ BeneathStat Beneath::lstat(const std::string& rel) const {
   std::vector<std::string> parts = components(rel);
   std::string base = parts.empty() ? "." : parts.back();
   if (!parts.empty()) parts.pop_back();
-  Fd parent(open_beneath(fd_.fd, join(parts, "/"), O_PATH | O_DIRECTORY));
+  Fd parent(open_beneath(fd_.fd, join(parts, "/"), kOpenPathOnly | O_DIRECTORY));
   if (parent.fd < 0) {
     if (errno == ELOOP || errno == EXDEV) {
       // A link on the way: name the first one, as the thing a command put there.
@@ -121,7 +150,7 @@ BeneathStat Beneath::lstat(const std::string& rel) const {
   s.dev = st.st_dev;
   s.ino = st.st_ino;
   s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
-  s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  s.mtime_ns = static_cast<int64_t>(stat_mtime(st).tv_sec) * 1000000000LL + stat_mtime(st).tv_nsec;
   if (s.kind == Kind::kSymlink) s.link_target = read_link_at(parent.fd, base);
   return s;
 }
@@ -133,17 +162,16 @@ Status Beneath::rename(const std::string& rel, const std::string& dest_dir_rel,
     return make_error("invalid", "nothing to rename", rel, EINVAL);
   std::string base = parts.back();
   parts.pop_back();
-  Fd from(open_beneath(fd_.fd, join(parts, "/"), O_PATH | O_DIRECTORY));
+  Fd from(open_beneath(fd_.fd, join(parts, "/"), kOpenPathOnly | O_DIRECTORY));
   if (from.fd < 0)
     return make_error("io",
                       fmt::format("cannot open the folder of {} ({})", rel, std::strerror(errno)),
                       rel, errno);
-  Fd to(open_beneath(fd_.fd, dest_dir_rel, O_PATH | O_DIRECTORY));
+  Fd to(open_beneath(fd_.fd, dest_dir_rel, kOpenPathOnly | O_DIRECTORY));
   if (to.fd < 0)
     return make_error("io", fmt::format("cannot open {} ({})", dest_dir_rel, std::strerror(errno)),
                       dest_dir_rel, errno);
-  // renameat2 moves a link itself and RENAME_NOREPLACE never overwrites.
-  if (syscall(SYS_renameat2, from.fd, base.c_str(), to.fd, new_name.c_str(), RENAME_NOREPLACE) != 0)
+  if (rename_no_replace(from.fd, base.c_str(), to.fd, new_name.c_str()) != 0)
     return make_error("io", fmt::format("cannot move {} ({})", rel, std::strerror(errno)), rel,
                       errno);
   return ok_status();

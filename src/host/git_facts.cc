@@ -1,6 +1,7 @@
 #include "host/git_facts.h"
 
 #include <dirent.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -17,6 +19,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "host/file_open.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
 #include "sys/fs_util.h"
@@ -30,8 +33,8 @@ constexpr size_t kMaxModulesEntries = 512;  // GIT-5
 std::string stamp(const std::string& path) {
   struct stat st;
   if (lstat(path.c_str(), &st) != 0) return "-";
-  return fmt::format("{}:{}:{}.{}:{}:{}", st.st_dev, st.st_ino, st.st_mtim.tv_sec,
-                     st.st_mtim.tv_nsec, st.st_size, st.st_mode);
+  return fmt::format("{}:{}:{}.{}:{}:{}", st.st_dev, st.st_ino, stat_mtime(st).tv_sec,
+                     stat_mtime(st).tv_nsec, st.st_size, st.st_mode);
 }
 
 std::string read_first_line(const std::string& path) {

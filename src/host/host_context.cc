@@ -8,6 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
+
 #include "config/config_file.h"
 #include "core/paths.h"
 #include "host/path_info.h"
@@ -29,10 +33,21 @@ HostContext read_host_context(EnvMap env, const std::string& cwd) {
     free(here);
   }
   c.folders = resolve_folders(c.env, c.home, c.cwd);
+  c.exe = own_executable();
+  return c;
+}
+
+std::string own_executable() {
+#if defined(__APPLE__)
+  char buf[4096];
+  uint32_t size = sizeof buf;
+  if (_NSGetExecutablePath(buf, &size) == 0) return real_or_lexical(buf);
+  return "cordon";
+#else
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  c.exe = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "cordon";
-  return c;
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "cordon";
+#endif
 }
 
 Result<Policy> load_user_policy(const Folders& folders) {

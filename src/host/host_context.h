@@ -24,6 +24,9 @@ struct HostContext {
 // process's when empty), the folders and /proc/self/exe.
 HostContext read_host_context(EnvMap env, const std::string& cwd = "");
 
+// This program's own file (Linux: /proc/self/exe; macOS: _NSGetExecutablePath), or "cordon".
+std::string own_executable();
+
 // Reads and parses the config (CFG-2); a missing file means all defaults. Errors have code
 // "config" and name the file.
 Result<Policy> load_user_policy(const Folders& folders);

@@ -12,6 +12,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/file_open.h"
 
 namespace cordon {
 
@@ -34,7 +35,8 @@ PathInfo read_path_info(const std::string& path) {
     return info;
   }
   info.kind = kind_of(st.st_mode);
-  info.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  info.mtime_ns =
+      static_cast<int64_t>(stat_mtime(st).tv_sec) * 1000000000LL + stat_mtime(st).tv_nsec;
   info.size = static_cast<uint64_t>(st.st_size);
   if (info.kind == Kind::kSymlink) {
     char buf[PATH_MAX];

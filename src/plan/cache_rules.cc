@@ -21,7 +21,7 @@ bool is_dir(const PathInfo* info) {
   return info && info->exists() && !info->real.empty() && info->real_kind == Kind::kDir;
 }
 
-void plan_project(const Facts& facts, Plan& p) {
+void plan_project(const Facts& facts, Plan& p, bool can_mount) {
   const CacheFacts& c = facts.caches;
   if (c.tools_dir.empty()) {
     // Made before each sandboxed command; `cordon policy` alone does not make it.
@@ -44,6 +44,14 @@ void plan_project(const Facts& facts, Plan& p) {
     std::string shown = tilde_path(folder, facts.home);
     if (t.way == CacheWay::kVariable) {
       p.caches.push_back({t.tool, how(t), shown, "project"});
+      continue;
+    }
+    if (!can_mount) {
+      // PKG-2: never the user's own cache writable; Seatbelt cannot put another in its place.
+      p.caches.push_back({t.tool, how(t), t.home_path,
+                          fmt::format("read-only: macOS cannot mount a folder over {} (set "
+                                      "[sandbox] caches = \"shared\" to let {} write its own)",
+                                      t.home_path, t.tool)});
       continue;
     }
     // PKG-3: mounted only over a cache the user already has (no mount point is made).
@@ -96,8 +104,8 @@ std::string cache_mode_summary(CacheMode mode) {
   return "";
 }
 
-void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p) {
-  if (policy.caches == CacheMode::kProject) plan_project(facts, p);
+void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p, bool can_mount) {
+  if (policy.caches == CacheMode::kProject) plan_project(facts, p, can_mount);
 }
 
 std::string hidden_dir_source(const Facts& facts, const std::string& path) {

@@ -13,8 +13,10 @@ namespace cordon {
 // caches that exist, writable; "off": nothing (they stay read-only).
 // "shared" binds go before the hidden paths (a hidden file inside stays hidden); "project"
 // ones after them, since cordon's cache folder, which holds them, is itself hidden (FS-13).
+// `can_mount` false (Seatbelt, which has no mounts): a tool whose cache has no variable keeps
+// its own cache read-only, and `cordon policy` says so, rather than a mount that cannot be.
 void plan_caches(const Policy& policy, const Facts& facts, Plan& p);
-void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p);
+void plan_project_caches(const Policy& policy, const Facts& facts, Plan& p, bool can_mount = true);
 
 // The folder a hidden folder `path` shows: the view of cordon's cache folder in "project"
 // mode, else the empty folder.

@@ -201,7 +201,8 @@ BudgetCounts mount_counts(const Plan& p) {
 }
 
 void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Request& req,
-                          const std::vector<std::string>& writable, Plan& p, bool coarse) {
+                          const std::vector<std::string>& writable, Plan& p, bool coarse,
+                          Backend backend) {
   auto& m = p.mounts;
   m.push_back({MountKind::kRoBind, "/", "/", "base: the whole filesystem, read-only (FS-1)"});
   m.push_back({MountKind::kDev, "", "/dev", "base: fresh minimal /dev (FS-9)"});
@@ -228,7 +229,8 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
-  plan_project_caches(policy, facts, p);  // PKG-2: inside cordon's hidden cache folder
+  // PKG-2: inside cordon's hidden cache folder; Seatbelt has no mounts over a tool's path.
+  plan_project_caches(policy, facts, p, backend != Backend::kSeatbelt);
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
@@ -386,12 +388,12 @@ void plan_mounts_within_budget(const Policy& policy, const Facts& facts, const R
                                const std::vector<std::string>& writable, const PlanOptions& opt,
                                Plan& p) {
   Plan base = p;
-  build_sandbox_mounts(policy, facts, req, writable, p, opt.coarse);
+  build_sandbox_mounts(policy, facts, req, writable, p, opt.coarse, opt.backend);
   if (p.refused()) return;
   p.coarsened = opt.coarse;
   if (p.mount_count() > opt.mount_budget && !opt.coarse) {
     p = std::move(base);
-    build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/true);
+    build_sandbox_mounts(policy, facts, req, writable, p, /*coarse=*/true, opt.backend);
     if (p.refused()) return;
     p.coarsened = true;
     p.notices.push_back(fmt::format(

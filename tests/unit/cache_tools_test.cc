@@ -284,5 +284,36 @@ TEST(CacheRules, AFolderThatCouldNotBeMadeIsAWarning) {  // PKG-2
   EXPECT_NE(p.warnings.back().find("cannot create X"), std::string::npos);
 }
 
+TEST(CacheRules, SeatbeltLeavesAMountOnlyCacheReadOnlyAndSaysSo) {  // PKG-2, PKG-3, MAC-1
+  CacheWorld w;
+  w.has("~/.cargo/registry");
+  w.facts.machine.sandbox_exec = "/usr/bin/sandbox-exec";
+  Request r;
+  r.argv = {"cargo", "fetch"};
+  PlanOptions po;
+  po.backend = Backend::kSeatbelt;
+  Plan p = make_plan(w.policy, w.facts, r, po);
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  const std::string own = w.home + "/.cargo/registry";
+  // A profile cannot put cordon's folder over the user's: no mount of it is planned, so the
+  // profile never makes the user's own cache writable either (PKG-2).
+  for (const auto& m : p.mounts) EXPECT_NE(m.dest, own) << m.why;
+  bool said = false;
+  for (const auto& c : p.caches)
+    if (c.tool == "cargo (registry)") {
+      said = true;
+      EXPECT_EQ(c.state.rfind("read-only: macOS cannot mount a folder over ~/.cargo/registry", 0),
+                0u)
+          << c.state;
+    }
+  EXPECT_TRUE(said);
+  // The variable tools keep their project caches under Seatbelt.
+  EXPECT_EQ(p.env.value("npm_config_cache"), w.tools + "/npm");
+  EXPECT_TRUE(has_mount(p, MountKind::kBind, w.tools, w.tools));
+  // Under bwrap the same world mounts cordon's folder over it.
+  Plan b = w.plan();
+  EXPECT_TRUE(has_mount(b, MountKind::kBind, w.tools + "/cargo-registry", own));
+}
+
 }  // namespace
 }  // namespace cordon

@@ -22,6 +22,7 @@
 #include "backend/macos/seatbelt_plan.h"
 #include "backend/macos/seatbelt_profile.h"
 #include "fake_facts.h"
+#include "plan/cache_tools.h"
 #include "plan/planner.h"
 #include "sbpl_reader.h"
 
@@ -598,6 +599,37 @@ TEST(Seatbelt, MacosAdditionsAreListedForPolicy) {  // MAC-1, CFG-6
   bool keychains = false;
   for (const auto& h : sp.plan.hidden) keychains |= h.path == "~/Library/Keychains" && h.hidden;
   EXPECT_TRUE(keychains);
+}
+
+TEST(SeatbeltProfile, CordonsCacheFolderShowsOnlyWhatTheCommandNeeds) {  // FS-13, PKG-2, MAC-1
+  FakeWorld w;
+  const std::string cache = w.facts.folders.cache;
+  const std::string tools = project_cache_tools(cache, w.project);
+  w.facts.caches.tools_dir = tools;
+  SeatbeltPlan sp = seatbelt(w);
+  ASSERT_FALSE(sp.plan.refused()) << sp.plan.refusal->message;
+  auto forms = forms_of(sp);
+  // Other sessions' private temp folders, other projects' caches, cordon's own files: hidden.
+  for (const std::string& p :
+       {cache + "/sandbox-tmp/fedcba9876543210/notes.txt",
+        cache + "/packages/other-0000000000000000/tools/npm/x", cache + "/probe-0.json", cache}) {
+    EXPECT_EQ(evaluate(forms, "file-read-data", p), kDeny) << p;
+    EXPECT_EQ(evaluate(forms, "file-write-data", p), kDeny) << p;
+  }
+  // This command's own: its $TMPDIR and the project's package caches, read, written and run.
+  for (const std::string& p : {w.facts.session_tmp + "/a.out", tools + "/npm/_cacache/x"}) {
+    EXPECT_EQ(evaluate(forms, "file-read-data", p), kAllow) << p;
+    EXPECT_EQ(evaluate(forms, "file-write-data", p), kAllow) << p;
+    EXPECT_EQ(evaluate(forms, "process-exec", p), kAllow) << p;
+  }
+  // The folders on the way can be looked at (realpath, mkdir -p), not listed.
+  EXPECT_EQ(evaluate(forms, "file-read-metadata", cache), kAllow);
+  EXPECT_EQ(evaluate(forms, "file-read-metadata", cache + "/packages"), kAllow);
+  EXPECT_EQ(evaluate(forms, "file-read-metadata", cache + "/packages/other-0000000000000000"),
+            kDeny);
+  // Neither may be renamed away (their paths would leave their rules).
+  EXPECT_EQ(evaluate(forms, "file-write-unlink", tools), kDeny);
+  EXPECT_EQ(evaluate(forms, "file-write-unlink", w.facts.session_tmp), kDeny);
 }
 
 }  // namespace

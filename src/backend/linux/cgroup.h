@@ -31,4 +31,19 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name);
 // Closes the descriptors and removes the cgroups (once their processes are gone).
 void remove_cgroups(CgroupJoin& join);
 
+// PROC-6: one command's cgroups, made before it starts and removed after it ended. Without
+// one (an unprivileged user here, or macOS), the rlimits alone hold the limits.
+//   CgroupScope cg(plan.limits);  spec.cgroup_procs_fds = cg.join.procs_fds;
+struct CgroupScope {
+  CgroupJoin join;
+  explicit CgroupScope(const Limits& limits, const std::string& name) {
+    if (!limits.memory && !limits.cgroup_pids()) return;
+    auto r = make_cgroups(limits, name);
+    if (r.ok()) join = std::move(*r);
+  }
+  ~CgroupScope() { remove_cgroups(join); }
+  CgroupScope(const CgroupScope&) = delete;
+  CgroupScope& operator=(const CgroupScope&) = delete;
+};
+
 }  // namespace cordon

@@ -68,18 +68,6 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   return last_bpf;
 }
 
-// PROC-6: the command's cgroups, made before it starts and removed after it ended. Without
-// one (an unprivileged user here), the rlimits alone hold the limits.
-struct CgroupScope {
-  CgroupJoin join;
-  explicit CgroupScope(const Limits& limits) {
-    if (!limits.memory && !limits.cgroup_pids()) return;
-    auto r = make_cgroups(limits, random_hex16());
-    if (r.ok()) join = std::move(*r);
-  }
-  ~CgroupScope() { remove_cgroups(join); }
-};
-
 }  // namespace
 
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
@@ -126,7 +114,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.timeout = plan.timeout;
   spec.bwrap_status_fd = sr.fd;
   spec.cancel_fd = io.cancel_fd;
-  CgroupScope cg(plan.limits);
+  CgroupScope cg(plan.limits, random_hex16());
   spec.cgroup_procs_fds = cg.join.procs_fds;
   // Our copy of the write end must close once bwrap has it, or the status never ends.
   auto started = [&](pid_t pid) {
@@ -138,7 +126,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
 }
 
 struct PendingSandbox::State {
-  explicit State(const Limits& limits) : cg(limits) {}
+  explicit State(const Limits& limits) : cg(limits, random_hex16()) {}
   ProcessPart part;  // what bwrap was started with: the plan must hold the same
   std::string bwrap, cache_dir;
   std::string bpf;  // the part's seccomp program, compiled
@@ -246,36 +234,6 @@ Result<ProcessOutcome> PendingSandbox::wait() {
   auto outcome = wait_process(*s_->proc, s_->spec);
   s_->proc.reset();
   return outcome;
-}
-
-Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
-                                         const std::function<void(pid_t)>& on_started) {
-  ProcessSpec spec;
-  FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
-  if (found.path.empty())
-    return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
-  if (!found.runnable)  // RES-4: found, but it cannot be run
-    return make_error("exec", plan.argv[0] + ": cannot run it (Permission denied)", found.path,
-                      EACCES);
-  spec.path = found.path;
-  spec.argv = plan.argv;
-  spec.env = plan.env;
-  spec.cwd = plan.cwd;
-  spec.new_process_group = true;
-  spec.end_group_on_exit = true;  // NET-4: its process group ends with it
-  spec.marker = "CORDON_RUN=" + random_hex16();
-  spec.env.set("CORDON_RUN", spec.marker.substr(11));
-  spec.limits = plan.limits;
-  spec.in = io.in;
-  spec.in_data = io.in_data;
-  spec.out = io.out;
-  spec.err = io.err;
-  spec.capture_limit = io.capture_limit;
-  spec.timeout = plan.timeout;
-  spec.cancel_fd = io.cancel_fd;
-  CgroupScope cg(plan.limits);
-  spec.cgroup_procs_fds = cg.join.procs_fds;
-  return run_process(spec, on_started);
 }
 
 }  // namespace cordon

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -14,11 +15,9 @@
 #include <fstream>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "backend/linux/bwrap_info.h"
 #include "backend/linux/launcher.h"
+#include "backend/probe_cache.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"
@@ -91,38 +90,6 @@ void detect_container(HostHints& h) {
   }
 }
 
-bool load_cache(const std::string& file, const std::string& key, ProbeReport& r) {
-  std::ifstream in(file);
-  if (!in) return false;
-  try {
-    nlohmann::json j = nlohmann::json::parse(in);
-    if (j.value("key", "") != key || !j.value("ok", false)) return false;
-    r.ok = true;
-    r.cached = true;
-    r.total_ms = j.value("total_ms", 0.0);
-    r.bwrap_version = j.value("bwrap_version", "");
-    for (const auto& c : j.at("checks")) {
-      r.checks.push_back(ProbeCheck{c.value("name", ""), c.value("ok", false),
-                                    c.value("ms", 0.0), c.value("detail", "")});
-    }
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-void save_cache(const std::string& file, const std::string& key, const ProbeReport& r) {
-  nlohmann::json j;
-  j["key"] = key;
-  j["ok"] = r.ok;
-  j["total_ms"] = r.total_ms;
-  j["bwrap_version"] = r.bwrap_version;
-  j["checks"] = nlohmann::json::array();
-  for (const auto& c : r.checks)
-    j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"ms", c.ms}, {"detail", c.detail}});
-  (void)write_file_atomic(file, j.dump() + "\n", /*sync=*/false);
-}
-
 }  // namespace
 
 HostHints read_host_hints(const std::string& bwrap, const Folders& folders) {
@@ -144,11 +111,6 @@ Diagnosis diagnose_sandbox_start(const std::string& bwrap_stderr, const std::str
   return diagnose_bwrap_message(bwrap_stderr, read_host_hints(bwrap, folders));
 }
 
-std::string ProbeReport::message() const {
-  if (ok) return "the sandbox holds";
-  return fmt::format("the sandbox is unavailable: {}. Fix: {}.", cause, fix);
-}
-
 ProbeReport run_probe(const ProbeInput& in) {
   ProbeReport r;
   auto t0 = Clock::now();
@@ -163,7 +125,7 @@ ProbeReport run_probe(const ProbeInput& in) {
   }
   r.bwrap = in.bwrap;
   std::string key = cache_key(in);
-  if (in.use_cache && load_cache(cache_file, key, r)) return r;
+  if (in.use_cache && load_probe_cache(cache_file, key, r)) return r;
   r.checks.push_back({"bwrap_present", true, 0, in.bwrap});
   {
     // PROBE-4: read once; the launcher leaves out the options an older bwrap lacks.
@@ -281,7 +243,7 @@ ProbeReport run_probe(const ProbeInput& in) {
     }
   }
   r.total_ms = ms_since(t0);
-  if (r.ok) save_cache(cache_file, key, r);
+  if (r.ok) save_probe_cache(cache_file, key, r);
   return r;
 }
 

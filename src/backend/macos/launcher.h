@@ -1,17 +1,18 @@
 // Launching a Seatbelt plan: `sandbox-exec -p PROFILE -- COMMAND...` (MAC-1, MAC-5), through
-// the same process primitive as every other launch (backend/linux/process.h: run_process).
+// the same process primitive as every other launch (backend/process.h: run_process).
 // Nothing here needs a macOS header, so it is built and tested on Linux with the backend
 // forced and a stand-in for sandbox-exec (backend/backend_choice.h); what is macOS-only is
 // behind run_process, whose implementation is the one piece a Mac build must supply.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "backend/linux/launcher.h"
-#include "backend/linux/process.h"
+#include "backend/process.h"
 #include "plan/plan.h"
 
 namespace cordon {
@@ -32,7 +33,15 @@ ProcessSpec seatbelt_process_spec(const Plan& plan, const std::string& profile,
 // or nullopt when the exit was the command's.
 std::optional<std::string> seatbelt_apply_failure(int exit_code, const std::string& err);
 
-// Runs a sandboxed plan under sandbox-exec. A command that cannot be found in the plan's PATH
+// PROC-1, PROC-3 under Seatbelt (no pid namespace): SIGKILLs the processes of a command that
+// left its process group (found by its marker, NET-4's search) and waits up to `patience` for
+// them to be gone; returns the ones still there, which hold the session (PROC-3).
+std::vector<int> end_escaped_processes(const std::vector<int>& pids,
+                                       std::chrono::milliseconds patience);
+
+// Runs a sandboxed plan under sandbox-exec. Processes that left the command's group end with
+// it (end_escaped_processes); its environment holds the marker CORDON_RUN as an unconfined
+// command's does. A command that cannot be found in the plan's PATH
 // is an "exec" error (127), as for an unconfined command; a refused or unsandboxed plan, or
 // an empty profile, is an error and never runs.
 Result<ProcessOutcome> launch_seatbelt(const Plan& plan, const std::string& profile,

@@ -5,8 +5,11 @@
 
 #include <chrono>
 
-#include "backend/linux/process.h"
 #include "backend/macos/launcher.h"
+#include "backend/probe_cache.h"
+#include "backend/process.h"
+#include "core/paths.h"
+#include "core/version.h"
 
 namespace cordon {
 
@@ -23,9 +26,7 @@ void fail(ProbeReport& r, std::string check, std::string cause, std::string fix)
   r.fix = std::move(fix);
 }
 
-}  // namespace
-
-ProbeReport run_seatbelt_probe(const std::string& sandbox_exec, const EnvMap& env) {
+ProbeReport probe_afresh(const std::string& sandbox_exec, const EnvMap& env) {
   const auto t0 = std::chrono::steady_clock::now();
   ProbeReport r;
   r.ok = true;
@@ -69,6 +70,28 @@ ProbeReport run_seatbelt_probe(const std::string& sandbox_exec, const EnvMap& en
          "nest one), or set [sandbox] mode = \"external\" when that outer sandbox is the "
          "boundary");
   r.total_ms = ms_since(t0);
+  return r;
+}
+
+}  // namespace
+
+ProbeReport run_seatbelt_probe(const std::string& sandbox_exec, const EnvMap& env) {
+  return run_seatbelt_probe(SeatbeltProbeInput{sandbox_exec, env, "", false});
+}
+
+ProbeReport run_seatbelt_probe(const SeatbeltProbeInput& in) {
+  const std::string& sandbox_exec = in.sandbox_exec;
+  const std::string cache_file =
+      in.cache_dir.empty()
+          ? ""
+          : path_join(in.cache_dir, fmt::format("probe-seatbelt-{}.json", geteuid()));
+  const std::string key = fmt::format("{}|{}|{}|{}", current_boot_id(), sandbox_exec,
+                                      probe_file_stamp(sandbox_exec), kCordonVersion);
+  ProbeReport cached;
+  if (in.use_cache && !cache_file.empty() && load_probe_cache(cache_file, key, cached))
+    return cached;
+  ProbeReport r = probe_afresh(sandbox_exec, in.env);
+  if (r.ok && !cache_file.empty()) save_probe_cache(cache_file, key, r);
   return r;
 }
 

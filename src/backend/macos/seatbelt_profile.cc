@@ -138,6 +138,8 @@ namespace {
 constexpr std::string_view kWriteAllow = "allow file-write* file-link";
 constexpr std::string_view kWriteDeny = "deny file-write* file-link";
 constexpr std::string_view kHide = "deny file-read* file-write* file-link file-clone process-exec";
+constexpr std::string_view kReopen = "allow file-read* file-write* file-link process-exec";
+constexpr std::string_view kLookUp = "allow file-read-metadata";
 
 struct Filter {
   const char* kind;  // "literal", "subpath", "regex"
@@ -251,11 +253,9 @@ std::vector<Hidden> hidden_filters(const Facts& f) {
       out.push_back(Hidden{Filter{kind, value, note}, path});
   };
   auto add_path = [&](const std::string& p, const std::string& note) {
-    // MAC-1: the private temp folder is $TMPDIR itself (no /tmp binding): a hidden path that
-    // holds it (cordon's cache folder, FS-13) stays visible here.
-    if (p.empty() || p == "/" || holds_project(f, p) ||
-        (!f.session_tmp.empty() && path_within(f.session_tmp, p)))
-      return;
+    // A hidden path that holds the private temp folder or the project's package caches
+    // (cordon's cache folder, FS-13) is hidden, and those opened again after it (reopened()).
+    if (p.empty() || p == "/" || holds_project(f, p)) return;
     add("subpath", p, p, note);
   };
   for (const auto& h : f.hidden) {
@@ -430,6 +430,49 @@ void write_network(ProfileWriter& w, bool share) {
 
 }  // namespace
 
+// FS-13, PKG-2: what a command needs inside cordon's hidden cache folder, as bwrap shows it
+// there: its private temp folder ($TMPDIR, MAC-1) and the project's package caches.
+struct Reopened {
+  std::string path;
+  std::string holder;  // the hidden folder holding it
+  std::string note;
+};
+
+std::vector<Reopened> reopened(const Plan& plan, const Facts& f,
+                               const std::vector<Hidden>& hidden) {
+  std::vector<std::pair<std::string, std::string>> wanted;
+  if (!f.session_tmp.empty())
+    wanted.emplace_back(f.session_tmp, "the private temp folder, $TMPDIR (MAC-1)");
+  for (const auto& m : plan.mounts)
+    if (m.kind == MountKind::kBind && m.src == m.dest &&
+        starts_with(m.why, "writable: the project's package caches"))
+      wanted.emplace_back(m.src, without_prefix(m.why));
+  std::vector<Reopened> out;
+  for (const auto& [p, note] : wanted)
+    for (const auto& h : hidden)
+      if (std::string_view(h.filter.kind) == "subpath" && path_within(p, h.path)) {
+        out.push_back(Reopened{p, h.path, note});
+        break;
+      }
+  return out;
+}
+
+void write_reopened(ProfileWriter& w, const std::vector<Reopened>& r) {
+  if (r.empty()) return;
+  w.blank();
+  w.comment("Inside cordon's hidden cache folder, only what this command needs (FS-13, PKG-2),");
+  w.comment("and a look at the folders on the way to it (not their contents).");
+  std::set<std::string> on_the_way;
+  for (const auto& x : r) {
+    w.rule(kReopen, Filter{"subpath", x.path, x.note}, BudgetList::kWritable);
+    for (std::string a = path_parent(x.path); path_within(a, x.holder); a = path_parent(a)) {
+      on_the_way.insert(a);
+      if (a == x.holder || a == "/") break;
+    }
+  }
+  for (const auto& a : on_the_way) w.rule(kLookUp, Filter{"literal", a, ""}, BudgetList::kWritable);
+}
+
 SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
                                         const std::vector<std::string>& terminals) {
   ProfileWriter w;
@@ -503,6 +546,8 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
     w.comment("Credential files, hidden from this networked command (NET-3).");
     for (auto& c : credentials) w.rule(kHide, std::move(c), BudgetList::kCredential);
   }
+
+  write_reopened(w, reopened(plan, facts, hidden));
 
   // Rules are about paths: a folder renamed away takes the paths inside it out of their
   // rules' reach, and back. No writable root, and no folder inside one on the way to a

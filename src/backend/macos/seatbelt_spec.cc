@@ -17,7 +17,7 @@ ProcessSpec seatbelt_process_spec(const Plan& plan, const std::string& profile,
   spec.cwd = plan.cwd;
   spec.new_process_group = true;
   // sandbox-exec becomes the command: its group ends with it. Without a pid namespace, a
-  // process that called setsid() left the group and is not ended (docs/security.md).
+  // process that called setsid() left the group: launch_seatbelt finds it by a marker.
   spec.end_group_on_exit = true;
   spec.limits = plan.limits;
   spec.in = io.in;

@@ -1,0 +1,66 @@
+// A stream from a child for the POSIX process primitive: captured up to a limit, or forwarded
+// to our own descriptor as it comes with its tail kept for notes (OutputMode in process.h).
+#pragma once
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string>
+
+#include "backend/process.h"
+
+namespace cordon::posix {
+
+inline void write_all(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        poll(&p, 1, 100);
+        continue;
+      }
+      return;  // our own output is gone; keep draining the child
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+struct OutputStream {
+  Fd fd;
+  OutputMode mode = OutputMode::kInherit;
+  int forward_to = -1;
+  size_t limit = 0;
+  std::string* buf = nullptr;
+  bool* truncated = nullptr;
+
+  void on_data(const char* d, size_t n) {
+    if (mode == OutputMode::kCapture) {
+      size_t room = buf->size() < limit ? limit - buf->size() : 0;
+      buf->append(d, std::min(room, n));
+      if (n > room) *truncated = true;
+      return;
+    }
+    buf->append(d, n);
+    if (buf->size() > 2 * limit) {
+      buf->erase(0, buf->size() - limit);
+      *truncated = true;
+    }
+    write_all(forward_to, d, n);
+  }
+
+  // Reads what is there; closes the stream at its end.
+  void read_some(char* scratch, size_t size) {
+    ssize_t r = ::read(fd.fd, scratch, size);
+    if (r > 0)
+      on_data(scratch, static_cast<size_t>(r));
+    else if (r == 0 || (errno != EAGAIN && errno != EINTR))
+      fd.reset();
+  }
+};
+
+}  // namespace cordon::posix
