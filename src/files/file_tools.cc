@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "core/paths.h"
@@ -170,8 +171,9 @@ struct Identity {
 };
 
 bool same_identity(const struct stat& st, const Identity& id) {
+  const timespec mtime = stat_mtime(st);
   return st.st_dev == id.dev && st.st_ino == id.ino && st.st_size == id.size &&
-         stat_mtime(st).tv_sec == id.mtime.tv_sec && stat_mtime(st).tv_nsec == id.mtime.tv_nsec;
+         mtime.tv_sec == id.mtime.tv_sec && mtime.tv_nsec == id.mtime.tv_nsec;
 }
 
 // Opens the folder `parent`, creating the missing folders on the way without following links.
@@ -402,9 +404,10 @@ FileFacts read_file_facts(const std::string& abs_in) {
   }
   // The filesystem of the path, or of its nearest existing folder for a path to be created.
   for (std::string p = f.real;; p = path_parent(p)) {
-    bool looked = false;
-    f.kernel_fs = path_on_kernel_fs(p, looked);
-    if (looked) break;
+    if (std::optional<bool> kernel = path_on_kernel_fs(p)) {
+      f.kernel_fs = *kernel;
+      break;
+    }
     if (p == "/") break;
   }
   return f;

@@ -43,10 +43,10 @@ bool on_kernel_fs(int fd) {
   return ::fstatfs(fd, &sf) == 0 && is_kernel_fs(sf);
 }
 
-bool path_on_kernel_fs(const std::string& path, bool& looked) {
+std::optional<bool> path_on_kernel_fs(const std::string& path) {
   struct statfs sf;
-  looked = ::statfs(path.c_str(), &sf) == 0;
-  return looked && is_kernel_fs(sf);
+  if (::statfs(path.c_str(), &sf) != 0) return std::nullopt;
+  return is_kernel_fs(sf);
 }
 
 int reopen_for_reading(int path_fd) {
@@ -61,9 +61,9 @@ timespec stat_mtime(const struct stat& st) { return st.st_mtim; }
 // macOS: no procfs or sysfs; devfs holds only devices, which the kind check refuses.
 bool on_kernel_fs(int) { return false; }
 
-bool path_on_kernel_fs(const std::string& path, bool& looked) {
+std::optional<bool> path_on_kernel_fs(const std::string& path) {
   struct stat st;
-  looked = ::stat(path.c_str(), &st) == 0;
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   return false;
 }
 

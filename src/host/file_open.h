@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <ctime>
+#include <optional>
 #include <string>
 
 namespace cordon {
@@ -28,8 +29,8 @@ inline constexpr int kOpenPathOnly = O_RDONLY | O_NONBLOCK;
 // FILE-1: the descriptor is on procfs, sysfs or another kernel filesystem.
 bool on_kernel_fs(int fd);
 
-// The same for a path (false when it cannot be looked at).
-bool path_on_kernel_fs(const std::string& path, bool& looked);
+// The same for a path; nullopt when it cannot be looked at (it does not exist).
+std::optional<bool> path_on_kernel_fs(const std::string& path);
 
 // A new descriptor reading the very inode `path_fd` names (O_RDONLY | O_NONBLOCK | O_NOCTTY,
 // close-on-exec), or -1 with errno ENOENT where the system cannot do that.

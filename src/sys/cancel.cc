@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cordon/cordon.h"
+#include "sys/fs_util.h"
 
 namespace cordon::api {
 
@@ -13,9 +14,7 @@ namespace {
 
 // Close-on-exec and non-blocking, at 10 or above (clear of the numbers handed to a child).
 int prepared(int fd) {
-  if (fd < 0) return fd;
-  int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  ::close(fd);
+  int high = high_fd(fd);
   if (high >= 0) fcntl(high, F_SETFL, fcntl(high, F_GETFL) | O_NONBLOCK);
   return high;
 }

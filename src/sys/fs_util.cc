@@ -32,6 +32,17 @@ Status make_dirs(const std::string& path, mode_t mode) {
   return ok_status();
 }
 
+int high_fd(int fd) {
+  if (fd < 0) return fd;
+  if (fd >= 10) {
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+  }
+  int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return h;
+}
+
 int write_fully(int fd, const char* data, size_t n) {
   while (n > 0) {
     ssize_t w = ::write(fd, data, n);

@@ -18,6 +18,9 @@ Status write_file_atomic(const std::string& path, const std::string& data, bool 
 Status write_file_exclusive(const std::string& path, const std::string& data, mode_t mode = 0600);
 // Writes all of `data` to `fd` (retrying on EINTR); 0, or the errno of the failed write.
 int write_fully(int fd, const char* data, size_t n);
+// Moves a descriptor to 10 or above, close-on-exec (the old one is closed), so that the small
+// numbers handed to a child stay free; -1 stays -1, and -1 when it cannot be moved.
+int high_fd(int fd);
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64 << 20);
 // Removes a folder tree that cordon made (its private /tmp), without following links.
 Status remove_tree(const std::string& path);

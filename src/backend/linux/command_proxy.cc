@@ -9,6 +9,7 @@
 #include "backend/linux/net_stage.h"
 #include "config/policy.h"
 #include "core/paths.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 
@@ -17,13 +18,6 @@ namespace {
 // The numbers the stage's descriptors get in the sandbox (bwrap's own are 3 to 5).
 constexpr int kChildSock = 6;
 constexpr int kChildExe = 7;
-
-int high_fd(int fd) {  // run_process wants our passed descriptors at 10 or above
-  if (fd < 0 || fd >= 10) return fd;
-  int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  close(fd);
-  return h;
-}
 
 int receive_fd(int sock) {
   char byte = 0;

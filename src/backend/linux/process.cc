@@ -34,14 +34,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Moves a descriptor to >= 10 (close-on-exec), so that the child's small numbers are free.
-int high_fd(int fd) {
-  if (fd < 0 || fd >= 10) return fd;
-  int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  ::close(fd);
-  return h;
-}
-
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
 void write_all(int fd, const char* data, size_t n) {
