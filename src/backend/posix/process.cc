@@ -35,18 +35,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Moves a descriptor to >= 10 (close-on-exec), so that the child's small numbers are free.
-int high_fd(int fd) {
-  if (fd < 0) return fd;
-  if (fd >= 10) {
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-  }
-  int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  ::close(fd);
-  return h;
-}
-
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
 struct Lim {
