@@ -62,12 +62,13 @@ run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/bu
 
 # MAC-5: the macOS configuration built here (CORDON_PRETEND_MACOS: no libseccomp, no bwrap
 # backend, the POSIX process primitive), and the macOS suites run against it with a stand-in
-# for sandbox-exec. Unoptimized, to build fast; CORDON_SKIP_MACOS_CHECK=1 skips it.
+# for sandbox-exec, after the unit tests. Unoptimized, to build fast; CORDON_SKIP_MACOS_CHECK=1 skips it.
 if [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ]; then
   step "the macOS configuration on Linux: build, the POSIX primitive, the Seatbelt path"
   if cmake -S . -B build-macos -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
       -DCORDON_PRETEND_MACOS=ON -DCORDON_BENCH=OFF >/dev/null &&
-    cmake --build build-macos -j "$JOBS" --target cordon integration_tests posix_process_tests; then
+    cmake --build build-macos -j "$JOBS" --target cordon unit_tests integration_tests posix_process_tests; then
+    run_step "unit tests (macOS build)" build-macos/tests/unit_tests --gtest_brief=1
     run_step "posix process primitive (macOS build)" build-macos/tests/posix_process_tests --gtest_brief=1
     run_step "Seatbelt path (macOS build)" build-macos/tests/integration_tests --gtest_brief=1 \
       --gtest_filter='SeatbeltPath.*:PolicySeatbelt.*:Classify.*'

@@ -13,9 +13,6 @@
 #include <optional>
 #include <set>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"

@@ -15,6 +15,7 @@
 #include "backend/linux/command_proxy.h"
 #include "backend/macos/launcher.h"
 #include "backend/macos/sandbox_exec_probe.h"
+#include "backend/process_table.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -90,14 +91,10 @@ GitFacts current_git_facts(const SessionOptions& o, const std::string& project) 
 std::vector<int> processes_in_group(int pgid) {
   std::vector<int> out;
   if (pgid <= 0) return out;
-  DIR* d = opendir("/proc");
-  if (!d) return out;
-  while (dirent* e = readdir(d)) {
-    int pid = std::atoi(e->d_name);
-    auto st = read_proc_stat(pid);
-    if (st && st->state != 'Z' && st->pgrp == pgid) out.push_back(pid);
+  for (int pid : list_pids()) {
+    auto e = read_process_entry(pid);
+    if (e && e->state != 'Z' && e->pgrp == pgid) out.push_back(pid);
   }
-  closedir(d);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -6,14 +6,13 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-
-#include <cerrno>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <string>

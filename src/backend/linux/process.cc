@@ -1,6 +1,5 @@
 #include "backend/linux/process.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
@@ -23,6 +22,7 @@
 #include <shared_mutex>
 
 #include "backend/linux/bwrap_status.h"
+#include "backend/process_table.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -232,17 +232,7 @@ FoundCommand find_command(const std::string& name, const EnvMap& env, const std:
 }
 
 std::string current_boot_id() {
-  // Fixed while this process lives (a reboot ends it).
-  static const std::string id = [] {
-    std::string s;
-    if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "re")) {
-      char buf[64];
-      if (std::fgets(buf, sizeof buf, f)) s = buf;
-      std::fclose(f);
-    }
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    return s;
-  }();
+  static const std::string id = read_boot_id();  // fixed while this process lives
   return id;
 }
 
@@ -257,27 +247,9 @@ Status make_pipe(Fd& r, Fd& w) {
 }
 
 std::optional<ProcStat> read_proc_stat(int pid) {
-  if (pid <= 0) return std::nullopt;
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  char buf[1024];
-  ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (n <= 0) return std::nullopt;
-  buf[n] = 0;
-  // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-  const char* rp = std::strrchr(buf, ')');
-  if (!rp || rp[1] != ' ') return std::nullopt;
-  auto fields = split(std::string_view(rp + 2), ' ');
-  if (fields.size() < 20) return std::nullopt;
-  ProcStat st;
-  st.state = fields[0].empty() ? '?' : fields[0][0];
-  st.ppid = std::atoi(fields[1].c_str());
-  st.pgrp = std::atoi(fields[2].c_str());
-  st.start = std::atoll(fields[19].c_str());
-  return st;
+  auto e = read_process_entry(pid);
+  if (!e) return std::nullopt;
+  return ProcStat{e->state, e->ppid, e->pgrp, e->start};
 }
 
 std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
@@ -288,45 +260,25 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
     std::lock_guard<std::mutex> lock(g_ours_mu);
     ours = g_ours;
   }
-  DIR* d = opendir("/proc");
-  if (!d) return out;
   const int self = getpid();
-  while (dirent* e = readdir(d)) {
-    int pid = std::atoi(e->d_name);
-    if (pid <= 0 || pid == self) continue;
+  for (int pid : list_pids()) {
+    if (pid == self || ours.count(pid)) continue;  // ours: another command's, still running
     if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
-    if (ours.count(pid)) continue;  // another command's process, still being run
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/environ", pid);
-    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    bool found = false;
-    if (fd >= 0) {
-      std::string env;
-      char buf[8192];
-      ssize_t n;
-      while ((n = ::read(fd, buf, sizeof buf)) > 0 && env.size() < (1 << 20))
-        env.append(buf, static_cast<size_t>(n));
-      ::close(fd);
-      for (const auto& kv : split(env, '\0'))
-        if (kv == marker) found = true;
+    auto entry = read_process_entry(pid);
+    if (!entry) continue;
+    if (entry->state == 'Z') {
+      // An orphan that came back to us (we are a subreaper) and has ended: nobody else waits
+      // for it, and a long-lived server must not collect zombies.
+      int status;
+      if (entry->ppid == self) waitpid(pid, &status, WNOHANG);
+      continue;
     }
-    if (!found) {
-      // Orphans of the command come back to us (cordon is a child subreaper).
-      auto st = read_proc_stat(pid);
-      if (st && st->ppid == self) {
-        if (st->state != 'Z') {
-          found = true;
-        } else {
-          // An orphan that came back to us (we are a subreaper) and has ended: nobody else
-          // waits for it, and a long-lived server must not collect zombies.
-          int status;
-          waitpid(pid, &status, WNOHANG);
-        }
-      }
-    }
+    bool found = entry->ppid == self;  // an orphan of the command, come back to us
+    if (!found)
+      if (auto env = read_process_environment(pid))
+        found = std::find(env->begin(), env->end(), marker) != env->end();
     if (found) out.push_back(pid);
   }
-  closedir(d);
   std::sort(out.begin(), out.end());
   return out;
 }

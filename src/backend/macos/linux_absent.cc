@@ -1,7 +1,8 @@
 // A macOS build has no bubblewrap backend, no cgroups and no Linux probe: this file stands in
 // for src/backend/linux/{launcher,probe,cgroup,bwrap_info}.cc there, so the code above the
-// backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is chosen in one place (backend_choice.h): on macOS it
-// is Seatbelt, so none of these is reached; if one is, it says why it cannot run.
+// backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is chosen in
+// one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if one is, it
+// says why it cannot run.
 #include <fmt/format.h>
 
 #include <cstdio>
