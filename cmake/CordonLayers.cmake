@@ -114,17 +114,20 @@ cordon_layer(process_table SOURCES ${CORDON_PROCESS_TABLE} HEADERS backend/proce
 # process: the one primitive that starts a process and waits for it. Linux: clone, pidfd and
 # /proc (backend/linux/process.cc). macOS: the POSIX primitive (backend/posix), which a Linux
 # build compiles too, as its own layer, for its tests (posix_process_tests).
-cordon_layer(process_posix SOURCES backend/posix/*.cc HEADERS backend/posix/*.h
-  DEPS process_table process)
+# What both primitives share (backend/process_common: the child's set-up, the record of our
+# children, PATH lookups, output streams) is compiled into each.
+cordon_layer(process_posix SOURCES backend/posix/*.cc backend/process_common/*.cc
+  HEADERS backend/posix/*.h DEPS process_table process)
 if(CORDON_MACOS_BUILD)
   set(CORDON_PROCESS_SOURCES)
   set(CORDON_PROCESS_IMPL process_table process_posix)
 else()
-  set(CORDON_PROCESS_SOURCES SOURCES backend/linux/process.cc)
+  set(CORDON_PROCESS_SOURCES SOURCES backend/linux/process.cc backend/process_common/*.cc)
   set(CORDON_PROCESS_IMPL process_table process)
 endif()
 cordon_layer(process ${CORDON_PROCESS_SOURCES}
   HEADERS backend/linux/process.h backend/process.h backend/linux/bwrap_status.h
+    backend/process_common/*.h
   DEPS sys config process_table)
 # host: the facts (lstat, realpath, git, the mount table).
 cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files_rules)

@@ -27,13 +27,8 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.marker = "CORDON_RUN=" + random_hex16();
   spec.env.set("CORDON_RUN", spec.marker.substr(11));
   spec.limits = plan.limits;
-  spec.in = io.in;
-  spec.in_data = io.in_data;
-  spec.out = io.out;
-  spec.err = io.err;
-  spec.capture_limit = io.capture_limit;
+  apply_io(spec, io);
   spec.timeout = plan.timeout;
-  spec.cancel_fd = io.cancel_fd;
   CgroupScope cg(plan.limits, random_hex16());
   spec.cgroup_procs_fds = cg.join.procs_fds;
   return run_process(spec, on_started);

@@ -106,14 +106,9 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = plan.limits;
-  spec.in = io.in;
-  spec.in_data = io.in_data;
-  spec.out = io.out;
-  spec.err = io.err;
-  spec.capture_limit = io.capture_limit;
+  apply_io(spec, io);
   spec.timeout = plan.timeout;
   spec.bwrap_status_fd = sr.fd;
-  spec.cancel_fd = io.cancel_fd;
   CgroupScope cg(plan.limits, random_hex16());
   spec.cgroup_procs_fds = cg.join.procs_fds;
   // Our copy of the write end must close once bwrap has it, or the status never ends.
@@ -166,14 +161,9 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   spec.pass_fds.insert(spec.pass_fds.end(), io.extra_fds.begin(), io.extra_fds.end());
   spec.new_process_group = true;
   spec.limits = limits;
-  spec.in = io.in;
-  spec.in_data = io.in_data;
-  spec.out = io.out;
-  spec.err = io.err;
-  spec.capture_limit = io.capture_limit;
+  apply_io(spec, io);
   spec.timeout = timeout;
   spec.bwrap_status_fd = s->sr.fd;
-  spec.cancel_fd = io.cancel_fd;
   spec.cgroup_procs_fds = s->cg.join.procs_fds;
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();

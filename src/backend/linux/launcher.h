@@ -29,6 +29,16 @@ struct LaunchIo {
   std::vector<std::string> argv_prefix;
 };
 
+// The command's input, output and cancel, as every launcher hands them to the process.
+inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
+  spec.in = io.in;
+  spec.in_data = io.in_data;
+  spec.out = io.out;
+  spec.err = io.err;
+  spec.capture_limit = io.capture_limit;
+  spec.cancel_fd = io.cancel_fd;
+}
+
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
 // through --json-status-fd). bwrap starts with the plan's environment only (ENV-5).
 // `cache_dir` keeps the compiled filter between runs ("" compiles every time), and bwrap's

@@ -22,7 +22,9 @@
 #include <shared_mutex>
 
 #include "backend/linux/bwrap_status.h"
-#include "backend/process_table.h"
+#include "backend/process_common/child_exec.h"
+#include "backend/process_common/output_stream.h"
+#include "backend/process_common/process_registry.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -36,33 +38,9 @@ using Clock = std::chrono::steady_clock;
 
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-void write_all(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) {
-        pollfd p{fd, POLLOUT, 0};
-        poll(&p, 1, 100);
-        continue;
-      }
-      return;  // our own output is gone; keep draining the child
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-
-// A stream from the child: captured, or forwarded with its tail kept.
-struct Stream {
-  Fd fd;
-  OutputMode mode = OutputMode::kInherit;
-  int forward_to = -1;
-  size_t limit = 0;
-  std::string* buf = nullptr;
-  bool* truncated = nullptr;
-  // kTee only: leading "bwrap: " lines are held back so cordon can translate bwrap's own
-  // failures (setup errors, execvp) instead of showing them raw.
+// The error stream of bwrap (kTee): its leading "bwrap: " lines are held back so cordon can
+// translate bwrap's own failures (setup errors, execvp) instead of showing them raw.
+struct Stream : OutputStream {
   bool hold_bwrap = false;
   bool forwarded_any = false;
   std::string held;
@@ -70,20 +48,6 @@ struct Stream {
   void flush_held() {
     if (!held.empty()) write_all(forward_to, held.data(), held.size());
     held.clear();
-  }
-
-  void keep(const char* d, size_t n) {
-    if (mode == OutputMode::kCapture) {
-      size_t room = buf->size() < limit ? limit - buf->size() : 0;
-      buf->append(d, std::min(room, n));
-      if (n > room) *truncated = true;
-    } else {
-      buf->append(d, n);
-      if (buf->size() > 2 * limit) {
-        buf->erase(0, buf->size() - limit);
-        *truncated = true;
-      }
-    }
   }
 
   void on_data(const char* d, size_t n) {
@@ -113,128 +77,25 @@ struct Stream {
   }
 };
 
-struct Lim {
-  int resource;
-  rlim_t value;
+// Runs in the child, on its own stack, sharing our memory until execve: syscalls only. What
+// it did not manage is left for the parent in `failed_step` and `failed_errno`.
+struct CloneChild {
+  const ChildExec* exec = nullptr;
+  volatile int failed_step = -1;
+  volatile int failed_errno = 0;
 };
 
-// What the child needs, prepared before clone: it may not allocate.
-struct ChildArgs {
-  bool is_target[10] = {};
-  int in_fd = -1, out_fd = -1, err_fd = -1;
-  const char* path = nullptr;
-  const char* cwd = nullptr;
-  bool new_group = false;
-  const std::pair<int, int>* pass = nullptr;
-  size_t npass = 0;
-  const Lim* lims = nullptr;
-  size_t nlims = 0;
-  const int* cgroup_fds = nullptr;
-  size_t ncgroup = 0;
-  char** argv = nullptr;
-  char** envp = nullptr;
-  volatile int child_errno = 0;
-  volatile int child_step = 0;
-};
+void close_from_10(const ChildExec&) { syscall(SYS_close_range, 10U, ~0U, 0U); }
 
-// Runs in the child, on its own stack, sharing our memory until execve: syscalls only.
 int child_main(void* arg) {
-  auto* a = static_cast<ChildArgs*>(arg);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int s = 1; s < NSIG; ++s)
-    if (s != SIGKILL && s != SIGSTOP) sigaction(s, &dfl, nullptr);
-  if (a->new_group) setpgid(0, 0);
-  // PROC-6: join the command's cgroups first, so everything it starts is counted there.
-  for (size_t i = 0; i < a->ncgroup; ++i)
-    if (::write(a->cgroup_fds[i], "0", 1) != 1) goto fail;
-  a->child_step = 1;
-  if (a->in_fd >= 0 && dup2(a->in_fd, 0) < 0) goto fail;
-  if (a->out_fd >= 0 && dup2(a->out_fd, 1) < 0) goto fail;
-  if (a->err_fd >= 0 && dup2(a->err_fd, 2) < 0) goto fail;
-  a->child_step = 2;
-  for (size_t i = 0; i < a->npass; ++i)
-    if (dup2(a->pass[i].first, a->pass[i].second) < 0) goto fail;
-  // Nothing else of ours reaches the command (a harness's descriptors included).
-  for (int f = 3; f < 10; ++f)
-    if (!a->is_target[f]) ::close(f);
-  syscall(SYS_close_range, 10U, ~0U, 0U);
-  a->child_step = 3;
-  for (size_t i = 0; i < a->nlims; ++i) {
-    struct rlimit r {
-      a->lims[i].value, a->lims[i].value
-    };
-    if (setrlimit(a->lims[i].resource, &r) < 0) goto fail;
-  }
-  a->child_step = 4;
-  if (a->cwd && chdir(a->cwd) < 0) goto fail;
-  {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-  }
-  a->child_step = 5;
-  execve(a->path, a->argv, a->envp);
-fail:
-  a->child_errno = errno;
+  auto* c = static_cast<CloneChild*>(arg);
+  int step = child_exec(*c->exec);
+  c->failed_errno = errno;
+  c->failed_step = step;
   _exit(127);
 }
 
-// The processes run_process has started and not yet collected, and the sandboxes' pid 1s, in
-// this cordon. With several commands in flight (SRV-4), another command's bwrap, git or judge
-// is also a child of ours: the search for escaped processes (NET-4) must not name them.
-// g_spawn_mu is held across clone and registration (shared: spawns run at once) and across that
-// search (exclusive), so a child is never seen before it is known; g_ours_mu guards the set.
-std::shared_mutex g_spawn_mu;
-std::mutex g_ours_mu;
-std::set<int> g_ours;
-
 }  // namespace
-
-std::string resolve_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
-  if (name.find('/') != std::string::npos) return path_join(cwd, name);
-  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  for (const auto& dir : split(path, ':')) {
-    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
-    std::string p = path_join(d, name);
-    if (access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
-
-size_t registered_children() {
-  std::lock_guard<std::mutex> lock(g_ours_mu);
-  return g_ours.size();
-}
-
-FoundCommand find_command(const std::string& name, const EnvMap& env, const std::string& cwd) {
-  FoundCommand found;
-  auto consider = [&](const std::string& p) {
-    struct stat st;
-    if (stat(p.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return false;
-    if (access(p.c_str(), X_OK) == 0) {
-      found = {p, true};
-      return true;
-    }
-    if (found.path.empty()) found.path = p;
-    return false;
-  };
-  if (name.find('/') != std::string::npos) {
-    consider(path_join(cwd, name));
-    return found;
-  }
-  std::string path = env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin");
-  for (const auto& dir : split(path, ':')) {
-    std::string d = dir.empty() ? cwd : path_join(cwd, dir);
-    if (consider(path_join(d, name))) break;
-  }
-  return found;
-}
-
-std::string current_boot_id() {
-  static const std::string id = read_boot_id();  // fixed while this process lives
-  return id;
-}
 
 Status make_pipe(Fd& r, Fd& w) {
   int p[2];
@@ -244,43 +105,6 @@ Status make_pipe(Fd& r, Fd& w) {
   if (r.fd < 0 || w.fd < 0)
     return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
   return ok_status();
-}
-
-std::optional<ProcStat> read_proc_stat(int pid) {
-  auto e = read_process_entry(pid);
-  if (!e) return std::nullopt;
-  return ProcStat{e->state, e->ppid, e->pgrp, e->start};
-}
-
-std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
-  std::vector<int> out;
-  std::unique_lock<std::shared_mutex> spawns(g_spawn_mu);
-  std::set<int> ours;
-  {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    ours = g_ours;
-  }
-  const int self = getpid();
-  for (int pid : list_pids()) {
-    if (pid == self || ours.count(pid)) continue;  // ours: another command's, still running
-    if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
-    auto entry = read_process_entry(pid);
-    if (!entry) continue;
-    if (entry->state == 'Z') {
-      // An orphan that came back to us (we are a subreaper) and has ended: nobody else waits
-      // for it, and a long-lived server must not collect zombies.
-      int status;
-      if (entry->ppid == self) waitpid(pid, &status, WNOHANG);
-      continue;
-    }
-    bool found = entry->ppid == self;  // an orphan of the command, come back to us
-    if (!found)
-      if (auto env = read_process_environment(pid))
-        found = std::find(env->begin(), env->end(), marker) != env->end();
-    if (found) out.push_back(pid);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 Result<int> memfd_with(const char* name, const std::string& data) {
@@ -293,18 +117,6 @@ Result<int> memfd_with(const char* name, const std::string& data) {
   }
   lseek(fd, 0, SEEK_SET);
   return fd;
-}
-
-ProcessRegistration::~ProcessRegistration() {
-  if (pids_.empty()) return;
-  std::lock_guard<std::mutex> lock(g_ours_mu);
-  for (int p : pids_) g_ours.erase(p);
-}
-
-void ProcessRegistration::add(int pid) {
-  std::lock_guard<std::mutex> lock(g_ours_mu);
-  g_ours.insert(pid);
-  pids_.push_back(pid);
 }
 
 StartedProcess::StartedProcess(StartedProcess&& o) noexcept
@@ -334,38 +146,10 @@ StartedProcess::~StartedProcess() {
 
 namespace {
 
-std::vector<Lim> rlimits_of(const Limits& limits) {
-  std::vector<Lim> lims;
-  if (limits.memory) lims.push_back({RLIMIT_AS, *limits.memory});
-  if (limits.cpu_seconds) lims.push_back({RLIMIT_CPU, *limits.cpu_seconds});
-  if (limits.pids) lims.push_back({RLIMIT_NPROC, *limits.pids});
-  if (limits.file_size) lims.push_back({RLIMIT_FSIZE, *limits.file_size});
-  if (limits.open_files) lims.push_back({RLIMIT_NOFILE, *limits.open_files});
-  return lims;
-}
-
-// The child's ends of its standard streams, and ours.
-struct StdPipes {
-  Fd in_child, in_ours, out_r, out_w, err_r, err_w;
-};
-
-Status make_std_pipes(const ProcessSpec& spec, StdPipes& p) {
-  if (spec.in == InputMode::kNull) {
-    p.in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
-  } else if (spec.in == InputMode::kData) {
-    if (auto s = make_pipe(p.in_child, p.in_ours); !s.ok()) return s;
-  }
-  if (spec.out != OutputMode::kInherit)
-    if (auto s = make_pipe(p.out_r, p.out_w); !s.ok()) return s;
-  if (spec.err != OutputMode::kInherit)
-    if (auto s = make_pipe(p.err_r, p.err_w); !s.ok()) return s;
-  return ok_status();
-}
-
 // Like posix_spawn: the child shares our memory (CLONE_VM) and we wait until it has called
 // execve (CLONE_VFORK), so starting costs no copy of our address space. Registered under the
 // spawn lock, so that no search for escaped processes sees it before it is known.
-pid_t clone_child(ChildArgs& ca, ProcessRegistration& registration, int& clone_errno) {
+pid_t clone_child(CloneChild& child, ProcessRegistration& registration, int& clone_errno) {
   constexpr size_t kStack = 64 * 1024;
   void* stack =
       mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -377,9 +161,9 @@ pid_t clone_child(ChildArgs& ca, ProcessRegistration& registration, int& clone_e
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   trace("process: clone");
-  std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
-  pid_t pid =
-      clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD, &ca);
+  std::shared_lock<std::shared_mutex> spawn_lock(spawn_mutex());
+  pid_t pid = clone(child_main, static_cast<char*>(stack) + kStack,
+                    CLONE_VM | CLONE_VFORK | SIGCHLD, &child);
   clone_errno = errno;
   if (pid > 0) registration.add(pid);
   spawn_lock.unlock();
@@ -389,59 +173,27 @@ pid_t clone_child(ChildArgs& ca, ProcessRegistration& registration, int& clone_e
   return pid;
 }
 
-Error child_failure(const ChildArgs& ca, const std::string& path) {
-  static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
-                                "passing descriptors", "setting limits",
-                                "changing folder",     "starting"};
-  int step = ca.child_step;
-  return make_error("exec",
-                    fmt::format("{} {} failed: {}", steps[step > 5 ? 5 : step], path,
-                                std::strerror(ca.child_errno)),
-                    path, ca.child_errno);
-}
-
 }  // namespace
 
 Result<StartedProcess> spawn_process(const ProcessSpec& spec) {
-  // Everything the child needs is prepared before clone: it may not allocate.
-  std::vector<std::string> env_strings = spec.env.to_strings();
-  std::vector<char*> argv, envp;
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
   StdPipes pipes;
-  if (auto s = make_std_pipes(spec, pipes); !s.ok()) return s.error();
-  std::vector<Lim> lims = rlimits_of(spec.limits);
-
-  ChildArgs ca;
-  for (const auto& [ours, theirs] : spec.pass_fds)
-    if (theirs >= 3 && theirs < 10) ca.is_target[theirs] = true;
-  ca.in_fd = pipes.in_child.fd;
-  ca.out_fd = pipes.out_w.fd;
-  ca.err_fd = pipes.err_w.fd;
-  ca.path = spec.path.c_str();
-  ca.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
-  ca.new_group = spec.new_process_group;
-  ca.pass = spec.pass_fds.data();
-  ca.npass = spec.pass_fds.size();
-  ca.lims = lims.data();
-  ca.nlims = lims.size();
-  ca.cgroup_fds = spec.cgroup_procs_fds.data();
-  ca.ncgroup = spec.cgroup_procs_fds.size();
-  ca.argv = argv.data();
-  ca.envp = envp.data();
+  if (auto s = open_std_pipes(spec, pipes); !s.ok()) return s.error();
+  // Everything the child needs is prepared before clone: it may not allocate.
+  ChildPlan plan(spec, pipes);
+  plan.exec.close_from_10 = close_from_10;
+  CloneChild child;
+  child.exec = &plan.exec;
 
   StartedProcess p;
   int clone_errno = 0;
-  p.pid_ = clone_child(ca, p.registration_, clone_errno);
+  p.pid_ = clone_child(child, p.registration_, clone_errno);
   if (p.pid_ < 0) return make_error("spawn", "clone failed", "", clone_errno);
   p.group_ = spec.new_process_group;
-  if (ca.child_errno != 0) {
+  if (child.failed_step >= 0) {
     int st;
     waitpid(p.pid_, &st, 0);
     p.collected_ = true;
-    return child_failure(ca, spec.path);
+    return child_exec_failure(child.failed_step, child.failed_errno, spec.path);
   }
   p.pidfd_ = Fd(static_cast<int>(syscall(SYS_pidfd_open, p.pid_, 0)));
   p.in_ = std::move(pipes.in_ours);

@@ -20,13 +20,8 @@ ProcessSpec seatbelt_process_spec(const Plan& plan, const std::string& profile,
   // process that called setsid() left the group: launch_seatbelt finds it by a marker.
   spec.end_group_on_exit = true;
   spec.limits = plan.limits;
-  spec.in = io.in;
-  spec.in_data = io.in_data;
-  spec.out = io.out;
-  spec.err = io.err;
-  spec.capture_limit = io.capture_limit;
+  apply_io(spec, io);
   spec.timeout = plan.timeout;
-  spec.cancel_fd = io.cancel_fd;
   return spec;
 }
 

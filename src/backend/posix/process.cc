@@ -24,7 +24,9 @@
 #include <shared_mutex>
 
 #include "backend/posix/child_watch.h"
-#include "backend/posix/output_stream.h"
+#include "backend/process_common/child_exec.h"
+#include "backend/process_common/output_stream.h"
+#include "backend/process_common/process_registry.h"
 #include "backend/process_table.h"
 #include "core/trace.h"
 #include "sys/fs_util.h"
@@ -37,69 +39,24 @@ using Clock = std::chrono::steady_clock;
 
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-struct Lim {
-  int resource;
-  rlim_t value;
-};
-
-// What the child needs, prepared before fork: after fork in a program with threads, the child
-// may only make async-signal-safe calls (no allocation).
-struct ChildArgs {
-  bool is_target[10] = {};
-  int in_fd = -1, out_fd = -1, err_fd = -1;
+// The child's side: every step of child_exec, or the failed step reported on the pipe.
+struct ForkChild {
+  const ChildExec* exec = nullptr;
   int report_fd = -1;  // the child writes {step, errno} here when it fails before exec
-  const char* path = nullptr;
-  const char* cwd = nullptr;
-  bool new_group = false;
-  const std::pair<int, int>* pass = nullptr;
-  size_t npass = 0;
-  const Lim* lims = nullptr;
-  size_t nlims = 0;
-  const int* cgroup_fds = nullptr;
-  size_t ncgroup = 0;
-  const int* close_fds = nullptr;  // our descriptors >= 10, to close in the child
-  size_t nclose = 0;
-  char** argv = nullptr;
-  char** envp = nullptr;
 };
 
-[[noreturn]] void child_fail(const ChildArgs& a, int step) {
+[[noreturn]] void child_main(const ForkChild& c) {
+  int step = child_exec(*c.exec);
   int report[2] = {step, errno};
-  ssize_t w = ::write(a.report_fd, report, sizeof report);
+  ssize_t w = ::write(c.report_fd, report, sizeof report);
   (void)w;
   _exit(127);
 }
 
-[[noreturn]] void child_main(const ChildArgs& a) {
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int s = 1; s < NSIG; ++s)
-    if (s != SIGKILL && s != SIGSTOP) sigaction(s, &dfl, nullptr);
-  if (a.new_group) setpgid(0, 0);
-  for (size_t i = 0; i < a.ncgroup; ++i)
-    if (::write(a.cgroup_fds[i], "0", 1) != 1) child_fail(a, 0);
-  if (a.in_fd >= 0 && dup2(a.in_fd, 0) < 0) child_fail(a, 1);
-  if (a.out_fd >= 0 && dup2(a.out_fd, 1) < 0) child_fail(a, 1);
-  if (a.err_fd >= 0 && dup2(a.err_fd, 2) < 0) child_fail(a, 1);
-  for (size_t i = 0; i < a.npass; ++i)
-    if (dup2(a.pass[i].first, a.pass[i].second) < 0) child_fail(a, 2);
-  // Nothing else of ours reaches the command (a harness's descriptors included).
-  for (int f = 3; f < 10; ++f)
-    if (!a.is_target[f]) ::close(f);
+// Closes the descriptors listed before fork, but the report pipe.
+void close_listed(const ChildExec& a) {
   for (size_t i = 0; i < a.nclose; ++i)
-    if (a.close_fds[i] != a.report_fd) ::close(a.close_fds[i]);
-  for (size_t i = 0; i < a.nlims; ++i) {
-    struct rlimit r {
-      a.lims[i].value, a.lims[i].value
-    };
-    if (setrlimit(a.lims[i].resource, &r) < 0) child_fail(a, 3);
-  }
-  if (a.cwd && chdir(a.cwd) < 0) child_fail(a, 4);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  execve(a.path, a.argv, a.envp);
-  child_fail(a, 5);
+    if (a.close_fds[i] != a.keep_fd) ::close(a.close_fds[i]);
 }
 
 // Our open descriptors >= 10, listed before fork (/dev/fd on Linux and macOS alike); the
@@ -123,99 +80,35 @@ std::vector<int> open_fds_from_10() {
   return out;
 }
 
-// The processes run_process has started and not yet collected, in this cordon: another
-// command's child is not an escaped process of this one (NET-4). As in the Linux primitive,
-// g_spawn_mu is held across fork and registration (shared) and across the search (exclusive).
-std::shared_mutex g_spawn_mu;
-std::mutex g_ours_mu;
-std::set<int> g_ours;
-
-class OursRegistration {
- public:
-  OursRegistration() = default;
-  OursRegistration(const OursRegistration&) = delete;
-  OursRegistration& operator=(const OursRegistration&) = delete;
-  ~OursRegistration() {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    for (int p : pids_) g_ours.erase(p);
-  }
-  void add(int pid) {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    g_ours.insert(pid);
-    pids_.push_back(pid);
-  }
-
- private:
-  std::vector<int> pids_;
-};
-
-std::vector<Lim> limits_of(const Limits& l) {
-  std::vector<Lim> lims;
-  if (l.memory) lims.push_back({RLIMIT_AS, static_cast<rlim_t>(*l.memory)});
-  if (l.cpu_seconds) lims.push_back({RLIMIT_CPU, static_cast<rlim_t>(*l.cpu_seconds)});
-  if (l.pids) lims.push_back({RLIMIT_NPROC, static_cast<rlim_t>(*l.pids)});
-  if (l.file_size) lims.push_back({RLIMIT_FSIZE, static_cast<rlim_t>(*l.file_size)});
-  if (l.open_files) lims.push_back({RLIMIT_NOFILE, static_cast<rlim_t>(*l.open_files)});
-  return lims;
-}
-
-// The descriptors of one run: the child's ends and ours.
-struct Pipes {
-  Fd in_child, in_ours, out_r, out_w, err_r, err_w, report_r, report_w;
+// The descriptors of one run: the child's ends and ours, and the pipe that reports a failure
+// before exec.
+struct Pipes : StdPipes {
+  Fd report_r, report_w;
 };
 
 Status open_pipes(const ProcessSpec& spec, Pipes& p) {
-  if (spec.in == InputMode::kNull) {
-    p.in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
-  } else if (spec.in == InputMode::kData) {
-    if (auto s = make_pipe(p.in_child, p.in_ours); !s.ok()) return s;
-  }
-  if (spec.out != OutputMode::kInherit)
-    if (auto s = make_pipe(p.out_r, p.out_w); !s.ok()) return s;
-  if (spec.err != OutputMode::kInherit)
-    if (auto s = make_pipe(p.err_r, p.err_w); !s.ok()) return s;
+  if (auto s = open_std_pipes(spec, p); !s.ok()) return s;
   return make_pipe(p.report_r, p.report_w);
 }
 
 // Forks and execs; returns the pid once exec succeeded, or the step that failed in words.
-Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, OursRegistration& registration) {
-  std::vector<std::string> env_strings = spec.env.to_strings();
-  std::vector<char*> argv, envp;
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  std::vector<Lim> lims = limits_of(spec.limits);
+Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, ProcessRegistration& registration) {
+  // Everything the child needs is prepared before fork: it may not allocate.
+  ChildPlan plan(spec, p);
   std::vector<int> close_fds = open_fds_from_10();
-
-  ChildArgs ca;
-  for (const auto& [ours, theirs] : spec.pass_fds)
-    if (theirs >= 3 && theirs < 10) ca.is_target[theirs] = true;
-  ca.in_fd = p.in_child.fd;
-  ca.out_fd = p.out_w.fd;
-  ca.err_fd = p.err_w.fd;
-  ca.report_fd = p.report_w.fd;
-  ca.path = spec.path.c_str();
-  ca.cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
-  ca.new_group = spec.new_process_group;
-  ca.pass = spec.pass_fds.data();
-  ca.npass = spec.pass_fds.size();
-  ca.lims = lims.data();
-  ca.nlims = lims.size();
-  ca.cgroup_fds = spec.cgroup_procs_fds.data();
-  ca.ncgroup = spec.cgroup_procs_fds.size();
-  ca.close_fds = close_fds.data();
-  ca.nclose = close_fds.size();
-  ca.argv = argv.data();
-  ca.envp = envp.data();
+  plan.exec.close_from_10 = close_listed;
+  plan.exec.close_fds = close_fds.data();
+  plan.exec.nclose = close_fds.size();
+  plan.exec.keep_fd = p.report_w.fd;
+  ForkChild child{&plan.exec, p.report_w.fd};
 
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   trace("process: fork");
-  std::shared_lock<std::shared_mutex> spawn_lock(g_spawn_mu);
+  std::shared_lock<std::shared_mutex> spawn_lock(spawn_mutex());
   pid_t pid = fork();
-  if (pid == 0) child_main(ca);
+  if (pid == 0) child_main(child);
   int fork_errno = errno;
   if (pid > 0) registration.add(pid);
   spawn_lock.unlock();
@@ -234,32 +127,10 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, OursRegistration& registr
   if (n <= 0) return pid;  // exec closed the pipe: the program runs
   int st;
   waitpid(pid, &st, 0);
-  static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
-                                "passing descriptors", "setting limits",
-                                "changing folder",     "starting"};
-  int step = std::clamp(report[0], 0, 5);
-  return make_error(
-      "exec", fmt::format("{} {} failed: {}", steps[step], spec.path, std::strerror(report[1])),
-      spec.path, report[1]);
+  return child_exec_failure(report[0], report[1], spec.path);
 }
 
 }  // namespace
-
-std::optional<ProcStat> read_proc_stat(int pid) {
-  auto e = read_process_entry(pid);
-  if (!e) return std::nullopt;
-  return ProcStat{e->state, e->ppid, e->pgrp, e->start};
-}
-
-size_t registered_children() {
-  std::lock_guard<std::mutex> lock(g_ours_mu);
-  return g_ours.size();
-}
-
-std::string current_boot_id() {
-  static const std::string id = read_boot_id();  // fixed while this process lives
-  return id;
-}
 
 Status make_pipe(Fd& r, Fd& w) {
   int p[2];
@@ -269,30 +140,6 @@ Status make_pipe(Fd& r, Fd& w) {
   if (r.fd < 0 || w.fd < 0)
     return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
   return ok_status();
-}
-
-std::vector<int> find_marked_processes(const std::string& marker, const std::vector<int>& except) {
-  std::vector<int> out;
-  std::unique_lock<std::shared_mutex> spawns(g_spawn_mu);
-  std::set<int> ours;
-  {
-    std::lock_guard<std::mutex> lock(g_ours_mu);
-    ours = g_ours;
-  }
-  const int self = getpid();
-  for (int pid : list_pids()) {
-    if (pid == self || ours.count(pid)) continue;  // ours: another command's, still running
-    if (std::find(except.begin(), except.end(), pid) != except.end()) continue;
-    auto entry = read_process_entry(pid);
-    if (!entry || entry->state == 'Z') continue;
-    bool found = entry->ppid == self;  // an orphan that came back to us (a subreaper)
-    if (!found)
-      if (auto env = read_process_environment(pid))
-        found = std::find(env->begin(), env->end(), marker) != env->end();
-    if (found) out.push_back(pid);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 Result<int> memfd_with(const char* name, const std::string& data) {
@@ -428,7 +275,7 @@ class Waiter {
   ProcessOutcome& o_;
   const pid_t pid_;
   Fd in_;
-  posix::OutputStream streams_[2];
+  OutputStream streams_[2];
   size_t in_off_ = 0;
   bool exited_ = false, killed_ = false;
   int wstatus_ = 0;
@@ -452,7 +299,7 @@ std::vector<int> escaped_processes(const std::string& marker, pid_t pid) {
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started) {
   ProcessOutcome o;
-  OursRegistration registration;
+  ProcessRegistration registration;
   Pipes pipes;
   if (auto s = open_pipes(spec, pipes); !s.ok()) return s.error();
   ChildWatch watch;  // before fork: an exit at once still wakes the loop

@@ -1,5 +1,6 @@
-// A stream from a child for the POSIX process primitive: captured up to a limit, or forwarded
-// to our own descriptor as it comes with its tail kept for notes (OutputMode in process.h).
+// A stream from a child, for both process primitives: captured up to a limit, or forwarded to
+// our own descriptor as it comes with its tail kept for notes (OutputMode in process.h).
+// The Linux primitive extends it to hold back bwrap's own messages.
 #pragma once
 
 #include <poll.h>
@@ -11,8 +12,9 @@
 
 #include "backend/process.h"
 
-namespace cordon::posix {
+namespace cordon {
 
+// Writes everything, waiting when `fd` is non-blocking and full; gives up when it is gone.
 inline void write_all(int fd, const char* data, size_t n) {
   while (n > 0) {
     ssize_t w = ::write(fd, data, n);
@@ -38,7 +40,9 @@ struct OutputStream {
   std::string* buf = nullptr;
   bool* truncated = nullptr;
 
-  void on_data(const char* d, size_t n) {
+  // Captured: up to the limit. Forwarded: the last `limit` bytes at least (trimmed when twice
+  // that has piled up).
+  void keep(const char* d, size_t n) {
     if (mode == OutputMode::kCapture) {
       size_t room = buf->size() < limit ? limit - buf->size() : 0;
       buf->append(d, std::min(room, n));
@@ -50,7 +54,11 @@ struct OutputStream {
       buf->erase(0, buf->size() - limit);
       *truncated = true;
     }
-    write_all(forward_to, d, n);
+  }
+
+  void on_data(const char* d, size_t n) {
+    keep(d, n);
+    if (mode == OutputMode::kTee) write_all(forward_to, d, n);
   }
 
   // Reads what is there; closes the stream at its end.
@@ -63,4 +71,4 @@ struct OutputStream {
   }
 };
 
-}  // namespace cordon::posix
+}  // namespace cordon

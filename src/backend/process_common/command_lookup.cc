@@ -1,5 +1,5 @@
-// resolve_command and find_command (backend/process.h) for the POSIX process primitive: PATH
-// lookups as execvp and a shell do them. The same rules as backend/linux/process.cc's copy.
+// resolve_command and find_command (backend/process.h) for both process primitives: PATH
+// lookups as execvp and a shell do them. POSIX calls only.
 #include <sys/stat.h>
 #include <unistd.h>
 
