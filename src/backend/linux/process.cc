@@ -14,11 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
-#include <set>
 #include <shared_mutex>
 
 #include "backend/linux/bwrap_status.h"

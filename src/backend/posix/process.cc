@@ -18,9 +18,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <mutex>
-#include <set>
 #include <shared_mutex>
 
 #include "backend/posix/child_watch.h"
