@@ -66,6 +66,10 @@ target_link_libraries(cordon_third_party INTERFACE fmt::fmt-header-only
 target_include_directories(cordon_third_party SYSTEM INTERFACE ${SECCOMP_INCLUDE_DIRS}
   ${RE2_INCLUDE_DIRS})
 
+# Asio only where the proxy is (the net layer).
+add_library(cordon_asio INTERFACE)
+target_include_directories(cordon_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
+
 # --- The pure layers: no syscalls that read or change the host. --------------------------
 cordon_layer(core SOURCES core/*.cc HEADERS core/*.h LIBS cordon_third_party)
 cordon_layer(config SOURCES config/*.cc HEADERS config/*.h DEPS core)
@@ -157,7 +161,7 @@ cordon_layer(launch
 cordon_layer(net
   SOURCES net/*.cc ${CORDON_LINUX_NET}
   HEADERS net/*.h backend/linux/command_proxy.h backend/linux/net_stage.h
-  DEPS launch LIBS Threads::Threads)
+  DEPS launch LIBS Threads::Threads cordon_asio)
 cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
 cordon_layer(review SOURCES review/*.cc HEADERS review/*.h DEPS host)
 cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch net)
