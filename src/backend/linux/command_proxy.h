@@ -41,13 +41,17 @@ class CommandProxy {
 
  private:
   CommandProxy() = default;
-  int sock_ = -1;  // our end of the Unix socket the stage sends the listener over
-  int child_sock_ = -1, exe_ = -1;
+  // [[maybe_unused]]: a macOS build links net_absent.cc in place of command_proxy.cc, and
+  // clang refuses private fields nobody uses.
+  // Our end of the Unix socket the stage sends the listener over.
+  [[maybe_unused]] int sock_ = -1;
+  [[maybe_unused]] int child_sock_ = -1;
+  [[maybe_unused]] int exe_ = -1;
   NetRules rules_;
   HostAsk ask_;
   std::unique_ptr<ProxyServer> server_;
   std::thread receiver_;
-  bool finished_ = false;
+  [[maybe_unused]] bool finished_ = false;
   std::vector<NetConnection> result_;
 };
 
