@@ -149,8 +149,8 @@ BeneathStat Beneath::lstat(const std::string& rel) const {
   s.kind = kind_of(st.st_mode);
   s.dev = st.st_dev;
   s.ino = st.st_ino;
-  s.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
-  s.mtime_ns = static_cast<int64_t>(stat_mtime(st).tv_sec) * 1000000000LL + stat_mtime(st).tv_nsec;
+  s.ctime_ns = timespec_ns(stat_ctime(st));
+  s.mtime_ns = timespec_ns(stat_mtime(st));
   if (s.kind == Kind::kSymlink) s.link_target = read_link_at(parent.fd, base);
   return s;
 }

@@ -14,6 +14,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/file_open.h"
 #include "host/path_info.h"
 #include "sys/fs_util.h"
 
@@ -27,7 +28,7 @@ constexpr const char* kMagic = "cordon-dir-index-v2";
 int64_t now_ns() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+  return timespec_ns(ts);
 }
 
 Kind kind_at(int dirfd, const char* name) {
@@ -43,7 +44,8 @@ std::string child_rel(const std::string& rel, const std::string& name) {
 std::string identity_at(int dirfd, const char* path) {
   struct stat st;
   if (fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0) return "-";
-  return fmt::format("{}.{}.{}", st.st_ino, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+  const timespec ct = stat_ctime(st);
+  return fmt::format("{}.{}.{}", st.st_ino, ct.tv_sec, ct.tv_nsec);
 }
 
 // The print of a `.git` entry (planted_rules.h): a file's identity, a folder's with its config's
@@ -70,7 +72,7 @@ bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing&
   if (fstat(fd.fd, &st) != 0) return false;
   l.rec.rel = rel;
   l.rec.ino = st.st_ino;
-  l.rec.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  l.rec.ctime_ns = timespec_ns(stat_ctime(st));
   l.rec.racy = now - l.rec.ctime_ns < kRacyNs;
   int list_fd = dup(fd.fd);
   DIR* d = list_fd < 0 ? nullptr : fdopendir(list_fd);
@@ -207,7 +209,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
       gone.insert(old.rel), r.changed = true;  // removed, or now a link
       continue;
     }
-    int64_t ctime = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+    int64_t ctime = timespec_ns(stat_ctime(st));
     if (st.st_ino != old.ino) {
       gone.insert(old.rel), r.changed = true;  // replaced: everything in it is new
       walk(b, old.rel, now, r.index, &r.changes);

@@ -55,6 +55,7 @@ int reopen_for_reading(int path_fd) {
 }
 
 timespec stat_mtime(const struct stat& st) { return st.st_mtim; }
+timespec stat_ctime(const struct stat& st) { return st.st_ctim; }
 
 #else
 
@@ -73,6 +74,7 @@ int reopen_for_reading(int) {
 }
 
 timespec stat_mtime(const struct stat& st) { return st.st_mtimespec; }
+timespec stat_ctime(const struct stat& st) { return st.st_ctimespec; }
 
 #endif
 

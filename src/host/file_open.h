@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <ctime>
 #include <optional>
 #include <string>
@@ -36,7 +37,12 @@ std::optional<bool> path_on_kernel_fs(const std::string& path);
 // close-on-exec), or -1 with errno ENOENT where the system cannot do that.
 int reopen_for_reading(int path_fd);
 
-// The modification time in a stat.
+// The modification and change times in a stat (Linux names them st_mtim and st_ctim, macOS
+// st_mtimespec and st_ctimespec), and a time in nanoseconds.
 timespec stat_mtime(const struct stat& st);
+timespec stat_ctime(const struct stat& st);
+inline int64_t timespec_ns(const timespec& t) {
+  return static_cast<int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
 
 }  // namespace cordon

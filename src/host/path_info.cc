@@ -35,8 +35,7 @@ PathInfo read_path_info(const std::string& path) {
     return info;
   }
   info.kind = kind_of(st.st_mode);
-  info.mtime_ns =
-      static_cast<int64_t>(stat_mtime(st).tv_sec) * 1000000000LL + stat_mtime(st).tv_nsec;
+  info.mtime_ns = timespec_ns(stat_mtime(st));
   info.size = static_cast<uint64_t>(st.st_size);
   if (info.kind == Kind::kSymlink) {
     char buf[PATH_MAX];

@@ -228,8 +228,7 @@ bool stat_write(const std::string& path, uint64_t& dev, uint64_t& ino, uint64_t&
   dev = st.st_dev;
   ino = st.st_ino;
   size = static_cast<uint64_t>(st.st_size);
-  const timespec mt = stat_mtime(st);
-  mtime_ns = static_cast<long long>(mt.tv_sec) * 1000000000LL + mt.tv_nsec;
+  mtime_ns = timespec_ns(stat_mtime(st));
   return true;
 }
 
