@@ -322,7 +322,7 @@ class Waiter {
     switch (tag) {
       case kOut:
       case kErr:
-        read_stream(streams_[tag == kOut ? 0 : 1]);
+        read_some(streams_[tag == kOut ? 0 : 1], buf_, sizeof buf_);
         break;
       case kIn:
         write_input();
@@ -337,14 +337,6 @@ class Waiter {
         kill_all();
         break;
     }
-  }
-
-  void read_stream(Stream& s) {
-    ssize_t r = ::read(s.fd.fd, buf_, sizeof buf_);
-    if (r > 0)
-      s.on_data(buf_, static_cast<size_t>(r));
-    else if (r == 0 || (errno != EAGAIN && errno != EINTR))
-      s.fd.reset();
   }
 
   void write_input() {
@@ -404,18 +396,6 @@ class Waiter {
     waitpid(o_.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
   }
 
-  // NET-4: the group was sent SIGKILL: give its members a moment to be gone before looking for
-  // the ones that left it, so that a dying member is not named as a survivor.
-  void find_escaped() {
-    if (spec_.marker.empty()) return;
-    for (int i = 0; i < 100 && ::kill(-pid_, 0) == 0; ++i) {
-      while (waitpid(-pid_, nullptr, WNOHANG) > 0) {
-      }
-      usleep(5000);
-    }
-    o_.escaped = find_marked_processes(spec_.marker, {pid_});
-  }
-
   void end() {
     if (!exited_) {
       kill_all();
@@ -423,7 +403,7 @@ class Waiter {
       o_.ended = Clock::now();
     }
     confirm_sandbox_ended();
-    find_escaped();
+    if (!spec_.marker.empty()) o_.escaped = escaped_processes(spec_.marker, pid_);
     if (WIFEXITED(wstatus_)) o_.exit_code = WEXITSTATUS(wstatus_);
     if (WIFSIGNALED(wstatus_)) o_.signal = WTERMSIG(wstatus_);
     // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.

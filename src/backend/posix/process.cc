@@ -36,16 +36,11 @@ using Clock = std::chrono::steady_clock;
 
 void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-// The child's side: every step of child_exec, or the failed step reported on the pipe.
-struct ForkChild {
-  const ChildExec* exec = nullptr;
-  int report_fd = -1;  // the child writes {step, errno} here when it fails before exec
-};
-
-[[noreturn]] void child_main(const ForkChild& c) {
-  int step = child_exec(*c.exec);
+// The child's side: every step of child_exec, or {step, errno} written on the report pipe.
+[[noreturn]] void child_main(const ChildExec& a) {
+  int step = child_exec(a);
   int report[2] = {step, errno};
-  ssize_t w = ::write(c.report_fd, report, sizeof report);
+  ssize_t w = ::write(a.report_fd, report, sizeof report);
   (void)w;
   _exit(127);
 }
@@ -53,7 +48,7 @@ struct ForkChild {
 // Closes the descriptors listed before fork, but the report pipe.
 void close_listed(const ChildExec& a) {
   for (size_t i = 0; i < a.nclose; ++i)
-    if (a.close_fds[i] != a.keep_fd) ::close(a.close_fds[i]);
+    if (a.close_fds[i] != a.report_fd) ::close(a.close_fds[i]);
 }
 
 // Our open descriptors >= 10, listed before fork (/dev/fd on Linux and macOS alike); the
@@ -96,8 +91,7 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, ProcessRegistration& regi
   plan.exec.close_from_10 = close_listed;
   plan.exec.close_fds = close_fds.data();
   plan.exec.nclose = close_fds.size();
-  plan.exec.keep_fd = p.report_w.fd;
-  ForkChild child{&plan.exec, p.report_w.fd};
+  plan.exec.report_fd = p.report_w.fd;
 
   sigset_t all, old;
   sigfillset(&all);
@@ -105,7 +99,7 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, ProcessRegistration& regi
   trace("process: fork");
   std::shared_lock<std::shared_mutex> spawn_lock(spawn_mutex());
   pid_t pid = fork();
-  if (pid == 0) child_main(child);
+  if (pid == 0) child_main(plan.exec);
   int fork_errno = errno;
   if (pid > 0) registration.add(pid);
   spawn_lock.unlock();
@@ -235,7 +229,7 @@ class Waiter {
       switch (tags[i]) {
         case kOut:
         case kErr:
-          streams_[tags[i] == kOut ? 0 : 1].read_some(buf_, sizeof buf_);
+          read_some(streams_[tags[i] == kOut ? 0 : 1], buf_, sizeof buf_);
           break;
         case kIn:
           write_input();
@@ -279,17 +273,6 @@ class Waiter {
   Clock::time_point grace_end_;
   char buf_[65536];
 };
-
-// NET-4: after the group was sent SIGKILL, give its members a moment to be gone, then name the
-// marked processes that left it.
-std::vector<int> escaped_processes(const std::string& marker, pid_t pid) {
-  for (int i = 0; i < 100 && ::kill(-pid, 0) == 0; ++i) {
-    while (waitpid(-pid, nullptr, WNOHANG) > 0) {
-    }
-    usleep(5000);
-  }
-  return find_marked_processes(marker, {pid});
-}
 
 }  // namespace
 

@@ -50,7 +50,8 @@ struct ChildExec {
   void (*close_from_10)(const ChildExec&) = nullptr;
   const int* close_fds = nullptr;
   size_t nclose = 0;
-  int keep_fd = -1;  // one of close_fds to leave open (the POSIX primitive's report pipe)
+  // The POSIX primitive's pipe for a failure before exec: one of close_fds, left open.
+  int report_fd = -1;
 };
 
 // The steps child_exec reports: what it was doing when it failed.

@@ -60,15 +60,17 @@ struct OutputStream {
     keep(d, n);
     if (mode == OutputMode::kTee) write_all(forward_to, d, n);
   }
-
-  // Reads what is there; closes the stream at its end.
-  void read_some(char* scratch, size_t size) {
-    ssize_t r = ::read(fd.fd, scratch, size);
-    if (r > 0)
-      on_data(scratch, static_cast<size_t>(r));
-    else if (r == 0 || (errno != EAGAIN && errno != EINTR))
-      fd.reset();
-  }
 };
+
+// Reads what is there into `s`, through its own on_data (a stream that extends OutputStream
+// has its own); closes `s` at its end.
+template <class Stream>
+void read_some(Stream& s, char* scratch, size_t size) {
+  ssize_t r = ::read(s.fd.fd, scratch, size);
+  if (r > 0)
+    s.on_data(scratch, static_cast<size_t>(r));
+  else if (r == 0 || (errno != EAGAIN && errno != EINTR))
+    s.fd.reset();
+}
 
 }  // namespace cordon

@@ -3,6 +3,7 @@
 // the process table (backend/process_table.h) only.
 #include "backend/process_common/process_registry.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,6 +77,15 @@ std::vector<int> find_marked_processes(const std::string& marker, const std::vec
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<int> escaped_processes(const std::string& marker, int pgid) {
+  for (int i = 0; i < 100 && ::kill(-pgid, 0) == 0; ++i) {
+    while (waitpid(-pgid, nullptr, WNOHANG) > 0) {
+    }
+    usleep(5000);
+  }
+  return find_marked_processes(marker, {pgid});
 }
 
 std::optional<ProcStat> read_proc_stat(int pid) {

@@ -10,9 +10,16 @@
 #pragma once
 
 #include <shared_mutex>
+#include <string>
+#include <vector>
 
 namespace cordon {
 
 std::shared_mutex& spawn_mutex();
+
+// NET-4: after the group `pgid` was sent SIGKILL, gives its members a moment to be gone (so a
+// dying member is not named as a survivor), then names the processes marked with `marker`
+// that left it (find_marked_processes, the group's leader excepted).
+std::vector<int> escaped_processes(const std::string& marker, int pgid);
 
 }  // namespace cordon
