@@ -399,8 +399,7 @@ struct ProxyServer::Impl {
           log[rec].bytes_in += w2;
           last = Clock::now();
         }
-        if (body.done()) co_return head->body.kind != BodyFraming::Kind::kUntilClose &&
-                                   req.keep_alive;
+        if (body.done()) co_return head->keep_alive;
         if (body.failed()) co_return false;
         auto [e3, got] = co_await up.async_read_some(asio::buffer(chunk), use_tuple);
         if (e3) {  // the end of a body read until close, or a cut one: the client's ends too
@@ -521,13 +520,13 @@ struct ProxyServer::Impl {
       }
       // NET-8: 256 at once per command, and the session's limit over all its commands.
       if (active >= limits.max_connections) {
-        record("(over the limit of connections)", false,
+        record(kOverTheLimit, false,
                fmt::format("too many connections: {} at once per command",
                            limits.max_connections));
         continue;  // `sock` closes
       }
       if (session && !session->take()) {
-        record("(over the limit of connections)", false,
+        record(kOverTheLimit, false,
                fmt::format("too many connections: {} at once in this session", session->limit()));
         continue;
       }

@@ -29,7 +29,7 @@ const Forms& forms() {
 }
 
 std::string row_text(const SpecialBlock& r) {
-  return fmt::format("{} {} ({})", r.block, r.name, r.rfc);
+  return fmt::format("in {} ({}, {})", r.block, r.name, r.rfc);
 }
 
 std::optional<std::string> judge(const IpAddress& a, const std::vector<OwnNetwork>& own);
@@ -51,13 +51,13 @@ std::optional<std::string> judge_embedded(const IpAddress& a, const std::vector<
     return std::nullopt;
   }
   if (f.translated.contains(a))
-    return fmt::format("the IPv4-translated form of {} (::ffff:0:0:0/96, RFC 2765)",
+    return fmt::format("the IPv4-translated form of {}, in ::ffff:0:0:0/96 (RFC 2765)",
                        a.low_v4().text());
   if (f.six_to_four.contains(a))
-    return fmt::format("2002::/16 6to4 (RFC 3056), carrying {}", a.v4_at(2).text());
+    return fmt::format("in 2002::/16 (6to4, RFC 3056), carrying {}", a.v4_at(2).text());
   // :: and ::1 are rows of their own, judged by the registries.
   if (f.compatible.contains(a) && !special_block_of(a))
-    return fmt::format("the IPv4-compatible form of {} (::/96, deprecated by RFC 4291)",
+    return fmt::format("the IPv4-compatible form of {}, in ::/96 (deprecated by RFC 4291)",
                        a.low_v4().text());
   *embedded = false;
   return std::nullopt;
@@ -65,12 +65,12 @@ std::optional<std::string> judge_embedded(const IpAddress& a, const std::vector<
 
 std::optional<std::string> judge_registries(const IpAddress& a) {
   const Forms& f = forms();
-  if (!a.v6 && f.v4_multicast.contains(a)) return "224.0.0.0/4 multicast (RFC 5771)";
+  if (!a.v6 && f.v4_multicast.contains(a)) return "in 224.0.0.0/4 (multicast, RFC 5771)";
   if (const SpecialBlock* row = special_block_of(a); row && row->global != Reachable::kTrue)
     return row_text(*row);
   if (!a.v6) return std::nullopt;
-  if (f.v6_multicast.contains(a)) return "ff00::/8 multicast (RFC 4291)";
-  if (f.site_local.contains(a)) return "fec0::/10 site-local (deprecated by RFC 3879)";
+  if (f.v6_multicast.contains(a)) return "in ff00::/8 (multicast, RFC 4291)";
+  if (f.site_local.contains(a)) return "in fec0::/10 (site-local, deprecated by RFC 3879)";
   if (!f.global_unicast.contains(a) && !f.nat64.contains(a))
     return "outside 2000::/3, the global unicast range (RFC 4291)";
   return std::nullopt;
@@ -128,10 +128,10 @@ const std::vector<std::string>& refused_ranges() {
     std::vector<std::string> v;
     for (const auto& r : special_blocks())
       if (r.global != Reachable::kTrue)
-        v.push_back(row_text(r) + (r.global == Reachable::kNotApplicable ? ", reachability N/A"
+        v.push_back(row_text(r).substr(3) + (r.global == Reachable::kNotApplicable ? ", reachability N/A"
                                    : r.global == Reachable::kTerminated  ? ", terminated"
                                                                          : ""));
-    v.push_back("224.0.0.0/4 multicast (RFC 5771)");
+    v.push_back("224.0.0.0/4 (multicast, RFC 5771)");
     v.push_back("IPv6 outside 2000::/3 (ff00::/8 multicast, fec0::/10 site-local, ...)");
     v.push_back(
         "IPv4 inside IPv6: mapped (::ffff:0:0/96) and NAT64 (64:ff9b::/96) judged as the IPv4 "

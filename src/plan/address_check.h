@@ -20,8 +20,8 @@ struct OwnNetwork {
 };
 
 // Why `address` (canonical text) may not be reached, or nothing when it may.
-// Examples: "10.0.0.0/8 Private-Use (RFC 1918)"; "fd00:ec2::254 is AWS's instance metadata
-// service over IPv6"; "192.168.1.0/24, the network of this machine's interface eth0".
+// Examples: "in 10.0.0.0/8 (Private-Use, RFC 1918)"; "fd00:ec2::254 is AWS's instance metadata
+// service over IPv6"; "in 192.168.1.0/24, the network of this machine's interface eth0".
 std::optional<std::string> refused_address(const std::string& address,
                                            const std::vector<OwnNetwork>& own);
 

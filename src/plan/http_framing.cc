@@ -179,8 +179,15 @@ std::optional<ResponseHead> parse_response_head(std::string_view head, bool head
   } else {
     r.body = {BodyFraming::Kind::kUntilClose, 0};
   }
-  const bool keep = keep_alive && r.body.kind != BodyFraming::Kind::kUntilClose;
+  // An upstream that says it closes, or an HTTP/1.0 one that does not say keep-alive, gets a
+  // client that is told the same: a client that reads to the end of the connection still can.
   auto named = header_tokens(*fields, "connection");
+  const bool upstream_keeps =
+      std::find(named.begin(), named.end(), "close") == named.end() &&
+      (first.substr(5, 3) == "1.1" ||
+       std::find(named.begin(), named.end(), "keep-alive") != named.end());
+  r.keep_alive = keep_alive && upstream_keeps && r.body.kind != BodyFraming::Kind::kUntilClose;
+  const bool keep = r.keep_alive;
   r.head = std::string(first) + "\r\n";
   for (const auto& f : *fields) {
     if (hop_by_hop(f.name) || std::find(named.begin(), named.end(), f.name) != named.end())

@@ -52,6 +52,7 @@ struct ResponseHead {
   int status = 0;
   BodyFraming body;
   std::string head;
+  bool keep_alive = false;  // the client may send another request (what the head says)
 };
 // `head` ends with the empty line. `head_request`: the request was HEAD (no body, whatever the
 // headers say). Nothing when it is not an HTTP/1 status line with well-formed headers.

@@ -96,9 +96,9 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
         host_port, rule.substr(7), where);
   if (rule.rfind("too many connections", 0) == 0)
     return fmt::format(
-        "cordon: {} was refused: {}. Close connections the command no longer needs, or run "
-        "fewer commands at once.",
-        host_port, rule);
+        "cordon: a connection through the proxy was refused: {}. Close connections the "
+        "command no longer needs, or run fewer commands at once.",
+        rule);
   if (rule.rfind("unreachable: ", 0) == 0)
     return fmt::format("cordon: {} could not be reached: {}.", host_port, rule.substr(13));
   if (rule.rfind("could not resolve ", 0) == 0)

@@ -59,6 +59,8 @@ struct NetConnection {
 // refused when any of them was), so 50,000 refused names cost one entry, not 50,000.
 constexpr size_t kMaxConnectionEntries = 100;
 inline constexpr const char* kOtherHosts = "(other hosts)";
+// The entry of the connections refused at once for the limit of NET-8 (no host is read).
+inline constexpr const char* kOverTheLimit = "(over the connection limit)";
 
 // NET-9: one note per refused host, naming the rule and the fix; past kMaxRefusalNotes hosts
 // (and for kOtherHosts) one note counts the rest.

@@ -99,9 +99,23 @@ TEST(HttpFraming, ResponseHead) {
   EXPECT_EQ(r->body.kind, BodyFraming::Kind::kLength);
   EXPECT_EQ(r->head,
             "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-End: 2\r\nConnection: keep-alive\r\n\r\n");
+  EXPECT_TRUE(r->keep_alive);
   r = parse_response_head("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", false, false);
   ASSERT_TRUE(r);
   EXPECT_NE(r->head.find("Connection: close"), std::string::npos);
+  EXPECT_FALSE(r->keep_alive);
+  // An upstream that closes, or speaks HTTP/1.0 without keep-alive: the client is told close.
+  for (const char* closing : {"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\n",
+                              "HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\n"}) {
+    r = parse_response_head(closing, false, true);
+    ASSERT_TRUE(r) << closing;
+    EXPECT_FALSE(r->keep_alive) << closing;
+    EXPECT_NE(r->head.find("Connection: close"), std::string::npos) << closing;
+  }
+  r = parse_response_head(
+      "HTTP/1.0 200 OK\r\nContent-Length: 5\r\nConnection: Keep-Alive\r\n\r\n", false, true);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->keep_alive);
   // Read until the upstream closes: the client connection closes too.
   r = parse_response_head("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n", false, true);
   ASSERT_TRUE(r);

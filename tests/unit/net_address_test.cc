@@ -80,7 +80,7 @@ TEST(NetAddress, RefusedAndReachable) {
     const char* words;  // nullptr: may be reached
   };
   const Case cases[] = {
-      {"127.0.0.1", "127.0.0.0/8 Loopback"},
+      {"127.0.0.1", "in 127.0.0.0/8 (Loopback, RFC 1122)"},
       {"0.0.0.0", "\"This host on this network\""},
       {"0.1.2.3", "0.0.0.0/8"},
       {"10.1.2.3", "Private-Use"},
@@ -96,7 +96,7 @@ TEST(NetAddress, RefusedAndReachable) {
       {"198.19.255.255", "Benchmarking"},
       {"192.0.0.1", "IPv4 Service Continuity Prefix"},
       {"192.0.0.8", "IPv4 dummy address"},
-      {"192.0.0.11", "192.0.0.0/24 IETF Protocol Assignments"},
+      {"192.0.0.11", "192.0.0.0/24 (IETF Protocol Assignments"},
       {"192.0.0.170", "NAT64/DNS64 Discovery"},
       {"192.0.0.255", "192.0.0.0/24"},
       {"192.88.99.1", "Deprecated (6to4 Relay Anycast)"},
@@ -113,7 +113,7 @@ TEST(NetAddress, RefusedAndReachable) {
       {"::8.8.8.8", "IPv4-compatible form of 8.8.8.8"},
       {"::ffff:0:127.0.0.1", "IPv4-translated form of 127.0.0.1"},
       {"::ffff:0:8.8.8.8", "IPv4-translated"},
-      {"::ffff:127.0.0.1", "IPv4-mapped form of 127.0.0.1, 127.0.0.0/8 Loopback"},
+      {"::ffff:127.0.0.1", "IPv4-mapped form of 127.0.0.1, in 127.0.0.0/8 (Loopback"},
       {"::ffff:169.254.169.254", "metadata"},
       {"::ffff:168.63.129.16", "Azure"},
       {"64:ff9b::a9fe:a9fe", "NAT64 form of 169.254.169.254"},
@@ -121,14 +121,14 @@ TEST(NetAddress, RefusedAndReachable) {
       {"64:ff9b::a83f:8110", "NAT64 form of 168.63.129.16, 168.63.129.16 is Azure"},
       {"64:ff9b:1::808:808", "64:ff9b:1::/48"},
       {"64:ff9b:1::7f00:1", "64:ff9b:1::/48"},
-      {"2002:7f00:1::", "6to4 (RFC 3056), carrying 127.0.0.1"},
+      {"2002:7f00:1::", "in 2002::/16 (6to4, RFC 3056), carrying 127.0.0.1"},
       {"2002:808:808::1", "6to4"},
       {"2001::1", "TEREDO"},
       {"2001:0:4136:e378:8000:63bf:3fff:fdd2", "TEREDO"},
       {"2001:2::1", "Benchmarking"},
       {"2001:10::1", "ORCHID"},
-      {"2001:db8::1", "2001:db8::/32 Documentation"},
-      {"3fff::1", "3fff::/20 Documentation"},
+      {"2001:db8::1", "2001:db8::/32 (Documentation"},
+      {"3fff::1", "3fff::/20 (Documentation"},
       {"5f00::1", "SRv6"},
       {"100::1", "Discard-Only"},
       {"100:0:0:1::1", "Dummy IPv6 Prefix"},
@@ -219,9 +219,9 @@ TEST(NetAddress, OwnServiceWarning) {
 TEST(NetAddress, RefusedRangesForPolicy) {
   std::string all;
   for (const auto& r : refused_ranges()) all += r + "\n";
-  for (const char* w : {"169.254.0.0/16 Link Local (RFC 3927)", "198.18.0.0/15 Benchmarking",
-                        "192.0.0.0/24 IETF Protocol Assignments", "2001::/32 TEREDO",
-                        "224.0.0.0/4 multicast", "outside 2000::/3", "168.63.129.16",
+  for (const char* w : {"169.254.0.0/16 (Link Local, RFC 3927)", "198.18.0.0/15 (Benchmarking",
+                        "192.0.0.0/24 (IETF Protocol Assignments", "2001::/32 (TEREDO",
+                        "224.0.0.0/4 (multicast", "outside 2000::/3", "168.63.129.16",
                         "fd00:ec2::254", "networks of this machine's own interfaces"})
     EXPECT_NE(all.find(w), std::string::npos) << w << " in\n" << all;
   EXPECT_EQ(all.find("192.0.0.9/32"), std::string::npos) << "a globally reachable row is listed";
