@@ -1,7 +1,8 @@
 // NET-7, NET-8, NET-9: the allowlist proxy for one command. It accepts on a listening socket
 // that lives in the sandbox's network namespace (created there by the net stage, handed out),
-// answers HTTP CONNECT, absolute-form http:// and SOCKS5 CONNECT, resolves names here, outside,
-// checks every address, and connects to the address it checked.
+// answers HTTP CONNECT, absolute-form http:// (every request on a kept-alive connection judged
+// by itself and sent only to its own host's upstream) and SOCKS5 CONNECT, resolves names here,
+// outside, checks every address (plan/address_check.h), and connects to the address it checked.
 #pragma once
 
 #include <atomic>
