@@ -563,14 +563,15 @@ std::optional<std::pair<std::string, std::string>> own_neighbour() {
 }
 
 // NET-8, SEC-1 (the attack pass's names resolving to ranges nobody named): with a hosts file of
-// its own (root: a private mount namespace), names that resolve to the machine's own network,
+// its own (a private mount namespace: `unshare -m` as root, `unshare -rm` as a user), names that resolve to the machine's own network,
 // the documentation, benchmark and IETF ranges, Azure's wire server, and IPv6 forms that carry
 // loopback are refused before any connection, though an allow entry names each of them.
 TEST(NetAllowlist, NamesResolvingOutsideGlobalUnicastAreRefused) {
   REQUIRE_SANDBOX();
-  if (geteuid() != 0) GTEST_SKIP() << "needs root for a hosts file of its own (unshare -m)";
   World w;
-  if (w.host({"unshare", "-m", "true"}).status != 0) GTEST_SKIP() << "unshare -m is unavailable";
+  const std::string unshare = geteuid() == 0 ? "-m" : "-rm";
+  if (w.host({"unshare", unshare, "true"}).status != 0)
+    GTEST_SKIP() << "unshare " << unshare << " is unavailable: no hosts file of its own";
   std::vector<std::pair<std::string, std::string>> names = {
       {"doc2.invalid", "198.51.100.7"},     {"doc3.invalid", "203.0.113.9"},
       {"bench.invalid", "198.18.0.1"},      {"ietf.invalid", "192.0.0.1"},
@@ -591,7 +592,7 @@ TEST(NetAllowlist, NamesResolvingOutsideGlobalUnicastAreRefused) {
   }
   w.write(w.root() + "/hosts", hosts);
   w.config("[network]\nallow = [" + allow + "]\n");
-  Proc r = run_program({"unshare", "-m", "--", "/bin/sh", "-c",
+  Proc r = run_program({"unshare", unshare, "--", "/bin/sh", "-c",
                         "mount --bind \"$0\" /etc/hosts && exec \"$1\" run -- /usr/bin/python3 "
                         "-c \"$2\"",
                         w.root() + "/hosts", cordon_binary(), py},
