@@ -68,7 +68,8 @@ std::string IpNetwork::text() const {
   int left = bits;
   for (size_t i = 0; i < 16; ++i, left -= 8) {
     if (left >= 8) continue;
-    b.bytes[i] = left <= 0 ? 0 : static_cast<unsigned char>(b.bytes[i] & (0xff << (8 - left)));
+    const int keep = left <= 0 ? 0 : 0xff << (8 - left);
+    b.bytes[i] = static_cast<unsigned char>(b.bytes[i] & keep);
   }
   return fmt::format("{}/{}", b.text(), bits);
 }
