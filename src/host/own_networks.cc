@@ -48,8 +48,8 @@ std::vector<OwnNetwork> own_networks() {
                   reinterpret_cast<const sockaddr_in6*>(i->ifa_addr)->sin6_addr.s6_addr, 16);
       o.network.bits = 128;
       if (i->ifa_netmask)
-        o.network.bits = prefix_of(
-            reinterpret_cast<const sockaddr_in6*>(i->ifa_netmask)->sin6_addr.s6_addr, 16);
+        o.network.bits =
+            prefix_of(reinterpret_cast<const sockaddr_in6*>(i->ifa_netmask)->sin6_addr.s6_addr, 16);
     } else {
       continue;
     }

@@ -128,9 +128,10 @@ const std::vector<std::string>& refused_ranges() {
     std::vector<std::string> v;
     for (const auto& r : special_blocks())
       if (r.global != Reachable::kTrue)
-        v.push_back(row_text(r).substr(3) + (r.global == Reachable::kNotApplicable ? ", reachability N/A"
-                                   : r.global == Reachable::kTerminated  ? ", terminated"
-                                                                         : ""));
+        v.push_back(row_text(r).substr(3) + (r.global == Reachable::kNotApplicable
+                                                 ? ", reachability N/A"
+                                             : r.global == Reachable::kTerminated ? ", terminated"
+                                                                                  : ""));
     v.push_back("224.0.0.0/4 (multicast, RFC 5771)");
     v.push_back("IPv6 outside 2000::/3 (ff00::/8 multicast, fec0::/10 site-local, ...)");
     v.push_back(

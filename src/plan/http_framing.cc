@@ -68,7 +68,8 @@ bool hop_by_hop(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> header_tokens(const std::vector<HeaderField>& fields, const std::string& name) {
+std::vector<std::string> header_tokens(const std::vector<HeaderField>& fields,
+                                       const std::string& name) {
   std::vector<std::string> out;
   for (const auto& f : fields) {
     if (f.name != name) continue;
@@ -112,8 +113,7 @@ bool has_token(const std::vector<HeaderField>& fields, const std::string& name,
   return std::find(t.begin(), t.end(), token) != t.end();
 }
 
-std::optional<BodyFraming> request_body(const std::vector<HeaderField>& fields,
-                                        std::string* why) {
+std::optional<BodyFraming> request_body(const std::vector<HeaderField>& fields, std::string* why) {
   auto fail = [&](const char* w) -> std::optional<BodyFraming> {
     if (why) *why = w;
     return std::nullopt;
@@ -161,9 +161,8 @@ std::optional<ResponseHead> parse_response_head(std::string_view head, bool head
   }
   bool has_length = false;
   auto length = content_length(*fields, &has_length);
-  bool has_coding = std::any_of(fields->begin(), fields->end(), [](const HeaderField& f) {
-    return f.name == "transfer-encoding";
-  });
+  bool has_coding = std::any_of(fields->begin(), fields->end(),
+                                [](const HeaderField& f) { return f.name == "transfer-encoding"; });
   auto codings = header_tokens(*fields, "transfer-encoding");
   if (head_request || r.status == 204 || r.status == 304) {
     r.body = {};
@@ -182,10 +181,9 @@ std::optional<ResponseHead> parse_response_head(std::string_view head, bool head
   // An upstream that says it closes, or an HTTP/1.0 one that does not say keep-alive, gets a
   // client that is told the same: a client that reads to the end of the connection still can.
   auto named = header_tokens(*fields, "connection");
-  const bool upstream_keeps =
-      std::find(named.begin(), named.end(), "close") == named.end() &&
-      (first.substr(5, 3) == "1.1" ||
-       std::find(named.begin(), named.end(), "keep-alive") != named.end());
+  const bool upstream_keeps = std::find(named.begin(), named.end(), "close") == named.end() &&
+                              (first.substr(5, 3) == "1.1" ||
+                               std::find(named.begin(), named.end(), "keep-alive") != named.end());
   r.keep_alive = keep_alive && upstream_keeps && r.body.kind != BodyFraming::Kind::kUntilClose;
   const bool keep = r.keep_alive;
   r.head = std::string(first) + "\r\n";
@@ -251,8 +249,10 @@ void BodyCounter::chunked_step(char c) {
       }
       return;
     case State::kExtension:
-      if (c == '\r') state_ = State::kSizeLf;
-      else if (control(c) || ++line_ > kLineLimit) fail();
+      if (c == '\r')
+        state_ = State::kSizeLf;
+      else if (control(c) || ++line_ > kLineLimit)
+        fail();
       return;
     case State::kSizeLf:
       if (c != '\n') return fail();
@@ -270,9 +270,12 @@ void BodyCounter::chunked_step(char c) {
       state_ = State::kSize;
       return;
     case State::kTrailer:
-      if (c == '\r') state_ = State::kTrailerLf;
-      else if (control(c) || ++trailer_ > kTrailerLimit) fail();
-      else ++line_;
+      if (c == '\r')
+        state_ = State::kTrailerLf;
+      else if (control(c) || ++trailer_ > kTrailerLimit)
+        fail();
+      else
+        ++line_;
       return;
     case State::kTrailerLf:
       if (c != '\n') return fail();

@@ -88,8 +88,8 @@ class BodyCounter {
   State state_ = State::kDone;
   unsigned long long left_ = 0;  // kLength: bytes left; kData: bytes left in the chunk
   size_t digits_ = 0;
-  size_t line_ = 0;     // bytes of the current extension or trailer line
-  size_t trailer_ = 0;  // bytes of trailers in all
+  size_t line_ = 0;           // bytes of the current extension or trailer line
+  size_t trailer_ = 0;        // bytes of trailers in all
   bool length_only_ = false;  // a Content-Length body: kData ends it
 };
 

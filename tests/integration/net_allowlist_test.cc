@@ -218,16 +218,20 @@ TEST(NetAllowlist, KeepAliveSecondRequestForAnotherHostIsJudged) {
   KeepAliveUpstream up;
   const std::string port = std::to_string(up.port());
   w.config(config_allow({"127.0.0.1:" + port}));
-  Proc r = w.sh("curl -sS --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" "
-                "-H 'Authorization: Bearer allowed-token' http://127.0.0.1:" + port +
-                "/first --next --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" -i "
-                "-H 'Authorization: Bearer denied-secret' -w 'reused=%{num_connects}\\n' "
-                "http://127.0.0.3:" + port + "/second");
+  Proc r = w.sh(
+      "curl -sS --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" "
+      "-H 'Authorization: Bearer allowed-token' http://127.0.0.1:" +
+      port +
+      "/first --next --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" -i "
+      "-H 'Authorization: Bearer denied-secret' -w 'reused=%{num_connects}\\n' "
+      "http://127.0.0.3:" +
+      port + "/second");
   EXPECT_NE(r.out.find("seen GET /first HTTP/1.1"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("HTTP/1.1 403 Forbidden"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("X-Cordon-Refusal: not in allow"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("reused=0"), std::string::npos)
-      << "curl did not reuse the proxy connection: the test proves nothing\n" << r.out;
+      << "curl did not reuse the proxy connection: the test proves nothing\n"
+      << r.out;
   const std::string seen = up.seen();
   EXPECT_EQ(count_of(seen, "GET /"), 1u) << seen;
   EXPECT_EQ(seen.find("/second"), std::string::npos) << seen;
@@ -237,7 +241,8 @@ TEST(NetAllowlist, KeepAliveSecondRequestForAnotherHostIsJudged) {
   // Two requests for the allowed host on one connection both work (keep-alive is kept).
   r = w.sh("curl -sS --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" http://127.0.0.1:" + port +
            "/a --next --max-time 20 --noproxy '' -x \"$HTTP_PROXY\" -w 'reused=%{num_connects}' "
-           "http://127.0.0.1:" + port + "/b");
+           "http://127.0.0.1:" +
+           port + "/b");
   EXPECT_EQ(r.out, "seen GET /a HTTP/1.1\nseen GET /b HTTP/1.1\nreused=0") << r.out << r.err;
 }
 
@@ -285,12 +290,12 @@ print(response(s))
             std::string::npos)
       << r.out;
   const std::string seen = up.seen();
-  for (const char* never :
-       {"/two", "pipelined-secret", "/after-chunked", "/smuggle", "/smuggled", "/tunneled",
-        "denied.invalid"})
+  for (const char* never : {"/two", "pipelined-secret", "/after-chunked", "/smuggle", "/smuggled",
+                            "/tunneled", "denied.invalid"})
     EXPECT_EQ(seen.find(never), std::string::npos) << never << " reached the upstream:\n" << seen;
   EXPECT_NE(seen.find("GET /host HTTP/1.1\r\nHost: " + allowed + "\r\n"), std::string::npos)
-      << "the upstream gets the Host that was judged\n" << seen;
+      << "the upstream gets the Host that was judged\n"
+      << seen;
 }
 
 // NET-6: a deny entry without a port denies every port of its host, though an allow entry
@@ -324,11 +329,10 @@ TEST(NetAllowlist, FailedUpstreamIsCountedAsRefused) {
   RpcClient client({"serve"}, w.env, w.project());
   json init = client.call("initialize", {{"project", w.project()}});
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
-  json r = client.call(
-      "exec", {{"argv",
-                {"/usr/bin/python3", "-c",
-                 std::string(kPy) + "print(connect_line('127.0.0.1', " +
-                     std::to_string(closed_port) + ")[1])\n"}}});
+  json r = client.call("exec", {{"argv",
+                                 {"/usr/bin/python3", "-c",
+                                  std::string(kPy) + "print(connect_line('127.0.0.1', " +
+                                      std::to_string(closed_port) + ")[1])\n"}}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["stdout"], "HTTP/1.1 502 Bad Gateway\n") << r.dump();
   const json& c = r["result"]["connections"];
@@ -359,8 +363,8 @@ TEST(NetAllowlist, ThousandsOfRefusalsGiveABoundedReport) {
   json init = client.call("initialize", {{"project", w.project()}});
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
   const long before = vm_kib(client.pid(), "VmHWM:");
-  json r = client.wait(client.start("exec", {{"argv", {"/usr/bin/python3", "-c",
-                                                        std::string(kPy) + R"(
+  json r =
+      client.wait(client.start("exec", {{"argv", {"/usr/bin/python3", "-c", std::string(kPy) + R"(
 refused = [0]
 lock = threading.Lock()
 def run(t):
@@ -377,7 +381,7 @@ for t in ts: t.start()
 for t in ts: t.join()
 print(refused[0])
 )"}}}),
-                       std::chrono::seconds(300));
+                  std::chrono::seconds(300));
   ASSERT_TRUE(r.contains("result")) << r.dump().substr(0, 2000);
   const json& res = r["result"];
   EXPECT_EQ(res["stdout"], "6000\n");
@@ -471,7 +475,8 @@ TEST(NetAllowlist, ConnectionsAreBoundedPerSession) {
 import time
 held, ok = [], 0
 for i in range(256):
-    s, line = connect_line("127.0.0.1", )" + port + R"()
+    s, line = connect_line("127.0.0.1", )" +
+                           port + R"()
     held.append(s)
     ok += line.startswith("HTTP/1.1 200")
 while not os.path.exists("release"):
@@ -486,12 +491,12 @@ print("held", ok)
   ASSERT_EQ(wait_accepted(256), 256u);
   json b = client.start("exec", {{"argv", {"/usr/bin/python3", "-c", hold}}});
   ASSERT_EQ(wait_accepted(512), 512u) << client.stderr_text();
-  json c = client.call(
-      "exec", {{"argv",
-                {"/usr/bin/python3", "-c",
-                 std::string(kPy) + "try:\n  s, line = connect_line('127.0.0.1', " + port +
-                     ")\nexcept OSError as e:\n  line = 'closed'\nprint('third runs', "
-                     "line or 'closed')\n"}}});
+  json c = client.call("exec",
+                       {{"argv",
+                         {"/usr/bin/python3", "-c",
+                          std::string(kPy) + "try:\n  s, line = connect_line('127.0.0.1', " + port +
+                              ")\nexcept OSError as e:\n  line = 'closed'\nprint('third runs', "
+                              "line or 'closed')\n"}}});
   w.write("release", "");
   ASSERT_TRUE(c.contains("result")) << c.dump();
   EXPECT_EQ(c["result"]["stdout"], "third runs closed\n") << c.dump();
@@ -527,11 +532,12 @@ TEST(NetAllowlist, ApprovingThisMachineSaysItIsTheMachinesOwnService) {
     asked.push_back(req["params"]);
     return RpcClient::Answer{{{"decision", "deny"}}};
   });
-  json r = client.call("exec", {{"argv",
-                                 {"/usr/bin/python3", "-c",
-                                  std::string(kPy) + "print(connect_line('127.0.0.1', 6379)[1])\n"
-                                                     "print(connect_line('0.0.0.0', 22)[1])\n"
-                                                     "print(connect_line('blocked.invalid', 443)[1])\n"}}});
+  json r = client.call("exec",
+                       {{"argv",
+                         {"/usr/bin/python3", "-c",
+                          std::string(kPy) + "print(connect_line('127.0.0.1', 6379)[1])\n"
+                                             "print(connect_line('0.0.0.0', 22)[1])\n"
+                                             "print(connect_line('blocked.invalid', 443)[1])\n"}}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   std::lock_guard<std::mutex> lock(mu);
   ASSERT_EQ(asked.size(), 3u) << json(asked).dump();
@@ -571,9 +577,10 @@ std::optional<std::pair<std::string, std::string>> own_neighbour() {
 }
 
 // NET-8, SEC-1 (the attack pass's names resolving to ranges nobody named): with a hosts file of
-// its own (a private mount namespace: `unshare -m` as root, `unshare -rm` as a user), names that resolve to the machine's own network,
-// the documentation, benchmark and IETF ranges, Azure's wire server, and IPv6 forms that carry
-// loopback are refused before any connection, though an allow entry names each of them.
+// its own (a private mount namespace: `unshare -m` as root, `unshare -rm` as a user), names that
+// resolve to the machine's own network, the documentation, benchmark and IETF ranges, Azure's wire
+// server, and IPv6 forms that carry loopback are refused before any connection, though an allow
+// entry names each of them.
 TEST(NetAllowlist, NamesResolvingOutsideGlobalUnicastAreRefused) {
   REQUIRE_SANDBOX();
   World w;
@@ -581,12 +588,12 @@ TEST(NetAllowlist, NamesResolvingOutsideGlobalUnicastAreRefused) {
   if (w.host({"unshare", unshare, "true"}).status != 0)
     GTEST_SKIP() << "unshare " << unshare << " is unavailable: no hosts file of its own";
   std::vector<std::pair<std::string, std::string>> names = {
-      {"doc2.invalid", "198.51.100.7"},     {"doc3.invalid", "203.0.113.9"},
-      {"bench.invalid", "198.18.0.1"},      {"ietf.invalid", "192.0.0.1"},
-      {"dns64.invalid", "192.0.0.170"},     {"wire.invalid", "168.63.129.16"},
-      {"compat.invalid", "::127.0.0.1"},    {"translated.invalid", "::ffff:0:7f00:1"},
+      {"doc2.invalid", "198.51.100.7"},        {"doc3.invalid", "203.0.113.9"},
+      {"bench.invalid", "198.18.0.1"},         {"ietf.invalid", "192.0.0.1"},
+      {"dns64.invalid", "192.0.0.170"},        {"wire.invalid", "168.63.129.16"},
+      {"compat.invalid", "::127.0.0.1"},       {"translated.invalid", "::ffff:0:7f00:1"},
       {"sixtofour.invalid", "2002:7f00:1::1"}, {"nat64local.invalid", "64:ff9b:1::7f00:1"},
-      {"sitelocal.invalid", "fec0::1"},     {"mapped.invalid", "::ffff:127.0.0.1"},
+      {"sitelocal.invalid", "fec0::1"},        {"mapped.invalid", "::ffff:127.0.0.1"},
   };
   if (auto n = own_neighbour()) {
     names.push_back({"self.invalid", n->first});

@@ -68,9 +68,9 @@ TEST(HttpFraming, ChunkedBodyEndsWhereItEnds) {
   EXPECT_EQ(used, body.size());
   EXPECT_TRUE(d.done());
   // Malformed: no size, a bare LF, data longer than its size, a huge size, no CRLF after data.
-  for (const char* bad : {"\r\n", "4\nWiki\r\n0\r\n\r\n", "4\r\nWikipedia\r\n0\r\n\r\n",
-                          "ffffffffffffffffff\r\n", "4\r\nWiki0\r\n\r\n", "-4\r\nWiki\r\n",
-                          "4\r\nWiki\r\n0\r\nX: a\nb\r\n\r\n"}) {
+  for (const char* bad :
+       {"\r\n", "4\nWiki\r\n0\r\n\r\n", "4\r\nWikipedia\r\n0\r\n\r\n", "ffffffffffffffffff\r\n",
+        "4\r\nWiki0\r\n\r\n", "-4\r\nWiki\r\n", "4\r\nWiki\r\n0\r\nX: a\nb\r\n\r\n"}) {
     BodyCounter e({BodyFraming::Kind::kChunked, 0});
     e.feed(bad);
     EXPECT_TRUE(e.failed()) << bad;
@@ -112,8 +112,8 @@ TEST(HttpFraming, ResponseHead) {
     EXPECT_FALSE(r->keep_alive) << closing;
     EXPECT_NE(r->head.find("Connection: close"), std::string::npos) << closing;
   }
-  r = parse_response_head(
-      "HTTP/1.0 200 OK\r\nContent-Length: 5\r\nConnection: Keep-Alive\r\n\r\n", false, true);
+  r = parse_response_head("HTTP/1.0 200 OK\r\nContent-Length: 5\r\nConnection: Keep-Alive\r\n\r\n",
+                          false, true);
   ASSERT_TRUE(r);
   EXPECT_TRUE(r->keep_alive);
   // Read until the upstream closes: the client connection closes too.

@@ -171,9 +171,8 @@ TEST(NetAddress, RefusedAndReachable) {
 // NET-8: the networks of the machine's interfaces are refused, not only their addresses:
 // the machine's public subnet and its gateway, over IPv4, IPv6, mapped and NAT64 forms.
 TEST(NetAddress, OwnNetworksAreRefused) {
-  const std::vector<OwnNetwork> mine = {own("34.120.0.5/20", "eth0"),
-                                        own("2a01:4f8:1:2::5/64", "eth0"),
-                                        own("8.8.4.4/0", "odd0")};
+  const std::vector<OwnNetwork> mine = {
+      own("34.120.0.5/20", "eth0"), own("2a01:4f8:1:2::5/64", "eth0"), own("8.8.4.4/0", "odd0")};
   struct Case {
     const char* addr;
     const char* words;
@@ -205,8 +204,8 @@ TEST(NetAddress, OwnNetworksAreRefused) {
 // NET-10: approving an address that is this machine itself says so; another does not.
 TEST(NetAddress, OwnServiceWarning) {
   const std::vector<OwnNetwork> mine = {own("34.120.0.5/20", "eth0")};
-  for (const char* host : {"127.0.0.1", "127.0.0.2", "0.0.0.0", "::1", "::", "34.120.0.5",
-                           "::ffff:127.0.0.1"}) {
+  for (const char* host :
+       {"127.0.0.1", "127.0.0.2", "0.0.0.0", "::1", "::", "34.120.0.5", "::ffff:127.0.0.1"}) {
     std::string w = own_service_warning(host, 6379, mine);
     EXPECT_NE(w.find("is this machine itself"), std::string::npos) << host << ": " << w;
     EXPECT_NE(w.find("port 6379"), std::string::npos) << host << ": " << w;
