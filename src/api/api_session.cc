@@ -99,8 +99,9 @@ class SessionImpl : public Session {
     so.create = opts_.create_session;
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.on_notice = opts_.on_notice;
-    so.ask_host = [this](const std::string& command, const std::string& host_port) {
-      return ask_host(command, host_port);
+    so.ask_host = [this](const std::string& command, const std::string& host_port,
+                         const std::string& warning) {
+      return ask_host(command, host_port, warning);
     };
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
@@ -392,11 +393,14 @@ class SessionImpl : public Session {
 
   // NET-10: a host no [network] entry names, asked about while the proxy holds the
   // connection. The rule names the answer for the result and the refusal ("asked: ...").
-  HostAnswer ask_host(const std::string& command, const std::string& host_port) {
+  // `warning`: an address that is this machine itself says so in the question.
+  HostAnswer ask_host(const std::string& command, const std::string& host_port,
+                      const std::string& warning) {
     if (!approver_) return {false, "not in allow"};
     ApprovalRequest ask = make_request(
         AskKind::kNetworkHost, command, std::nullopt,
-        fmt::format("the command connects to {}, which [network] allow does not list", host_port));
+        fmt::format("the command connects to {}, which [network] allow does not list{}",
+                    host_port, warning.empty() ? std::string() : ". " + warning));
     ask.host = host_port;
     Decision d = approver_->ask(ask);
     return {d.allowed,

@@ -68,7 +68,9 @@ void print_allowlist(const Policy& p, const Plan& plan) {
   if (plan.proxy_port)
     std::printf("  proxy:  127.0.0.1:%d inside each sandbox (HTTP CONNECT, http://, SOCKS5)\n",
                 *plan.proxy_port);
-  std::printf("  refused addresses, unless an allow entry names the address itself:\n");
+  std::printf(
+      "  addresses: only globally reachable unicast, by IANA's special-purpose address\n"
+      "  registries; unless an allow entry names the address itself, refused:\n");
   for (const auto& r : refused_ranges()) std::printf("    %s\n", r.c_str());
 }
 

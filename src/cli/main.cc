@@ -16,6 +16,7 @@
 #include "core/version.h"
 #include "host/self_protection.h"
 #include "server/server_main.h"
+#include "sys/open_files.h"
 
 extern char** environ;
 
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
   // cordon's own environment, which still holds the tokens it strips from commands (ENV-1), is
   // not readable by an --outside-sandbox command of the same user (host/self_protection.h).
   protect_own_process();
+  // NET-8: the proxy holds two descriptors per tunnel; the commands get the old limit back.
+  raise_open_files_limit();
   // A child that stops reading its input (a judge, a command fed through stdin) must not kill
   // cordon: writes fail with EPIPE instead. Children get the default back before exec.
   signal(SIGPIPE, SIG_IGN);

@@ -2,7 +2,6 @@
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 
 #include <asio.hpp>
@@ -64,8 +63,9 @@ struct ProxyServer::Impl {
   asio::io_context io{1};
   tcp::acceptor acceptor{io};
   NetRules rules;
-  std::vector<std::string> own;
+  std::vector<OwnNetwork> own;
   ProxyLimits limits;
+  std::shared_ptr<ConnectionBudget> session;
   std::vector<NetConnection> log;
   std::map<std::string, size_t> index;
   unsigned active = 0;
@@ -84,11 +84,11 @@ struct ProxyServer::Impl {
     return it->second;
   }
 
-  HostAnswer ask_now(const std::string& hp) {
+  HostAnswer ask_now(const std::string& hp, const std::string& warning) {
     if (auto a = answered(hp)) return *a;  // asked while this question waited in line
     HostAnswer a;
     try {
-      a = ask(hp);
+      a = ask(hp, warning);
     } catch (const std::exception& e) {
       a = {false, std::string("the question could not be asked: ") + e.what()};
     }
@@ -97,24 +97,36 @@ struct ProxyServer::Impl {
   }
 
   // The connection waits here, the serving thread does not.
-  awaitable<HostAnswer> ask_about(const std::string& hp) {
+  awaitable<HostAnswer> ask_about(const std::string& hp, const std::string& warning) {
     if (auto a = answered(hp)) co_return *a;
     // Named, not temporaries inside the co_await: g++ 12 destroys such temporaries twice.
-    auto job = [this, hp]() -> awaitable<HostAnswer> { co_return ask_now(hp); };
+    auto job = [this, hp, warning]() -> awaitable<HostAnswer> { co_return ask_now(hp, warning); };
     HostAnswer a = co_await asio::co_spawn(asker, std::move(job), asio::use_awaitable);
     co_return a;
   }
 
+  // NET-9: one entry per host:port, at most limits.max_entries of them; the rest share one
+  // kOtherHosts entry, so the result (and cordon's memory) stays small however many names a
+  // command tries.
   size_t record(const std::string& hp, bool allowed, const std::string& rule) {
     auto it = index.find(hp);
-    if (it == index.end()) {
+    if (it == index.end() && log.size() >= limits.max_entries) {
+      it = index.find(kOtherHosts);
+      if (it == index.end()) {
+        it = index.emplace(kOtherHosts, log.size()).first;
+        log.push_back(NetConnection{
+            kOtherHosts, allowed,
+            fmt::format("more than {} host:ports: the rest counted together", limits.max_entries),
+            0, 0, 0});
+      }
+    } else if (it == index.end()) {
       it = index.emplace(hp, log.size()).first;
       log.push_back(NetConnection{hp, allowed, rule, 0, 0, 0});
     }
     NetConnection& c = log[it->second];
-    if (!allowed && c.allowed) {  // a refusal (by address) after an earlier success shows
+    if (!allowed && c.allowed) {  // a refusal after an earlier success shows
       c.allowed = false;
-      c.rule = rule;
+      if (c.host_port != kOtherHosts) c.rule = rule;
     }
     ++c.count;
     return it->second;
@@ -127,7 +139,7 @@ struct ProxyServer::Impl {
     const std::string hp = host_port(host, port);
     NetVerdict v = check_host(rules, host, port);
     if (!v.allowed && v.unlisted && rules.unknown == NetUnknown::kAsk && ask) {  // NET-10
-      HostAnswer a = co_await ask_about(hp);
+      HostAnswer a = co_await ask_about(hp, own_service_warning(host, port, own));
       v.allowed = a.allowed;
       v.rule = a.rule;
       // The person saw the address itself and said yes: as if an entry named it (NET-8). A
@@ -145,9 +157,9 @@ struct ProxyServer::Impl {
     } else {
       tcp::resolver resolver(io);
       auto [ec, results] = co_await resolver.async_resolve(host, std::to_string(port), use_tuple);
-      if (ec || results.empty()) {
+      if (ec || results.empty()) {  // NET-8: a connection that failed is not "allowed"
         rule = "could not resolve " + host;
-        rec = record(hp, true, v.rule);
+        rec = record(hp, false, rule);
         co_return Outcome::kUnresolved;
       }
       for (const auto& r : results) eps.push_back(r.endpoint());
@@ -161,11 +173,12 @@ struct ProxyServer::Impl {
       }
     }
     auto [ec, ep] = co_await asio::async_connect(up, eps, use_tuple);
-    rec = record(hp, true, v.rule);
     if (ec) {
-      rule = ec.message();
+      rule = "unreachable: " + ec.message();
+      rec = record(hp, false, rule);
       co_return Outcome::kUnreachable;
     }
+    rec = record(hp, true, v.rule);
     rule = v.rule;
     co_return Outcome::kConnected;
   }
@@ -224,11 +237,11 @@ struct ProxyServer::Impl {
     s.shutdown(tcp::socket::shutdown_send, ignored);
   }
 
-  awaitable<void> serve_http(tcp::socket& s, char first) {
-    std::string buf(1, first);
-    std::optional<ProxyRequest> req;
+  // The request head at the start of `buf` (read on from `s` until it is whole), parsed; on a
+  // failure the client has its answer. `end`: where the head ends in `buf`.
+  awaitable<std::optional<ProxyRequest>> read_request(tcp::socket& s, std::string& buf,
+                                                      size_t& end) {
     std::string why;
-    size_t end = 0;
     {
       Deadline d(s, limits.header_seconds);
       auto [ec, n] = co_await asio::async_read_until(
@@ -240,45 +253,163 @@ struct ProxyServer::Impl {
         else if (ec == asio::error::operation_aborted)
           co_await answer(s, 408, "Request Timeout", "malformed",
                           "cordon: the request did not arrive within 10 seconds.");
-        co_return;
+        co_return std::nullopt;
       }
       end = n;
-      req = parse_proxy_request(std::string_view(buf).substr(0, n), &why);
     }
-    if (!req) {
-      co_await answer(s, 400, "Bad Request", "malformed", "cordon: " + why + ".");
-      co_return;
+    auto req = parse_proxy_request(std::string_view(buf).substr(0, end), &why);
+    if (!req) co_await answer(s, 400, "Bad Request", "malformed", "cordon: " + why + ".");
+    co_return req;
+  }
+
+  // NET-8: every request on a client connection is read, judged and sent to the upstream of
+  // its own host, one at a time; a kept-alive connection never carries a request to an
+  // upstream opened for another (the upstream is closed when its response ended, even when it
+  // ignores "Connection: close"). A refusal ends the connection.
+  awaitable<void> serve_http(tcp::socket& s, char first) {
+    std::string buf(1, first);
+    for (bool first_request = true;; first_request = false) {
+      if (!first_request && buf.empty()) {  // kept alive: the next request may take a while
+        Deadline d(s, limits.idle_seconds);
+        char c = 0;
+        auto [ec, n] = co_await s.async_read_some(asio::buffer(&c, 1), use_tuple);
+        if (ec || n == 0) co_return;
+        buf.assign(1, c);
+      }
+      size_t end = 0;
+      std::optional<ProxyRequest> req = co_await read_request(s, buf, end);
+      if (!req) co_return;
+      tcp::socket up(io);
+      std::string rule;
+      size_t rec = 0;
+      Outcome o = co_await open_upstream(req->host, req->port, up, rule, rec);
+      const std::string hp = host_port(req->host, req->port);
+      if (o == Outcome::kRefused) {
+        co_await answer(s, 403, "Forbidden", rule, refusal_body(hp, rule, rules.config_file));
+        co_return;
+      }
+      if (o != Outcome::kConnected) {
+        co_await answer(s, 502, "Bad Gateway", "", refusal_body(hp, rule, rules.config_file));
+        co_return;
+      }
+      if (req->connect) {
+        co_await tunnel(s, up, buf.substr(end), rec);
+        co_return;
+      }
+      buf.erase(0, end);
+      if (!co_await exchange(s, up, *req, buf, rec)) co_return;
     }
-    tcp::socket up(io);
-    std::string rule;
-    size_t rec = 0;
-    Outcome o = co_await open_upstream(req->host, req->port, up, rule, rec);
-    const std::string hp = host_port(req->host, req->port);
-    if (o == Outcome::kRefused) {
-      co_await answer(s, 403, "Forbidden", rule, refusal_body(hp, rule, rules.config_file));
-      co_return;
-    }
-    if (o != Outcome::kConnected) {
-      co_await answer(s, 502, "Bad Gateway", "",
-                      fmt::format("cordon: {} could not be reached: {}.", hp, rule));
-      co_return;
-    }
-    std::string rest = buf.substr(end);
-    std::string first_out;
-    if (req->connect) {
-      std::string ok = "HTTP/1.1 200 Connection Established\r\n\r\n";
-      auto [ec, n] = co_await asio::async_write(s, asio::buffer(ok), use_tuple);
-      if (ec) co_return;
-      first_out = std::move(rest);
-    } else {
-      first_out = req->forward_head + rest;
-    }
-    if (!first_out.empty()) {
-      auto [ec, n] = co_await asio::async_write(up, asio::buffer(first_out), use_tuple);
-      if (ec) co_return;
-      log[rec].bytes_out += n;
+  }
+
+  awaitable<void> tunnel(tcp::socket& s, tcp::socket& up, std::string rest, size_t rec) {
+    std::string ok = "HTTP/1.1 200 Connection Established\r\n\r\n";
+    auto [ec, n] = co_await asio::async_write(s, asio::buffer(ok), use_tuple);
+    if (ec) co_return;
+    if (!rest.empty()) {
+      auto [wec, w] = co_await asio::async_write(up, asio::buffer(rest), use_tuple);
+      if (wec) co_return;
+      log[rec].bytes_out += w;
     }
     co_await relay(s, up, rec);
+  }
+
+  // One absolute-form request: its head and body to `up`, the response back to the client.
+  // `buf` holds what the client sent past the head; on return, what it sent past the body (the
+  // next request's start). True when the client connection may carry another request.
+  awaitable<bool> exchange(tcp::socket& s, tcp::socket& up, const ProxyRequest& req,
+                           std::string& buf, size_t rec) {
+    auto [ec, n] = co_await asio::async_write(up, asio::buffer(req.forward_head), use_tuple);
+    if (ec) co_return false;
+    log[rec].bytes_out += n;
+    Clock::time_point last = Clock::now();
+    bool body_sent = false;
+    // The response ends the exchange: the body's sender waits once done (a server may answer
+    // before the body ended: then the connection is not reused).
+    auto done = co_await (send_body(s, up, req.body, buf, rec, last, body_sent) ||
+                          relay_response(up, s, req, rec, last) || watchdog(s, up, last));
+    co_return done.index() == 1 && std::get<1>(done) && body_sent;
+  }
+
+  awaitable<bool> send_body(tcp::socket& s, tcp::socket& up, BodyFraming framing,
+                            std::string& buf, size_t rec, Clock::time_point& last, bool& sent) {
+    BodyCounter body(framing);
+    std::vector<char> chunk(64 * 1024);
+    std::string_view have = buf;
+    for (;;) {
+      size_t take = body.feed(have);
+      if (take > 0) {
+        auto [ec, w] = co_await asio::async_write(up, asio::buffer(have.data(), take), use_tuple);
+        if (ec) co_return false;
+        log[rec].bytes_out += w;
+        last = Clock::now();
+      }
+      // What follows the body is the next request's: kept for it, never sent here.
+      std::string rest(have.substr(take));
+      if (body.failed()) co_return false;
+      if (body.done()) {
+        buf = std::move(rest);
+        break;
+      }
+      auto [ec, got] = co_await s.async_read_some(asio::buffer(chunk), use_tuple);
+      if (ec) co_return false;
+      buf.assign(chunk.data(), got);
+      have = buf;
+    }
+    sent = true;
+    asio::steady_timer parked(io, asio::steady_timer::time_point::max());
+    co_await parked.async_wait(use_tuple);
+    co_return true;
+  }
+
+  // The upstream's answer to one request, for the client: 1xx heads, then the final head with
+  // the proxy's own Connection header, then exactly the body its framing says. True when the
+  // client connection may carry another request.
+  awaitable<bool> relay_response(tcp::socket& up, tcp::socket& s, const ProxyRequest& req,
+                                 size_t rec, Clock::time_point& last) {
+    std::string in;
+    bool answered = false;
+    auto gateway_error = [&](const char* what) -> awaitable<bool> {
+      if (!answered)
+        co_await answer(s, 502, "Bad Gateway", "",
+                        fmt::format("cordon: {} {}.", host_port(req.host, req.port), what));
+      co_return false;
+    };
+    for (;;) {
+      auto [ec, n] = co_await asio::async_read_until(
+          up, asio::dynamic_buffer(in, kProxyResponseHeadLimit), "\r\n\r\n", use_tuple);
+      if (ec) co_return co_await gateway_error("closed the connection before it answered");
+      auto head = parse_response_head(std::string_view(in).substr(0, n), req.method == "HEAD",
+                                      req.keep_alive);
+      if (!head) co_return co_await gateway_error("answered with a malformed response head");
+      auto [wec, w] = co_await asio::async_write(s, asio::buffer(head->head), use_tuple);
+      if (wec) co_return false;
+      answered = true;
+      log[rec].bytes_in += n;
+      last = Clock::now();
+      in.erase(0, n);
+      if (head->status < 200 && head->status != 101) continue;  // 100 Continue, 103
+      BodyCounter body(head->body);
+      std::vector<char> chunk(64 * 1024);
+      std::string_view have = in;
+      for (;;) {
+        size_t take = body.feed(have);
+        if (take > 0) {
+          auto [e2, w2] = co_await asio::async_write(s, asio::buffer(have.data(), take), use_tuple);
+          if (e2) co_return false;
+          log[rec].bytes_in += w2;
+          last = Clock::now();
+        }
+        if (body.done()) co_return head->keep_alive;
+        if (body.failed()) co_return false;
+        auto [e3, got] = co_await up.async_read_some(asio::buffer(chunk), use_tuple);
+        if (e3) {  // the end of a body read until close, or a cut one: the client's ends too
+          asio::error_code ignored;
+          s.shutdown(tcp::socket::shutdown_send, ignored);
+          co_return false;
+        }
+        have = std::string_view(chunk.data(), got);
+      }
+    }
   }
 
   // SOCKS5 (RFC 1928), CONNECT only, no authentication.
@@ -351,11 +482,17 @@ struct ProxyServer::Impl {
     co_await relay(s, up, rec);
   }
 
-  awaitable<void> serve(tcp::socket s) {
+  awaitable<void> serve(tcp::socket s, bool from_session) {
+    // The frame may be destroyed with the io_context, after the Impl's other members: the
+    // guard holds the session's budget itself.
     struct Active {
       unsigned& n;
-      ~Active() { --n; }
-    } guard{active};
+      std::shared_ptr<ConnectionBudget> session;
+      ~Active() {
+        --n;
+        if (session) session->give();
+      }
+    } guard{active, from_session ? session : nullptr};
     try {
       char first = 0;
       {
@@ -381,20 +518,39 @@ struct ProxyServer::Impl {
         co_await t.async_wait(use_tuple);
         continue;
       }
-      if (active >= limits.max_connections) {  // NET-8: 256 at once
-        record("(over the limit of connections)", false, "too many connections");
+      // NET-8: 256 at once per command, and the session's limit over all its commands.
+      if (active >= limits.max_connections) {
+        record(kOverTheLimit, false,
+               fmt::format("too many connections: {} at once per command",
+                           limits.max_connections));
         continue;  // `sock` closes
       }
+      if (session && !session->take()) {
+        record(kOverTheLimit, false,
+               fmt::format("too many connections: {} at once in this session", session->limit()));
+        continue;
+      }
       ++active;
-      asio::co_spawn(io, serve(std::move(sock)), asio::detached);
+      asio::co_spawn(io, serve(std::move(sock), session != nullptr), asio::detached);
     }
   }
 };
 
-ProxyServer::ProxyServer(int listen_fd, NetRules rules, std::vector<std::string> own,
-                         ProxyLimits limits, HostAsk ask)
+bool ConnectionBudget::take() {
+  unsigned n = used_.load();
+  do {
+    if (n >= limit_) return false;
+  } while (!used_.compare_exchange_weak(n, n + 1));
+  return true;
+}
+
+void ConnectionBudget::give() { --used_; }
+
+ProxyServer::ProxyServer(int listen_fd, NetRules rules, std::vector<OwnNetwork> own,
+                         ProxyLimits limits, HostAsk ask, std::shared_ptr<ConnectionBudget> session)
     : impl_(std::make_unique<Impl>()) {
   impl_->ask = std::move(ask);
+  impl_->session = std::move(session);
   impl_->rules = std::move(rules);
   impl_->own = std::move(own);
   impl_->limits = limits;
@@ -430,26 +586,6 @@ std::vector<NetConnection> ProxyServer::stop() {
   impl_->asker.stop();  // queued questions are dropped; the one being asked is waited for
   impl_->asker.join();
   return impl_->log;
-}
-
-std::vector<std::string> own_addresses() {
-  std::vector<std::string> out;
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) return out;
-  for (ifaddrs* i = list; i; i = i->ifa_next) {
-    if (!i->ifa_addr) continue;
-    char text[INET6_ADDRSTRLEN] = {};
-    if (i->ifa_addr->sa_family == AF_INET)
-      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
-    else if (i->ifa_addr->sa_family == AF_INET6)
-      inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(i->ifa_addr)->sin6_addr, text,
-                sizeof text);
-    else
-      continue;
-    if (auto c = canonical_ip(text)) out.push_back(*c);
-  }
-  freeifaddrs(list);
-  return out;
 }
 
 }  // namespace cordon

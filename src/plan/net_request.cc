@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/net_entry.h"
+#include "plan/http_framing.h"
 
 namespace cordon {
 
@@ -83,6 +84,10 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
   for (unsigned char c : head)
     if ((c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f)
       return fail("the request holds a control character");
+  for (size_t i = 0; i < head.size(); ++i)
+    if ((head[i] == '\r') != (i + 1 < head.size() && head[i + 1] == '\n') ||
+        (head[i] == '\n' && (i == 0 || head[i - 1] != '\r')))
+      return fail("the request holds a line break that is not CR LF");
   auto lines = lines_of(head);
   if (lines.empty()) return fail("empty request");
   std::string_view first = lines[0];
@@ -112,14 +117,25 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
     return fail("a user name in the URL is not passed on");
   if (!split_authority(authority, 80, &r.host, &r.port))
     return fail("the URL's host is not a valid host name");
-  r.forward_head = fmt::format("{} {} {}\r\n", method, path, version);
-  for (size_t i = 1; i < lines.size(); ++i) {
-    std::string_view l = lines[i];
-    if (l.empty()) continue;
-    size_t colon = l.find(':');
-    if (colon == std::string_view::npos || colon == 0) return fail("a header line has no name");
-    if (hop_by_hop(lower(l.substr(0, colon)))) continue;
-    r.forward_head.append(l);
+  auto fields = header_fields(head);
+  if (!fields) return fail("a header line is malformed (no name, or folded onto the next line)");
+  auto body = request_body(*fields, why);
+  if (!body) return std::nullopt;
+  r.method = std::string(method);
+  r.body = *body;
+  r.keep_alive = version == "HTTP/1.1" && !has_token(*fields, "connection", "close") &&
+                 !has_token(*fields, "proxy-connection", "close");
+  // The upstream gets the Host that was judged (RFC 9112 3.2.2: a proxy replaces the Host it
+  // received with the target's), so a request for an allowed name cannot name another.
+  r.forward_head = fmt::format("{} {} {}\r\nHost: {}\r\n", method, path, version,
+                               lower(authority));
+  std::vector<std::string> named = header_tokens(*fields, "connection");
+  for (auto& t : header_tokens(*fields, "proxy-connection")) named.push_back(std::move(t));
+  for (const auto& f : *fields) {
+    if (hop_by_hop(f.name) || f.name == "host" ||
+        std::find(named.begin(), named.end(), f.name) != named.end())
+      continue;
+    r.forward_head.append(f.line);
     r.forward_head += "\r\n";
   }
   r.forward_head += "Connection: close\r\n\r\n";

@@ -5,19 +5,28 @@
 #include <string>
 #include <string_view>
 
+#include "plan/http_framing.h"
+
 namespace cordon {
 
 // The header block may be at most this long, and must arrive within kProxyHeaderSeconds.
 constexpr size_t kProxyHeaderLimit = 16 * 1024;
 constexpr int kProxyHeaderSeconds = 10;
+// An upstream's response head may be at most this long.
+constexpr size_t kProxyResponseHeadLimit = 64 * 1024;
 
 struct ProxyRequest {
   bool connect = false;  // CONNECT host:port (a tunnel)
   std::string host;      // normalized (normalize_host), a canonical literal for addresses
   int port = 0;
-  // Absolute form only: the request as the server gets it ("GET /path HTTP/1.1", the headers
-  // without the Proxy-* and hop-by-hop ones, and "Connection: close").
+  // Absolute form only: the request as the server gets it ("GET /path HTTP/1.1", the Host of
+  // the URL, the headers without Host, the Proxy-* and hop-by-hop ones and those Connection
+  // names, and "Connection: close"), and what follows it.
   std::string forward_head;
+  std::string method;       // "GET"
+  BodyFraming body;         // where its body ends: the next request starts there
+  bool keep_alive = false;  // HTTP/1.1 without "Connection: close": another request may follow
+
 };
 
 // `head` is the header block up to and including the empty line. Nothing when it is malformed

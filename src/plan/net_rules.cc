@@ -1,6 +1,5 @@
 #include "plan/net_rules.h"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,8 +10,8 @@ namespace cordon {
 
 namespace {
 
-bool port_matches(int entry_port, int port) {
-  if (entry_port == -1) return true;
+bool port_matches(int entry_port, int port, bool deny) {
+  if (entry_port == -1 || (entry_port == 0 && deny)) return true;
   if (entry_port == 0) return port == 80 || port == 443;
   return entry_port == port;
 }
@@ -23,8 +22,9 @@ bool ends_with_label(const std::string& host, const std::string& base) {
          host[host.size() - base.size() - 1] == '.';
 }
 
-bool entry_matches(const NetEntry& e, const std::string& host, bool literal, int port) {
-  if (!port_matches(e.port, port)) return false;
+bool entry_matches(const NetEntry& e, const std::string& host, bool literal, int port,
+                   bool deny) {
+  if (!port_matches(e.port, port, deny)) return false;
   switch (e.kind) {
     case NetEntry::Kind::kAddress:
       return literal && e.host == host;
@@ -37,41 +37,6 @@ bool entry_matches(const NetEntry& e, const std::string& host, bool literal, int
   }
   return false;
 }
-
-bool in_v4(uint32_t a, const char* net, int bits) {
-  in_addr n{};
-  inet_pton(AF_INET, net, &n);
-  uint32_t mask = bits == 0 ? 0 : ~uint32_t{0} << (32 - bits);
-  return (a & mask) == (ntohl(n.s_addr) & mask);
-}
-
-bool in_v6(const in6_addr& a, const char* net, int bits) {
-  in6_addr n{};
-  inet_pton(AF_INET6, net, &n);
-  for (int i = 0; i < 16 && bits > 0; ++i, bits -= 8) {
-    auto mask = static_cast<unsigned char>(bits >= 8 ? 0xff : 0xff << (8 - bits));
-    if ((a.s6_addr[i] & mask) != (n.s6_addr[i] & mask)) return false;
-  }
-  return true;
-}
-
-struct Range {
-  const char* net;
-  int bits;
-  const char* what;
-};
-constexpr Range kV4Ranges[] = {{"127.0.0.0", 8, "loopback"},
-                               {"0.0.0.0", 8, "unspecified"},
-                               {"169.254.0.0", 16, "link-local"},
-                               {"10.0.0.0", 8, "private"},
-                               {"172.16.0.0", 12, "private"},
-                               {"192.168.0.0", 16, "private"},
-                               {"100.64.0.0", 10, "shared (carrier-grade NAT)"},
-                               {"224.0.0.0", 4, "multicast"},
-                               {"240.0.0.0", 4, "reserved"}};
-constexpr Range kV6Ranges[] = {{"::1", 128, "loopback"},     {"::", 128, "unspecified"},
-                               {"fe80::", 10, "link-local"}, {"fc00::", 7, "private"},
-                               {"ff00::", 8, "multicast"},   {"2001:db8::", 32, "documentation"}};
 
 }  // namespace
 
@@ -97,48 +62,11 @@ Result<NetRules> parse_net_rules(const std::vector<std::string>& allow,
 NetVerdict check_host(const NetRules& rules, const std::string& host, int port) {
   const bool literal = canonical_ip(host).has_value();
   for (const auto& e : rules.deny)
-    if (entry_matches(e, host, literal, port)) return {false, "deny " + e.text, false};
+    if (entry_matches(e, host, literal, port, true)) return {false, "deny " + e.text, false};
   for (const auto& e : rules.allow)
-    if (entry_matches(e, host, literal, port))
+    if (entry_matches(e, host, literal, port, false))
       return {true, "allow " + e.text, e.kind == NetEntry::Kind::kAddress};
   return {false, "not in allow", false, true};
-}
-
-std::optional<std::string> refused_address(const std::string& address,
-                                           const std::vector<std::string>& own) {
-  const bool mine = std::find(own.begin(), own.end(), address) != own.end();
-  in_addr a4{};
-  if (inet_pton(AF_INET, address.c_str(), &a4) == 1) {
-    uint32_t a = ntohl(a4.s_addr);
-    for (const auto& r : kV4Ranges)
-      if (in_v4(a, r.net, r.bits)) return fmt::format("{} ({}/{})", r.what, r.net, r.bits);
-    if (mine) return "one of this machine's own addresses";
-    return std::nullopt;
-  }
-  in6_addr a6{};
-  if (inet_pton(AF_INET6, address.c_str(), &a6) != 1) return "not an address";
-  for (const auto& r : kV6Ranges)
-    if (in_v6(a6, r.net, r.bits)) return fmt::format("{} ({}/{})", r.what, r.net, r.bits);
-  // NAT64 (64:ff9b::/96) carries an IPv4 address: judged as that address, so a name cannot
-  // reach 10.0.0.1 or the metadata address through a NAT64 gateway.
-  if (mine) return "one of this machine's own addresses";
-  if (in_v6(a6, "64:ff9b::", 96)) {
-    char v4[INET_ADDRSTRLEN] = {};
-    inet_ntop(AF_INET, a6.s6_addr + 12, v4, sizeof v4);
-    if (auto why = refused_address(v4, own)) return fmt::format("NAT64 of {}, {}", v4, *why);
-  }
-  return std::nullopt;
-}
-
-const std::vector<std::string>& refused_ranges() {
-  static const std::vector<std::string> all = [] {
-    std::vector<std::string> v;
-    for (const auto& r : kV4Ranges) v.push_back(fmt::format("{}/{} ({})", r.net, r.bits, r.what));
-    for (const auto& r : kV6Ranges) v.push_back(fmt::format("{}/{} ({})", r.net, r.bits, r.what));
-    v.push_back("this machine's own interface addresses");
-    return v;
-  }();
-  return all;
 }
 
 std::string refusal_body(const std::string& host_port, const std::string& rule,
@@ -166,8 +94,16 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
         "retry it or try to get around the proxy; carry on without it, or ask the user to add "
         "it to [network] allow ({}).",
         host_port, rule.substr(7), where);
-  if (rule == "too many connections")
-    return "cordon: this command already has 256 connections open through the proxy.";
+  if (rule.rfind("too many connections", 0) == 0)
+    return fmt::format(
+        "cordon: a connection through the proxy was refused: {}. Close connections the "
+        "command no longer needs, or run fewer commands at once.",
+        rule);
+  if (rule.rfind("unreachable: ", 0) == 0)
+    return fmt::format("cordon: {} could not be reached: {}.", host_port, rule.substr(13));
+  if (rule.rfind("could not resolve ", 0) == 0)
+    return fmt::format("cordon: {} could not be reached: its name could not be resolved.",
+                       host_port);
   return fmt::format(
       "cordon: {} is not in [network] allow ({}). Ask the user to add it; do not "
       "try to get around the proxy.",
@@ -177,12 +113,29 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
 std::vector<std::string> refusal_notes(const std::vector<NetConnection>& connections,
                                        const std::string& config_file) {
   std::vector<std::string> out;
+  unsigned long long more = 0;  // refused connections past the notes' limit, or aggregated
   for (const auto& c : connections) {
     if (c.allowed) continue;
+    if (c.host_port == kOtherHosts || out.size() >= kMaxRefusalNotes) {
+      more += c.count;
+      continue;
+    }
     out.push_back(refusal_body(c.host_port, c.rule, config_file).substr(8) +
                   (c.count > 1 ? fmt::format(" ({} attempts)", c.count) : std::string()));
   }
+  if (more > 0)
+    out.push_back(fmt::format(
+        "{} more connection{} through the proxy {} refused or failed, to hosts not named in "
+        "these notes; the result's connections list them.",
+        more, more == 1 ? "" : "s", more == 1 ? "was" : "were"));
   return out;
+}
+
+unsigned session_connection_limit(unsigned requested, unsigned long long open_files) {
+  constexpr unsigned long long kReserve = 128;  // cordon's own files, pipes, the commands'
+  const unsigned long long want = requested ? requested : kSessionConnections;
+  const unsigned long long room = open_files > kReserve * 2 ? (open_files - kReserve) / 2 : 64;
+  return static_cast<unsigned>(std::min(want, room));
 }
 
 void set_proxy_variables(EnvMap& env, int port) {

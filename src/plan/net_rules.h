@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/net_entry.h"
+#include "plan/address_check.h"
 #include "core/result.h"
 
 namespace cordon {
@@ -34,16 +35,9 @@ struct NetVerdict {
   bool names_address = false;  // the allowing entry is the address itself (NET-8 exception)
   bool unlisted = false;       // no entry names it: unknown = "ask" may ask (NET-10)
 };
-// `host` must be normalized (normalize_host).
+// `host` must be normalized (normalize_host). An allow entry without a port covers 80 and 443;
+// a deny entry without a port covers every port of its hosts (what is denied stays denied).
 NetVerdict check_host(const NetRules& rules, const std::string& host, int port);
-
-// NET-8: why a resolved address may not be reached ("loopback (127.0.0.0/8)"), or nothing.
-// `own` lists the machine's own interface addresses, canonical.
-std::optional<std::string> refused_address(const std::string& canonical_address,
-                                           const std::vector<std::string>& own);
-
-// The refused ranges, for `cordon policy` (NET-11).
-const std::vector<std::string>& refused_ranges();
 
 // NET-9: the body and header value of a refusal, and the note, once per host. `rule` is a
 // NetVerdict's, an address's ("address ..."), or a question's ("asked: refused (away)").
@@ -60,13 +54,30 @@ struct NetConnection {
   unsigned count = 0;                // connections made or refused
 };
 
-// NET-9: one note per refused host, naming the rule and the fix.
+// NET-9: the result's list is bounded: the first kMaxConnectionEntries host:ports each have
+// an entry; every later one is counted in one last entry named kOtherHosts (connections, bytes,
+// refused when any of them was), so 50,000 refused names cost one entry, not 50,000.
+constexpr size_t kMaxConnectionEntries = 100;
+inline constexpr const char* kOtherHosts = "(other hosts)";
+// The entry of the connections refused at once for the limit of NET-8 (no host is read).
+inline constexpr const char* kOverTheLimit = "(over the connection limit)";
+
+// NET-9: one note per refused host, naming the rule and the fix; past kMaxRefusalNotes hosts
+// (and for kOtherHosts) one note counts the rest.
+constexpr size_t kMaxRefusalNotes = 20;
 std::vector<std::string> refusal_notes(const std::vector<NetConnection>& connections,
                                        const std::string& config_file);
 
 // NET-7: the proxy variables every tool reads, pointing at the proxy on `port`.
 struct EnvMap;
 void set_proxy_variables(EnvMap& env, int port);
+
+// NET-8: the connections one session's commands may hold through their proxies at once:
+// `requested` (0: kSessionConnections), and never more than half the descriptors left under
+// cordon's open-files limit (each connection is two descriptors in cordon).
+// Example: session_connection_limit(0, 1048576) == 512; session_connection_limit(0, 1024) == 448.
+constexpr unsigned kSessionConnections = 512;
+unsigned session_connection_limit(unsigned requested, unsigned long long open_files);
 
 // NET-7: the port the proxy answers on inside every sandbox's own network namespace (each
 // sandbox has its own loopback, so one fixed port never collides with another command's).

@@ -34,6 +34,7 @@
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
 #include "sys/fs_util.h"
+#include "sys/open_files.h"
 
 namespace cordon {
 
@@ -138,6 +139,8 @@ Status Session::prepare() {
   auto backend = choose_backend(opts_.env);  // MAC-5: the one place the backend is chosen
   if (!backend.ok()) return backend.error();
   backend_ = *backend;
+  connections_ = std::make_shared<ConnectionBudget>(
+      session_connection_limit(opts_.max_session_connections, open_files_limit()));
   std::string project =
       real_or_lexical(opts_.project.empty() ? find_project_root(opts_.cwd) : opts_.project);
   if (!opts_.id.empty()) {
@@ -697,10 +700,12 @@ std::optional<Refusal> Session::start_sandbox_early(Command& c) {
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
   HostAsk ask;
   if (opts_.ask_host)
-    ask = [f = opts_.ask_host, text = command_line(c.req)](const std::string& hp) {
-      return f(text, hp);
+    ask = [f = opts_.ask_host, text = command_line(c.req)](const std::string& hp,
+                                                            const std::string& warning) {
+      return f(text, hp, warning);
     };
-  auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home, std::move(ask));
+  auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home, std::move(ask),
+                                   connections_);
   if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
   c.net = std::move(proxy).value();
   auto early = PendingSandbox::start(*c.part, opts_.policy.limits, c.req.timeout, c.bwrap,

@@ -44,8 +44,14 @@ struct SessionOptions {
   // notices are in the result as well.
   std::function<void(const std::string&)> on_notice;
   // NET-10: asks about a host no [network] entry names, for `command` (its text), when the
-  // config says unknown = "ask"; blocks until answered. Unset: such hosts are refused.
-  std::function<HostAnswer(const std::string& command, const std::string& host_port)> ask_host;
+  // config says unknown = "ask"; blocks until answered. `warning`: what the question must add
+  // (the address is this machine itself), or empty. Unset: such hosts are refused.
+  std::function<HostAnswer(const std::string& command, const std::string& host_port,
+                           const std::string& warning)>
+      ask_host;
+  // NET-8: connections open at once through the proxies of all this session's commands
+  // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
+  unsigned max_session_connections = 0;
 };
 
 // What `cordon session resume` reports (SES-3).
@@ -190,6 +196,8 @@ class Session {
   std::vector<ToolWrite> tool_writes_;  // under mu_; the latest kMaxToolWrites
   mutable std::mutex mu_;
   std::mutex probe_mu_;
+  // NET-8: the connections all this session's commands hold through their proxies at once.
+  std::shared_ptr<ConnectionBudget> connections_;
   mutable std::mutex sweep_mu_;
 };
 

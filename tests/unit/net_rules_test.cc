@@ -217,45 +217,26 @@ TEST(NetRules, WildcardNeverMatchesLiteral) {
   EXPECT_FALSE(check_host(r, "93.184.216.34", 443).allowed);
 }
 
-// NET-8: the refused ranges, with the cloud metadata addresses, and the machine's own.
-TEST(NetRules, RefusedAddresses) {
+// NET-6: a deny entry without a port denies every port of its hosts; an allow entry without
+// one stays 80 and 443. (Addresses: tests/unit/net_address_test.cc.)
+TEST(NetRules, DenyWithoutPortCoversEveryPort) {
+  NetRules r = rules({"**.x.test:*", "127.0.0.1:*", "plain.test"},
+                     {"secret.x.test", "*.deep.x.test", "127.0.0.1"});
   struct Case {
-    const char* addr;
-    const char* words;  // nullptr: allowed
+    const char* host;
+    int port;
+    bool allowed;
   };
   const Case cases[] = {
-      {"127.0.0.1", "loopback"},
-      {"127.255.0.9", "loopback"},
-      {"0.0.0.0", "unspecified"},
-      {"169.254.169.254", "link-local"},
-      {"10.1.2.3", "private"},
-      {"172.16.0.1", "private"},
-      {"172.31.255.255", "private"},
-      {"192.168.1.1", "private"},
-      {"100.64.0.1", "shared"},
-      {"224.0.0.1", "multicast"},
-      {"::1", "loopback"},
-      {"::", "unspecified"},
-      {"fe80::1", "link-local"},
-      {"fd00:ec2::254", "private"},
-      {"fc00::1", "private"},
-      {"ff02::1", "multicast"},
-      {"104.16.0.35", nullptr},
-      {"172.32.0.1", nullptr},
-      {"2606:4700::6810:123", nullptr},
-      {"203.0.113.9", "own"},
-      {"64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254, link-local"},
-      {"64:ff9b::6810:23", nullptr},
+      {"secret.x.test", 443, false}, {"secret.x.test", 8080, false}, {"secret.x.test", 22, false},
+      {"a.deep.x.test", 8443, false}, {"other.x.test", 8080, true},  {"127.0.0.1", 9999, false},
+      {"plain.test", 443, true},     {"plain.test", 8080, false},
   };
   for (const auto& c : cases) {
-    auto why = refused_address(c.addr, {"203.0.113.9"});
-    if (c.words) {
-      ASSERT_TRUE(why.has_value()) << c.addr;
-      EXPECT_NE(why->find(c.words), std::string::npos) << c.addr << ": " << *why;
-    } else {
-      EXPECT_FALSE(why.has_value()) << c.addr << ": " << why.value_or("");
-    }
+    NetVerdict v = check_host(r, c.host, c.port);
+    EXPECT_EQ(v.allowed, c.allowed) << c.host << ":" << c.port << " " << v.rule;
   }
+  EXPECT_EQ(check_host(r, "secret.x.test", 8080).rule, "deny secret.x.test");
 }
 
 // NET-9: the body names the host, the rule and the file, and tells an agent not to work around.
@@ -387,6 +368,34 @@ TEST(NetRules, ProxyVariables) {
   EXPECT_EQ(env.get("JAVA_TOOL_OPTIONS").value_or(""),
             "-Xmx1g -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 "
             "-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128");
+}
+
+// NET-9: the notes are bounded: one per refused host up to kMaxRefusalNotes, then one that
+// counts the rest, the aggregated entry's connections included; upstream failures say so.
+TEST(NetRules, RefusalNotesAreBounded) {
+  std::vector<NetConnection> c;
+  for (int i = 0; i < 50; ++i)
+    c.push_back({"h" + std::to_string(i) + ".invalid:443", false, "not in allow", 0, 0, 2});
+  c.push_back({kOtherHosts, false, "more", 0, 0, 5000});
+  c.push_back({"ok.test:443", true, "allow ok.test", 1, 1, 1});
+  auto notes = refusal_notes(c, "c.toml");
+  ASSERT_EQ(notes.size(), kMaxRefusalNotes + 1);
+  EXPECT_NE(notes.back().find("5060 more connections"), std::string::npos) << notes.back();
+  auto one = refusal_notes({{"down.test:80", false, "unreachable: Connection refused", 0, 0, 1},
+                            {"gone.test:80", false, "could not resolve gone.test", 0, 0, 1}},
+                           "c.toml");
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_EQ(one[0], "down.test:80 could not be reached: Connection refused.");
+  EXPECT_NE(one[1].find("gone.test:80 could not be reached: its name could not be resolved"),
+            std::string::npos);
+}
+
+// NET-8: the session's connection limit: 512, or half of what the open-files limit leaves.
+TEST(NetRules, SessionConnectionLimit) {
+  EXPECT_EQ(session_connection_limit(0, 1048576), kSessionConnections);
+  EXPECT_EQ(session_connection_limit(0, 1024), 448u);
+  EXPECT_EQ(session_connection_limit(100, 1048576), 100u);
+  EXPECT_EQ(session_connection_limit(0, 100), 64u);
 }
 
 // NET-9: one note per refused host; reached hosts get none.

@@ -9,6 +9,7 @@
 #include "backend/linux/net_stage.h"
 #include "config/policy.h"
 #include "core/paths.h"
+#include "host/own_networks.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -44,8 +45,9 @@ int receive_fd(int sock) {
 
 }  // namespace
 
-Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
-                                                          const NetRules& rules, HostAsk ask) {
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
+    const ProcessPart& part, LaunchIo& io, const NetRules& rules, HostAsk ask,
+    std::shared_ptr<ConnectionBudget> session) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   std::unique_ptr<CommandProxy> p(new CommandProxy());
   int sv[2];
@@ -61,6 +63,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
                                  std::strerror(errno));
   p->rules_ = rules;
   p->ask_ = std::move(ask);
+  p->session_ = std::move(session);
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
   io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe),
@@ -73,16 +76,16 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
   p->receiver_ = std::thread([self] {
     int l = receive_fd(self->sock_);
     if (l < 0) return;
-    self->server_ =
-        std::make_unique<ProxyServer>(l, self->rules_, own_addresses(), ProxyLimits{}, self->ask_);
+    self->server_ = std::make_unique<ProxyServer>(l, self->rules_, own_networks(), ProxyLimits{},
+                                                  self->ask_, self->session_);
     self->server_->start();
   });
   return p;
 }
 
-Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& part, LaunchIo& io,
-                                                          const Policy& policy,
-                                                          const std::string& home, HostAsk ask) {
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
+    const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
+    HostAsk ask, std::shared_ptr<ConnectionBudget> session) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   auto rules =
       parse_net_rules(policy.network.allow, policy.network.deny,
@@ -90,7 +93,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart& par
                       policy.source_file.empty() ? std::string("~/.config/cordon/config.toml")
                                                  : tilde_path(policy.source_file, home));
   if (!rules.ok()) return rules.error();
-  return start(part, io, rules.value(), std::move(ask));
+  return start(part, io, rules.value(), std::move(ask), std::move(session));
 }
 
 std::vector<NetConnection> CommandProxy::finish() {

@@ -27,13 +27,15 @@ class CommandProxy {
   // Example: auto proxy = CommandProxy::start(part, io, rules); ... proxy->finish();
   // `ask`: how hosts no entry names are asked about when the rules say unknown = "ask"
   // (NET-10); called on the proxy's own thread, and never after finish() returned.
-  static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
-                                                     const NetRules& rules, HostAsk ask = {});
+  // `session`: the connections the session's commands may hold at once (NET-8), shared.
+  static Result<std::unique_ptr<CommandProxy>> start(
+      const ProcessPart& part, LaunchIo& io, const NetRules& rules, HostAsk ask = {},
+      std::shared_ptr<ConnectionBudget> session = {});
   // The same, with the rules of `policy` ([network] allow/deny/unknown); `home` shortens the
   // config file's name in messages.
-  static Result<std::unique_ptr<CommandProxy>> start(const ProcessPart& part, LaunchIo& io,
-                                                     const Policy& policy, const std::string& home,
-                                                     HostAsk ask = {});
+  static Result<std::unique_ptr<CommandProxy>> start(
+      const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
+      HostAsk ask = {}, std::shared_ptr<ConnectionBudget> session = {});
   ~CommandProxy();
 
   // Ends the proxy (the command has ended) and lists its hosts.
@@ -49,6 +51,7 @@ class CommandProxy {
   [[maybe_unused]] int exe_ = -1;
   NetRules rules_;
   HostAsk ask_;
+  std::shared_ptr<ConnectionBudget> session_;
   std::unique_ptr<ProxyServer> server_;
   std::thread receiver_;
   [[maybe_unused]] bool finished_ = false;

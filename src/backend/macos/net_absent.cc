@@ -19,13 +19,15 @@ constexpr const char* kNoNetStage =
 // The session starts the proxy for bwrap's commands only (Session::start_sandbox_early), so a
 // macOS build never reaches these; if one is reached, it says why it cannot run.
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
-                                                          const NetRules&, HostAsk) {
+                                                          const NetRules&, HostAsk,
+                                                          std::shared_ptr<ConnectionBudget>) {
   return make_error("unavailable", kNoNetStage);
 }
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
                                                           const Policy&, const std::string&,
-                                                          HostAsk) {
+                                                          HostAsk,
+                                                          std::shared_ptr<ConnectionBudget>) {
   return make_error("unavailable", kNoNetStage);
 }
 

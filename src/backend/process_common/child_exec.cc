@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "sys/fs_util.h"
+#include "sys/open_files.h"
 
 namespace cordon {
 
@@ -20,7 +21,10 @@ std::vector<ChildLimit> rlimits_of(const Limits& l) {
   if (l.cpu_seconds) lims.push_back({RLIMIT_CPU, static_cast<rlim_t>(*l.cpu_seconds)});
   if (l.pids) lims.push_back({RLIMIT_NPROC, static_cast<rlim_t>(*l.pids)});
   if (l.file_size) lims.push_back({RLIMIT_FSIZE, static_cast<rlim_t>(*l.file_size)});
-  if (l.open_files) lims.push_back({RLIMIT_NOFILE, static_cast<rlim_t>(*l.open_files)});
+  if (l.open_files)
+    lims.push_back({RLIMIT_NOFILE, static_cast<rlim_t>(*l.open_files)});
+  else if (auto started = started_open_files_limit())
+    lims.push_back({RLIMIT_NOFILE, static_cast<rlim_t>(*started), true});
   return lims;
 }
 
@@ -84,6 +88,8 @@ int child_exec(const ChildExec& a) {
     struct rlimit r {
       a.lims[i].value, a.lims[i].value
     };
+    if (a.lims[i].soft_only && getrlimit(a.lims[i].resource, &r) == 0)
+      r.rlim_cur = std::min(a.lims[i].value, r.rlim_max);
     if (setrlimit(a.lims[i].resource, &r) < 0) return kChildLimits;
   }
   if (a.cwd && chdir(a.cwd) < 0) return kChildFolder;

@@ -24,9 +24,12 @@ namespace cordon {
 struct ChildLimit {
   int resource;
   rlim_t value;
+  bool soft_only = false;  // sets the soft limit (at most the hard one), not both
 };
 
-// The rlimits of PROC-6's limits (memory, cpu, processes, file size, open files).
+// The rlimits of PROC-6's limits (memory, cpu, processes, file size, open files); without an
+// open-files limit, the soft one cordon started with (sys/open_files.h), so a command never
+// inherits the higher limit cordon raised for its proxy.
 std::vector<ChildLimit> rlimits_of(const Limits& limits);
 
 // Everything the child reads, prepared before it starts: it may only make async-signal-safe
