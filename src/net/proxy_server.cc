@@ -166,7 +166,8 @@ struct ProxyServer::Impl {
     }
     for (const auto& ep : eps) {
       std::string addr = canonical_ip(ep.address().to_string()).value_or("?");
-      if (auto why = refused_address(addr, own); why && !v.names_address) {
+      if (auto why = refused_address(addr, own);
+          why && !v.names_address && !address_listed(rules, addr, port)) {
         rule = fmt::format("address {}, {}", addr, *why);
         rec = record(hp, false, rule);
         co_return Outcome::kRefused;

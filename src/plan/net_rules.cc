@@ -69,6 +69,10 @@ NetVerdict check_host(const NetRules& rules, const std::string& host, int port) 
   return {false, "not in allow", false, true};
 }
 
+bool address_listed(const NetRules& rules, const std::string& canonical_address, int port) {
+  return check_host(rules, canonical_address, port).names_address;
+}
+
 std::string refusal_body(const std::string& host_port, const std::string& rule,
                          const std::string& config_file) {
   std::string where = config_file.empty() ? "~/.config/cordon/config.toml" : config_file;

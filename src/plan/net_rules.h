@@ -39,6 +39,12 @@ struct NetVerdict {
 // a deny entry without a port covers every port of its hosts (what is denied stays denied).
 NetVerdict check_host(const NetRules& rules, const std::string& host, int port);
 
+// NET-8's exception: an allow entry names `canonical_address` itself (and no deny entry covers
+// it) for `port`, so a name that resolves to it may be reached there even when the address is
+// outside global unicast (a company mirror on 10.x, a split-horizon resolver): the user listed
+// that address as reachable.
+bool address_listed(const NetRules& rules, const std::string& canonical_address, int port);
+
 // NET-9: the body and header value of a refusal, and the note, once per host. `rule` is a
 // NetVerdict's, an address's ("address ..."), or a question's ("asked: refused (away)").
 std::string refusal_body(const std::string& host_port, const std::string& rule,

@@ -239,6 +239,19 @@ TEST(NetRules, DenyWithoutPortCoversEveryPort) {
   EXPECT_EQ(check_host(r, "secret.x.test", 8080).rule, "deny secret.x.test");
 }
 
+// NET-8: an address outside global unicast is reached through a name only when an allow entry
+// names that address for that port, and no deny entry covers it.
+TEST(NetRules, AnAddressListedLiterallyMayBeReachedThroughAName) {
+  NetRules r = rules({"mirror.test", "10.1.2.3", "10.9.9.9:*", "10.5.5.5"}, {"10.5.5.5:443"});
+  EXPECT_TRUE(address_listed(r, "10.1.2.3", 443));
+  EXPECT_TRUE(address_listed(r, "10.1.2.3", 80));
+  EXPECT_FALSE(address_listed(r, "10.1.2.3", 8080));  // the entry's ports only
+  EXPECT_TRUE(address_listed(r, "10.9.9.9", 8080));
+  EXPECT_FALSE(address_listed(r, "10.5.5.5", 443));  // denied
+  EXPECT_FALSE(address_listed(r, "10.1.2.4", 443));  // another address
+  EXPECT_FALSE(address_listed(r, "mirror.test", 443));  // a name is not an address
+}
+
 // NET-9: the body names the host, the rule and the file, and tells an agent not to work around.
 TEST(NetRules, RefusalBody) {
   std::string b = refusal_body("example.org:443", "not in allow", "~/.config/cordon/config.toml");
