@@ -824,7 +824,7 @@ std::optional<Refusal> Session::write_record(Command& c) {
 
 Result<ProcessOutcome> Session::launch(Command& c) {
   if (c.early) {
-    c.early->release();
+    if (auto st = c.early->release(); !st.ok()) return st.error();
     return c.early->wait();
   }
   auto started = [&](pid_t pid) {

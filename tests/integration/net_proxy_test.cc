@@ -247,14 +247,14 @@ TEST(NetProxy, DenyWinsOverAllow) {
   EXPECT_EQ(up.accepted(), 0);
 }
 
-// NET-8: a name resolving to loopback is refused unless listed by address; an unlisted
-// loopback port is refused; the upstream never sees a connection.
+// NET-8: a name resolving to loopback is refused unless that address is listed as well; an
+// unlisted loopback port is refused; the upstream never sees a connection.
 TEST(NetProxy, LoopbackByNameOrUnlistedPortIsRefused) {
   REQUIRE_SANDBOX();
   World w;
   Upstream up, other;
   const std::string port = std::to_string(up.port());
-  w.config(allow_config({"localhost:" + port, "127.0.0.1:" + port}));
+  w.config(allow_config({"localhost:" + port, "127.0.0.2:" + port}));
   Proc r = w.py(std::string(kClient) + "print(via_connect('localhost', " + port + "))\n" +
                 "print(via_connect('127.0.0.1', " + std::to_string(other.port()) + "))\n" +
                 "print(socks('localhost', " + port + "))\n");
@@ -267,6 +267,12 @@ TEST(NetProxy, LoopbackByNameOrUnlistedPortIsRefused) {
       << r.out;
   EXPECT_NE(r.out.find("socks-reply 2"), std::string::npos) << r.out;
   EXPECT_EQ(up.accepted(), 0);
+  EXPECT_EQ(other.accepted(), 0);
+  // The exception: the address the name resolves to is listed literally, on that port.
+  w.config(allow_config({"localhost:" + port, "127.0.0.1:" + port}));
+  r = w.py(std::string(kClient) + "print(via_connect('localhost', " + port + "))\n");
+  EXPECT_NE(r.out.find("hello-upstream GET /via-connect"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(up.accepted(), 1);
   EXPECT_EQ(other.accepted(), 0);
 }
 

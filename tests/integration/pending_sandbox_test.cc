@@ -71,7 +71,7 @@ TEST(PendingSandbox, StartHandOverReleaseWait) {  // PERF-1, FS-1, PROC-5
   EXPECT_GT(s->pid(), 0);
   ASSERT_TRUE(s->hand_over(rig.plan()).ok());
   EXPECT_FALSE(rig.ran()) << "nothing runs before release";
-  s->release();
+  ASSERT_TRUE(s->release().ok());
   auto o = s->wait();
   ASSERT_TRUE(o.ok()) << o.error().message;
   EXPECT_TRUE(o->bwrap_started) << o->err;

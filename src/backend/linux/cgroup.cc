@@ -1,6 +1,7 @@
 #include "backend/linux/cgroup.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -172,6 +173,54 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
   }
   j.mechanism = limit_mechanisms(limits);
   return j;
+}
+
+namespace {
+
+Status write_pid(int fd, pid_t pid) {
+  std::string text = std::to_string(pid);
+  if (::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()))
+    return ok_status();
+  return make_error("cgroup", fmt::format("cannot move process {} into the command's cgroup ({})",
+                                          pid, std::strerror(errno)));
+}
+
+// The children of single-threaded `pid` (bwrap's first process), from /proc.
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> out;
+  auto text = read_file(fmt::format("/proc/{}/task/{}/children", pid, pid), 4096);
+  if (!text.ok()) return out;
+  for (const auto& w : split(*text, ' '))
+    if (!trim(w).empty()) out.push_back(static_cast<pid_t>(std::stol(trim(w))));
+  return out;
+}
+
+// The moves, in order: the process, then what it forked before it was moved (a fork and a move
+// exclude each other in the kernel, so a child made after the first move is born in the cgroup
+// and one made before is listed by then).
+Status attach_tree(pid_t pid, const std::vector<int>& fds) {
+  for (int fd : fds)
+    if (auto s = write_pid(fd, pid); !s.ok()) return s;
+  for (pid_t child : children_of(pid))
+    for (int fd : fds)
+      if (auto s = write_pid(fd, child); !s.ok() && kill(child, 0) == 0) return s;
+  return ok_status();
+}
+
+}  // namespace
+
+void CgroupAttach::start(pid_t pid, std::vector<int> procs_fds) {
+  if (procs_fds.empty()) return;
+  thread_ = std::thread([this, pid, fds = std::move(procs_fds)] { result_ = attach_tree(pid, fds); });
+}
+
+Status CgroupAttach::finish() {
+  if (thread_.joinable()) thread_.join();
+  return result_;
+}
+
+CgroupAttach::~CgroupAttach() {
+  if (thread_.joinable()) thread_.join();
 }
 
 void remove_cgroups(CgroupJoin& j) {

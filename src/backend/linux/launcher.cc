@@ -127,6 +127,7 @@ struct PendingSandbox::State {
   std::string bpf;  // the part's seccomp program, compiled
   Fd sr, aw, kw;    // ours: bwrap's status to read; its options and its filter to write
   CgroupScope cg;
+  CgroupAttach attach;  // bwrap moved into cg while cordon plans (joined before release)
   ProcessSpec spec;
   std::optional<StartedProcess> proc;  // dropped: bwrap is killed and collected
 };
@@ -164,10 +165,10 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   apply_io(spec, io);
   spec.timeout = timeout;
   spec.bwrap_status_fd = s->sr.fd;
-  spec.cgroup_procs_fds = s->cg.join.procs_fds;
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();
   s->proc.emplace(std::move(*proc));
+  s->attach.start(s->proc->pid(), s->cg.join.procs_fds);
   trace("launch: bwrap started early");
   return PendingSandbox(std::move(s));
 }
@@ -202,11 +203,18 @@ Status PendingSandbox::hand_over(const Plan& plan) {
   return ok_status();
 }
 
-void PendingSandbox::release() {
+Status PendingSandbox::release() {
+  // PROC-6: bwrap and its pid 1 are in the command's cgroup before the gate opens.
+  if (auto st = s_->attach.finish(); !st.ok()) {
+    abort();
+    return st;
+  }
+  trace("launch: cgroup joined");
   // A write that fails means bwrap is gone: what it said is the outcome's to report.
   (void)write_fully(s_->kw.fd, s_->bpf.data(), s_->bpf.size());
   s_->kw.reset();
   trace("launch: command released");
+  return ok_status();
 }
 
 void PendingSandbox::abort() {

@@ -76,7 +76,9 @@ class PendingSandbox {
   // An error (code "aborted") when the plan's process part is not the one started, or bwrap
   // is gone; the sandbox is then given up.
   Status hand_over(const Plan& plan);
-  void release();
+  // An error when bwrap could not be moved into the command's cgroup (the sandbox is then
+  // given up: the command would run without its limits).
+  Status release();
   // Kills bwrap and collects it; nothing of the command ran. Idempotent.
   void abort();
   Result<ProcessOutcome> wait();

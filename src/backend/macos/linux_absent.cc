@@ -43,7 +43,7 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
 
 pid_t PendingSandbox::pid() const { return -1; }
 Status PendingSandbox::hand_over(const Plan&) { return make_error("unavailable", kNoBwrap); }
-void PendingSandbox::release() {}
+Status PendingSandbox::release() { return ok_status(); }
 void PendingSandbox::abort() {}
 Result<ProcessOutcome> PendingSandbox::wait() { return make_error("unavailable", kNoBwrap); }
 
