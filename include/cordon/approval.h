@@ -56,6 +56,8 @@ enum class Reply {
   kDeny,
   kTimeout,      // the question's deadline passed with no answer (APR-5)
   kUnavailable,  // nobody can be asked: no terminal, a client without elicitation (APR-7)
+  kCanceled,     // the request that asked was canceled while the question was open: the
+                 // question was withdrawn (it is neither a yes nor a no of the person's)
 };
 
 struct PersonAnswer {
@@ -75,6 +77,10 @@ struct Question {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   // Why the judge passed the request on, in auto mode ("the judge crashed: ..."); else empty.
   std::string judge_note;
+  // A descriptor that turns readable when the request that asked is canceled (-1: none; see
+  // api::Cancel::fd). An asker that can stops waiting then, withdraws the question from the
+  // person and answers kCanceled.
+  int cancel_fd = -1;
 };
 
 // The person. Implementations: the CLI's terminal prompt (or a refusal naming the flag when

@@ -62,6 +62,16 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
   return v;
 }
 
+// An exec canceled while its question was open: nothing ran (exit 130, as for a command
+// canceled while it ran).
+ExecResult canceled_before_start(const std::string& message) {
+  ExecResult out;
+  out.exit_code = 130;
+  out.canceled = true;
+  out.notes.push_back(message);
+  return out;
+}
+
 Result<ExecResult> printable_result(Result<ExecResult> r) {
   if (!r.ok()) {
     Error e = r.error();
@@ -100,8 +110,8 @@ class SessionImpl : public Session {
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.on_notice = opts_.on_notice;
     so.ask_host = [this](const std::string& command, const std::string& host_port,
-                         const std::string& warning) {
-      return ask_host(command, host_port, warning);
+                         const std::string& warning, int cancel_fd) {
+      return ask_host(command, host_port, warning, cancel_fd);
     };
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
@@ -215,7 +225,8 @@ class SessionImpl : public Session {
     gi.outside_sandbox = req.outside_sandbox;
     gi.ways_out_approved = face_.ways_out_typed;
     gi.reason = req.reason;
-    gi.cwd = r.cwd;
+    const std::string run_in = run_folder(r.cwd);
+    gi.cwd = run_in;  // the question shows where it will run
     gi.argv_form = !req.command;
     // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
     // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
@@ -223,8 +234,8 @@ class SessionImpl : public Session {
     cordon::Session::PreCheck check;
     std::vector<std::string> approval_notes;
     if (gate_exec(gi).asks.empty() && policy_.mode != SandboxMode::kExternal) {
-      check = [this, gi, &req, &r]() mutable -> std::optional<Refusal> {
-        auto v = verdict_for(req, r.cwd);
+      check = [this, gi, run_in, &req]() mutable -> std::optional<Refusal> {
+        auto v = verdict_for(req, run_in);
         if (!v.ok()) return Refusal{"unavailable", v.error().message};
         gi.verdict = *v;
         ExecGate gate = gate_exec(gi);
@@ -234,7 +245,7 @@ class SessionImpl : public Session {
       };
     } else {
       gi.stdin_data = req.stdin_data;  // questions show it, and grants cover only it (APR)
-      auto v = verdict_for(req, r.cwd);
+      auto v = verdict_for(req, run_in);
       if (!v.ok()) return normalized(v.error());
       gi.verdict = *v;
       ExecGate gate = gate_exec(gi);
@@ -249,7 +260,8 @@ class SessionImpl : public Session {
           return fail(ErrorCode::kUnavailable, session_->probe().message());
       }
       for (const auto& ask : gate.asks) {
-        Decision d = approver_->ask(ask);
+        Decision d = approver_->ask(ask, req.cancel ? req.cancel->fd() : -1);
+        if (d.basis == Basis::kCanceled) return canceled_before_start(d.message);
         if (!d.allowed) return fail(ErrorCode::kRefused, d.message);
         if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
           approval_notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
@@ -351,7 +363,7 @@ class SessionImpl : public Session {
       return fail(ErrorCode::kInvalid, "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
       return fail(ErrorCode::kInvalid, "no command was given: set `command` or `argv`.");
-    auto c = classify_words(req.argv, req.command, resolve_cwd(req.cwd), req.network);
+    auto c = classify_words(req.argv, req.command, run_folder(resolve_cwd(req.cwd)), req.network);
     if (!c.ok()) return normalized(c.error());
     return Classification{to_string(c->cls), c->reason, c->word, c->rule};
   }
@@ -395,14 +407,14 @@ class SessionImpl : public Session {
   // connection. The rule names the answer for the result and the refusal ("asked: ...").
   // `warning`: an address that is this machine itself says so in the question.
   HostAnswer ask_host(const std::string& command, const std::string& host_port,
-                      const std::string& warning) {
+                      const std::string& warning, int cancel_fd) {
     if (!approver_) return {false, "not in allow"};
     ApprovalRequest ask = make_request(
         AskKind::kNetworkHost, command, std::nullopt,
-        fmt::format("the command connects to {}, which [network] allow does not list{}",
-                    host_port, warning.empty() ? std::string() : ". " + warning));
+        fmt::format("the command connects to {}, which [network] allow does not list{}", host_port,
+                    warning.empty() ? std::string() : ". " + warning));
     ask.host = host_port;
-    Decision d = approver_->ask(ask);
+    Decision d = approver_->ask(ask, cancel_fd);
     return {d.allowed,
             fmt::format("asked: {} ({})", d.allowed ? "approved" : "refused", to_string(d.basis))};
   }
@@ -424,6 +436,12 @@ class SessionImpl : public Session {
   };
 
   // An absolute cwd as given; a relative one under the project root; empty: the session's.
+  // Where a command asked to run in `cwd` really runs: there when it is inside the project,
+  // else at the project root (as the planner chooses).
+  std::string run_folder(const std::string& cwd) const {
+    return path_within(cwd, session_->project()) ? cwd : session_->project();
+  }
+
   std::string resolve_cwd(const std::string& cwd) const {
     if (cwd.empty()) return host_.cwd;
     if (cwd[0] == '/') return normalize_path(cwd);

@@ -67,6 +67,8 @@ const char* to_string(Basis basis) {
       return "nobody-to-ask";
     case Basis::kEscapeNever:
       return "escape-never";
+    case Basis::kCanceled:
+      return "canceled";
     case Basis::kPreapproved:
       return "preapproved";
   }
@@ -86,8 +88,9 @@ ApproverConfig ApproverConfig::from_policy(const Policy& p) {
 Approver::Approver(ApproverConfig config, const Clock& clock, Judge* judge, Asker* asker)
     : config_(std::move(config)), clock_(clock), judge_(judge), asker_(asker) {}
 
-Decision Approver::ask(const ApprovalRequest& request) {
+Decision Approver::ask(const ApprovalRequest& request, int cancel_fd) {
   Step s = start(request);
+  s.question.cancel_fd = cancel_fd;
   if (s.next == Step::Next::kJudge) {
     JudgeVerdict v = judge_ ? judge_->judge(request)
                             : JudgeVerdict::failed("no judge program is set ([approvals] judge)");
@@ -257,6 +260,10 @@ Decision Approver::on_answer(const Step& step, const PersonAnswer& a) {
       return refuse(Basis::kNobodyToAsk,
                     fmt::format("{} was refused: {}.", sentence(describe(r)),
                                 a.note.empty() ? "nobody can be asked to approve it" : a.note));
+    case Reply::kCanceled:  // neither a yes nor a no: no breaker, no away
+      return refuse(Basis::kCanceled,
+                    fmt::format("{} was canceled before it ran; its question was withdrawn.",
+                                sentence(describe(r))));
     case Reply::kTimeout:
       break;
   }

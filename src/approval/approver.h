@@ -50,6 +50,7 @@ enum class Basis {
   kEscapeNever,  // refused: [sandbox] escape = "never" (NET-5)
   kPreapproved,  // approved: the user approved this kind when starting the face (`cordon mcp
                  // --allow-network`); never outside_sandbox (APR-3)
+  kCanceled,     // refused: the request was canceled while its question was open (withdrawn)
 };
 const char* to_string(Basis basis);  // "user", "grant", "approve-all", ...
 
@@ -108,7 +109,8 @@ class Approver {
 
   // Decides one request: start(), the judge when needed, the person when needed, on_answer().
   // Blocks while the judge runs or the person is asked; never throws.
-  Decision ask(const ApprovalRequest& request);
+  // `cancel_fd`: readable once the request that asks is canceled (Question::cancel_fd).
+  Decision ask(const ApprovalRequest& request, int cancel_fd = -1);
 
   // Going away (APR-4). Turning it on under approve-all is refused (an Error with code
   // "refused"). Turning it off also ends an away that a timeout started (the user is back).

@@ -30,15 +30,18 @@ void ConnectionCore::close() {
 }
 
 bool ConnectionCore::cancel(const json& id, bool silently) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = in_flight_.find(id.dump());
-  if (it == in_flight_.end()) return false;
-  if (silently) {
-    it->second.silenced = true;
-    // Before the next line is read: nothing more goes out for this request.
-    if (it->second.progress) it->second.progress->silence();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = in_flight_.find(id.dump());
+    if (it == in_flight_.end()) return false;
+    if (silently) {
+      it->second.silenced = true;
+      // Before the next line is read: nothing more goes out for this request.
+      if (it->second.progress) it->second.progress->silence();
+    }
+    it->second.cancel->cancel();
   }
-  it->second.cancel->cancel();
+  peer_.wake();  // a question this request put to the client is withdrawn at once
   return true;
 }
 

@@ -239,6 +239,8 @@ PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_of
   switch (r.status) {
     case Peer::CallResult::kTimeout:
       return {Reply::kTimeout, ""};
+    case Peer::CallResult::kCanceled:
+      return {Reply::kCanceled, ""};
     case Peer::CallResult::kClosed:
       return {Reply::kUnavailable, "the MCP client went away before the user answered"};
     case Peer::CallResult::kError: {
@@ -314,8 +316,17 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
                     {"description", "Allow or deny this request"},
                     {"enum", options}}}}},
                 {"required", {"decision"}}}}};
-  return read_elicit_answer(peer_.call("elicitation/create", std::move(params), q.deadline),
-                            q.session_grant_offered);
+  Peer::CallResult res =
+      peer_.call("elicitation/create", std::move(params), q.deadline, q.cancel_fd);
+  // MCP: a request the server gives up on is cancelled with notifications/cancelled.
+  if (res.status == Peer::CallResult::kCanceled || res.status == Peer::CallResult::kTimeout)
+    if (res.id)
+      peer_.send(make_notification(
+          "notifications/cancelled",
+          {{"requestId", res.id},
+           {"reason", res.status == Peer::CallResult::kCanceled ? "the tool call was cancelled"
+                                                                : "no answer in time"}}));
+  return read_elicit_answer(res, q.session_grant_offered);
 }
 
 McpConnection::McpConnection(McpOptions options, Peer& peer)

@@ -1,5 +1,7 @@
 #include "server/jsonrpc_peer.h"
 
+#include <poll.h>
+
 #include <system_error>
 
 namespace cordon::rpc {
@@ -11,30 +13,48 @@ void Peer::send(const json& message) {
   if (!writer_(line)) output_gone_ = true;
 }
 
+namespace {
+
+bool readable(int fd) {
+  if (fd < 0) return false;
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
+}
+
+}  // namespace
+
 Peer::CallResult Peer::call(std::string_view method, json params,
-                            std::optional<std::chrono::steady_clock::time_point> deadline) {
+                            std::optional<std::chrono::steady_clock::time_point> deadline,
+                            int cancel_fd) {
   auto p = std::make_shared<Pending>();
   int64_t id;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return CallResult{CallResult::kClosed, nullptr};
+    if (closed_) return CallResult{CallResult::kClosed, nullptr, 0};
+    if (readable(cancel_fd)) return CallResult{CallResult::kCanceled, nullptr, 0};
     id = next_id_++;
     pending_[id] = p;
   }
   send(make_request(id, method, std::move(params)));
   std::unique_lock<std::mutex> lock(mu_);
-  auto ready = [&] { return p->done || closed_; };
+  bool canceled = false;
+  auto ready = [&] { return p->done || closed_ || (canceled = readable(cancel_fd)); };
+  bool in_time = true;
   if (deadline) {
-    if (!cv_.wait_until(lock, *deadline, ready)) {
-      pending_.erase(id);
-      return CallResult{CallResult::kTimeout, nullptr};
-    }
+    in_time = cv_.wait_until(lock, *deadline, ready);
   } else {
     cv_.wait(lock, ready);
   }
   pending_.erase(id);
   if (p->done) return std::move(p->result);
-  return CallResult{CallResult::kClosed, nullptr};
+  if (!in_time) return CallResult{CallResult::kTimeout, nullptr, id};
+  if (canceled) return CallResult{CallResult::kCanceled, nullptr, id};
+  return CallResult{CallResult::kClosed, nullptr, id};
+}
+
+void Peer::wake() {
+  std::lock_guard<std::mutex> lock(mu_);
+  cv_.notify_all();
 }
 
 bool Peer::on_response(const Message& response) {
@@ -45,9 +65,9 @@ bool Peer::on_response(const Message& response) {
   Pending& p = *it->second;
   p.done = true;
   if (response.error) {
-    p.result = CallResult{CallResult::kError, *response.error};
+    p.result = CallResult{CallResult::kError, *response.error, it->first};
   } else {
-    p.result = CallResult{CallResult::kResult, response.result};
+    p.result = CallResult{CallResult::kResult, response.result, it->first};
   }
   cv_.notify_all();
   return true;

@@ -33,13 +33,20 @@ class Peer {
   void send(const json& message);
 
   struct CallResult {
-    enum Status { kResult, kError, kTimeout, kClosed } status = kClosed;
-    json value;  // kResult: the result; kError: the error object
+    // kCanceled: the request this call was made for was canceled while it waited (wake()).
+    enum Status { kResult, kError, kTimeout, kClosed, kCanceled } status = kClosed;
+    json value;      // kResult: the result; kError: the error object
+    int64_t id = 0;  // the id the request went out with (to withdraw it)
   };
-  // Sends a request and waits for its response, until `deadline` (nullopt: no limit) or
-  // close(). Thread-safe; any number of calls may wait at once.
+  // Sends a request and waits for its response, until `deadline` (nullopt: no limit), close(),
+  // or `cancel_fd` (-1: none) turns readable and wake() is called. Thread-safe; any number of
+  // calls may wait at once.
   CallResult call(std::string_view method, json params,
-                  std::optional<std::chrono::steady_clock::time_point> deadline);
+                  std::optional<std::chrono::steady_clock::time_point> deadline,
+                  int cancel_fd = -1);
+
+  // A request of the client's was canceled: every waiting call looks at its cancel_fd again.
+  void wake();
 
   // A response from the client: wakes its call. False when no call waits for that id.
   bool on_response(const Message& response);

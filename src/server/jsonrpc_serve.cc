@@ -22,6 +22,8 @@ PersonAnswer read_approval_answer(const Peer::CallResult& r, bool session_grant_
   switch (r.status) {
     case Peer::CallResult::kTimeout:
       return {Reply::kTimeout, ""};
+    case Peer::CallResult::kCanceled:
+      return {Reply::kCanceled, ""};
     case Peer::CallResult::kClosed:
       return {Reply::kUnavailable, "the client went away before answering"};
     case Peer::CallResult::kError: {
@@ -60,8 +62,12 @@ PersonAnswer RpcAsker::ask(const Question& q) {
         *q.deadline - std::chrono::steady_clock::now());
     params["timeout_ms"] = std::max<int64_t>(0, left.count());
   }
-  return read_approval_answer(peer_.call("approval/ask", std::move(params), q.deadline),
-                              q.session_grant_offered);
+  Peer::CallResult r = peer_.call("approval/ask", std::move(params), q.deadline, q.cancel_fd);
+  // The client may still show the question: tell it the question is withdrawn (canceled or
+  // timed out), so that a late answer is not asked of the person.
+  if (r.status == Peer::CallResult::kCanceled || r.status == Peer::CallResult::kTimeout)
+    if (r.id) peer_.send(make_notification("approval/withdrawn", {{"id", r.id}}));
+  return read_approval_answer(r, q.session_grant_offered);
 }
 
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
@@ -106,8 +112,7 @@ json ServeConnection::refusal(CoreRefusal why, const json& id, const Message& m,
           id, kMethodNotFound,
           fmt::format("there is no method `{}`; see docs/protocol.md.", m.method), "invalid");
     case CoreRefusal::kClosing:
-      return make_error_reply(id, kUnavailableCode, "the server is shutting down.",
-                              "unavailable");
+      return make_error_reply(id, kUnavailableCode, "the server is shutting down.", "unavailable");
     case CoreRefusal::kNotReady:
       return make_error_reply(id, kInvalidRequest,
                               "call `initialize` first: it opens the session on the project.",
@@ -159,8 +164,7 @@ json ServeConnection::away(const json& id, const json& params) {
 json ServeConnection::cancel(const json& id, const json& params) {
   if (!params.is_object() || params.size() != 1 || !params.contains("id") ||
       !(params["id"].is_string() || params["id"].is_number()))
-    return invalid_params(id,
-                          "`cancel` takes one parameter, `id`: the id of a request in flight.");
+    return invalid_params(id, "`cancel` takes one parameter, `id`: the id of a request in flight.");
   return make_response(id, {{"canceled", core_.cancel(params["id"], false)}});
 }
 
@@ -201,8 +205,7 @@ json ServeConnection::policy(const json& id, const json& params) {
   if (!r.ok()) return error_response(id, r.error());
   json j = json::parse(*r, nullptr, false);
   if (j.is_discarded())
-    return make_error_reply(id, kInternalError, "the policy could not be read back",
-                            "unavailable");
+    return make_error_reply(id, kInternalError, "the policy could not be read back", "unavailable");
   return make_response(id, std::move(j));
 }
 

@@ -700,9 +700,9 @@ std::optional<Refusal> Session::start_sandbox_early(Command& c) {
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
   HostAsk ask;
   if (opts_.ask_host)
-    ask = [f = opts_.ask_host, text = command_line(c.req)](const std::string& hp,
-                                                            const std::string& warning) {
-      return f(text, hp, warning);
+    ask = [f = opts_.ask_host, text = command_line(c.req), fd = c.io.cancel_fd](
+              const std::string& hp, const std::string& warning) {
+      return f(text, hp, warning, fd);
     };
   auto proxy = CommandProxy::start(*c.part, c.io, opts_.policy, opts_.home, std::move(ask),
                                    connections_);

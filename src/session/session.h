@@ -45,9 +45,10 @@ struct SessionOptions {
   std::function<void(const std::string&)> on_notice;
   // NET-10: asks about a host no [network] entry names, for `command` (its text), when the
   // config says unknown = "ask"; blocks until answered. `warning`: what the question must add
-  // (the address is this machine itself), or empty. Unset: such hosts are refused.
+  // (the address is this machine itself), or empty; `cancel_fd`: the command's cancel
+  // (LaunchIo::cancel_fd), which withdraws the question. Unset: such hosts are refused.
   std::function<HostAnswer(const std::string& command, const std::string& host_port,
-                           const std::string& warning)>
+                           const std::string& warning, int cancel_fd)>
       ask_host;
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).

@@ -14,6 +14,7 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
+using std::chrono::seconds;
 
 std::string reason(const json& r) {
   if (!r.contains("error")) return "(no error: " + r.dump() + ")";
@@ -274,6 +275,57 @@ TEST(Serve, ApprovalAllowAndDeny) {  // APR-1, APR-7, SRV-1
   EXPECT_EQ(reason(r), "refused") << r.dump();
   EXPECT_TRUE(has(message(r), "denied by the user"));
   EXPECT_FALSE(w.exists(w.home() + "/denied.txt"));
+}
+
+// SRV-4, APR-5 (issue 27): `cancel` while the exec's question is open withdraws the question at
+// once (approval/withdrawn names it) and the exec answers canceled, without waiting for the
+// answer or the 15-minute timeout; nothing ran.
+TEST(Serve, CancelWithdrawsAnOpenQuestion) {
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  s.client.on_request([&](const json&) { return RpcClient::Answer{nullptr, false, true}; });
+  json id = s.client.start(
+      "exec", {{"command", "echo x > \"$HOME/c.txt\""}, {"outside_sandbox", true}});
+  auto asked = [&] {
+    for (const auto& r : s.client.server_requests())
+      if (r.value("method", "") == "approval/ask") return r.value("id", json());
+    return json();
+  };
+  auto t0 = steady_clock::now();
+  while (asked().is_null() && steady_clock::now() - t0 < seconds(20))
+    std::this_thread::sleep_for(milliseconds(20));
+  json ask_id = asked();
+  ASSERT_FALSE(ask_id.is_null()) << "no question was put";
+  t0 = steady_clock::now();
+  json c = s.client.call("cancel", {{"id", id}});
+  EXPECT_EQ(c["result"]["canceled"], true) << c.dump();
+  json r = s.client.wait(id, seconds(10));
+  EXPECT_LT(steady_clock::now() - t0, seconds(3)) << "the exec waited for the answer";
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["canceled"], true) << r.dump();
+  EXPECT_EQ(r["result"]["exit_code"], 130) << r.dump();
+  EXPECT_FALSE(w.exists(w.home() + "/c.txt"));
+  bool withdrawn = false;
+  for (const auto& m : s.client.server_requests())
+    if (m.value("method", "") == "approval/withdrawn" && m["params"]["id"] == ask_id)
+      withdrawn = true;
+  EXPECT_TRUE(withdrawn) << "the client was not told the question is withdrawn";
+}
+
+// APR-7 (issue 27): an exec whose cwd is outside the project runs at the project root, and its
+// question shows that folder, not the one asked for.
+TEST(Serve, QuestionShowsWhereTheCommandRuns) {
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  s.client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "allow"}}}; });
+  json r = s.exec({{"command", "pwd"}, {"cwd", w.home()}, {"network", true}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["stdout"], w.project() + "\n");
+  auto reqs = s.client.server_requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_EQ(reqs[0]["params"]["cwd"], w.project()) << reqs[0].dump();
 }
 
 TEST(Serve, ClientErrorOrSilenceIsNo) {  // APR-5, APR-7

@@ -517,6 +517,24 @@ TEST(Approver, QuestionCarriesTheRequestAndDeadline) {
   EXPECT_TRUE(q.judge_note.empty());
 }
 
+TEST(Approver, AWithdrawnQuestionIsNeitherYesNorNo) {
+  // APR-5, SRV-4 (issue 27): the request was canceled while its question was open. It is
+  // refused as canceled, does not send the task away, counts toward no breaker, and the
+  // question carried the cancel descriptor for the asker.
+  Rig rig(config(ApprovalMode::kManual));
+  rig.approver.begin_task();
+  rig.asker.script.push_back({{Reply::kCanceled, ""}});
+  Decision d = rig.approver.ask(net(), 42);
+  EXPECT_FALSE(d.allowed);
+  EXPECT_EQ(d.basis, Basis::kCanceled);
+  EXPECT_TRUE(has(d.message, "canceled before it ran")) << d.message;
+  EXPECT_EQ(rig.asker.questions.at(0).cancel_fd, 42);
+  EXPECT_FALSE(d.away_started);
+  EXPECT_FALSE(rig.approver.away());
+  rig.asker.script.push_back(allow_once());
+  EXPECT_TRUE(rig.ask(net()).allowed);  // the next question is put as usual
+}
+
 // ---------------------------------------------------------------------------------------------
 // The judge's risk and the cutoffs (APR-2, APR-4, APR-6).
 

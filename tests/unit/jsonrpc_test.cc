@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
+#include "cordon/cordon.h"
 #include "server/jsonrpc_peer.h"
 
 namespace cordon::rpc {
@@ -276,6 +278,34 @@ TEST(Peer, CallWaitsForItsResponseAndTimesOut) {
 
   peer.close();
   EXPECT_EQ(peer.call("x", {}, std::nullopt).status, Peer::CallResult::kClosed);
+}
+
+// SRV-4, APR-5 (issue 27): a call waiting for the client's answer returns kCanceled as soon as
+// its request is canceled and the peer is woken, with the id to withdraw; a call whose request
+// was canceled before it is made sends nothing.
+TEST(Peer, ACanceledRequestStopsWaitingAtOnce) {
+  std::atomic<int> sent{0};
+  Peer peer([&](std::string_view) {
+    ++sent;
+    return true;
+  });
+  cordon::api::Cancel cancel;
+  std::thread canceler([&] {
+    while (sent == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    cancel.cancel();
+    peer.wake();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = peer.call("approval/ask", {}, std::nullopt, cancel.fd());
+  canceler.join();
+  EXPECT_EQ(r.status, Peer::CallResult::kCanceled);
+  EXPECT_EQ(r.id, 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  // The late answer matches nothing; a new call for the canceled request is not sent.
+  EXPECT_FALSE(peer.on_response(parse_message(R"({"jsonrpc":"2.0","id":1,"result":{}})")));
+  EXPECT_EQ(peer.call("approval/ask", {}, std::nullopt, cancel.fd()).status,
+            Peer::CallResult::kCanceled);
+  EXPECT_EQ(sent, 1);
 }
 
 TEST(Peer, LinesAreNeverInterleaved) {  // SRV-4

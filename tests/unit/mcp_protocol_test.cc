@@ -237,9 +237,11 @@ TEST(Mcp, NetworkHostIsElicitedOrRefusedWithTheConfigFix) {
   EXPECT_TRUE(sent.empty());
   asker.set_supported(true);
   q.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
-  a = asker.ask(q);  // nobody answers the form: a timeout
-  ASSERT_EQ(sent.size(), 1u);
+  a = asker.ask(q);  // nobody answers the form: a timeout, and the form is withdrawn
+  ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[0]["method"], "elicitation/create");
+  EXPECT_EQ(sent[1]["method"], "notifications/cancelled");
+  EXPECT_EQ(sent[1]["params"]["requestId"], sent[0]["id"]);
   const std::string message = sent[0]["params"]["message"];
   EXPECT_NE(message.find("reaching files.example.org:443 from `npm ci`"), std::string::npos)
       << message;
