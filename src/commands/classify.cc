@@ -11,11 +11,12 @@
 
 #include "commands/denied_rules.h"
 #include "commands/expansion.h"
-#include "commands/read_only_list.h"
+#include "commands/program_args.h"
+#include "commands/program_tables.h"
 #include "commands/sensitive_paths.h"
+#include "commands/shell_builtins.h"
 #include "commands/shell_tokenizer.h"
 #include "commands/wrappers.h"
-#include "commands/write_options.h"
 #include "config/command_entry.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -112,47 +113,6 @@ bool is_grep(std::string_view p) {
          p == "zfgrep" || p == "bzgrep" || p == "xzgrep" || p == "zstdgrep";
 }
 
-// Environment a command may be given without changing what it runs or reads.
-bool harmless_environment(std::string_view name, std::string_view value) {
-  if (starts_with(name, "LC_")) return true;
-  static const char* const kNames[] = {"LANG",
-                                       "LANGUAGE",
-                                       "TZ",
-                                       "NO_COLOR",
-                                       "FORCE_COLOR",
-                                       "CLICOLOR",
-                                       "CLICOLOR_FORCE",
-                                       "COLUMNS",
-                                       "LINES",
-                                       "TERM",
-                                       "COLORTERM",
-                                       "GREP_COLOR",
-                                       "GREP_COLORS",
-                                       "LS_COLORS",
-                                       "TIME_STYLE",
-                                       "QUOTING_STYLE",
-                                       "POSIXLY_CORRECT",
-                                       "GIT_OPTIONAL_LOCKS",
-                                       "GIT_TERMINAL_PROMPT"};
-  for (const char* k : kNames)
-    if (name == k) return true;
-  return (name == "PAGER" || name == "GIT_PAGER" || name == "SYSTEMD_PAGER") &&
-         (value.empty() || value == "cat");
-}
-
-// A shell variable set on its own (`x=1; echo $x`): lowercase names are the script's own, except
-// the few zsh ties to the search paths.
-bool harmless_variable(std::string_view name, std::string_view value) {
-  if (harmless_environment(name, value)) return true;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  static const char* const kTied[] = {"path",     "cdpath", "fpath",     "manpath", "module_path",
-                                      "mailpath", "psvar",  "histchars", "fignore", "prompt"};
-  for (const char* k : kTied)
-    if (name == k) return false;
-  return true;
-}
-
 bool system_folder(std::string_view dir) {
   static const char* const kDirs[] = {"/bin",      "/usr/bin",        "/usr/local/bin",   "/sbin",
                                       "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"};
@@ -171,7 +131,8 @@ struct Entry {
 }  // namespace
 
 struct CommandClassifier::Lists {
-  std::unordered_map<std::string, std::vector<Entry>> read_only;  // by program
+  const ProgramTables& tables = builtin_program_tables();         // the built-in list
+  std::unordered_map<std::string, std::vector<Entry>> read_only;  // `[commands] read_only`
   std::vector<Entry> denied;
   SensitivePaths sensitive;
   std::vector<std::string> denied_paths;
@@ -234,6 +195,13 @@ class Walk {
       add(CommandClass::kDenied, bomb, "denied-command",
           fmt::format("{} is a fork bomb: it starts copies of itself without end (CMD-4).",
                       display(bomb)));
+    // `: ${GIT_DIR:=x}` assigns as it expands (CMD-2): judged like `GIT_DIR=x`.
+    for (const auto& name : assigning_expansions(text))
+      if (!harmless_variable(name, ""))
+        add(CommandClass::kNeedsApproval, "${" + name + "}", "environment",
+            fmt::format("`${{{}:=...}}` assigns {}, which can change what later commands run or "
+                        "read (CMD-2).",
+                        name, name));
     ShellScript script = parse_shell(text, depth);
     for (const auto& c : script.commands) simple(c, depth);
     if (!script.complete) {
@@ -270,24 +238,38 @@ class Walk {
     if (c.assignments.empty()) return;
     const std::string& name = c.assignments[0].text;
     variable(name, "", "");
-    bool known = true, splits = false;
+    bool known = true;
+    LoopVar v;
     for (const auto& w : c.words) {
       check_word(w, true, true);  // a use of the variable is judged where it is used
       if (dynamic(w) || w.process_substitution) known = false;
-      if (w.has_glob || w.text.find_first_of(" \t\n*?[") != std::string::npos) splits = true;
+      if (w.has_glob || w.text.find_first_of(" \t\n*?[") != std::string::npos) v.splits = true;
+      if (!w.text.empty() && w.text[0] == '-') v.option_shaped = true;
+      if (w.has_glob && known) {
+        Expansion e = expand_for_program(w.text);
+        if (!e.known) v.option_shaped = v.option_shaped || e.may_be_option;
+        for (const auto& m : e.words)
+          if (!m.empty() && m[0] == '-') v.option_shaped = true;
+      }
     }
     loop_vars_.erase(name);
-    if (known) loop_vars_[name] = splits;
+    if (known) loop_vars_[name] = v;
   }
 
-  // `"$f"` (or `$f` when no value could be split) for a loop variable over checked words.
-  bool checked_loop_value(const ShellWord& w) const {
-    for (const auto& [name, splits] : loop_vars_) {
+  struct LoopVar {
+    bool splits = false;         // a value could split into other words
+    bool option_shaped = false;  // a value starts (or could start) with `-`
+  };
+
+  // The loop variable `"$f"` (or `$f` when no value could be split) stands for, or null.
+  const LoopVar* checked_loop_var(const ShellWord& w) const {
+    for (const auto& [name, v] : loop_vars_) {
       if (w.text != "$" + name && w.text != "${" + name + "}") continue;
-      return !w.unquoted_expansion || !splits;
+      return !w.unquoted_expansion || !v.splits ? &v : nullptr;
     }
-    return false;
+    return nullptr;
   }
+  bool checked_loop_value(const ShellWord& w) const { return checked_loop_var(w) != nullptr; }
 
   // `--author=$(git config user.email)`: an option whose value is never a path, so a value only
   // known at run time cannot name a file (the substitution is classified on its own).
@@ -389,7 +371,7 @@ class Walk {
                       fed_by, display(program)));
     implicit_folder(program, texts);
     if (program == "cd") change_dir(words);
-    read_only(program, texts, git);
+    read_only(program, words, texts, git);
     if (program == "find") find_exec(words, depth);
   }
 
@@ -607,6 +589,24 @@ class Walk {
         check_resolved(word, normalize_path(real), real, false);
         std::string rest = pattern.size() > prefix.size() ? pattern.substr(prefix.size()) : "";
         check_glob_pattern(word, normalize_path(real + "/" + rest));
+      }
+    }
+    // What it matches, when that is known in full (CMD-2, CMD-3): each match is checked as a
+    // path; a glob whose matches are all clean is not asked about (`du -sh *`).
+    if (ctx_.expander) {
+      Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
+      if (m.complete) {
+        for (const auto& p : m.paths) {
+          if (!dot_visible(pattern, p)) continue;
+          std::string abs = normalize_path(p);
+          check_resolved(word, abs, "", true);
+          if (ctx_.resolve) {
+            std::string real = ctx_.resolve(abs);
+            if (!real.empty() && real[0] == '/' && normalize_path(real) != abs)
+              check_resolved(word, normalize_path(real), real, true);
+          }
+        }
+        return;
       }
     }
     check_glob_pattern(word, pattern);
@@ -1024,7 +1024,7 @@ class Walk {
         matched_.push_back(program);  // xargs alone runs echo
         return;
       }
-      read_only(program, texts, GitGlobals{});
+      read_only(program, words, texts, GitGlobals{});
       return;
     }
     argv(words.subspan(u.command), depth + 1, u.stdin_arguments ? program : fed_by);
@@ -1064,8 +1064,8 @@ class Walk {
     }
   }
 
-  void read_only(const std::string& program, const std::vector<std::string>& texts,
-                 const GitGlobals& git) {
+  void read_only(const std::string& program, std::span<const ShellWord> words,
+                 const std::vector<std::string>& texts, const GitGlobals& git) {
     const std::string& name = texts[0];
     size_t slash = name.rfind('/');
     if (slash != std::string::npos) {
@@ -1078,51 +1078,256 @@ class Walk {
         return;
       }
     }
-    std::vector<std::string> args(texts.begin() + 1, texts.end());
+    if (is_judged_builtin(program)) {
+      if (auto p = shell_builtin_problem(program, words)) {
+        add(CommandClass::kNeedsApproval, p->word, p->rule,
+            fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(program, false),
+                        display(p->word), p->why));
+        return;
+      }
+      matched_.push_back(program);
+      return;
+    }
+    size_t first = 1;
     if (program == "git") {
       if (!git.problem.empty()) {
         add(CommandClass::kNeedsApproval, "git " + git.problem_word, "not-read-only",
             fmt::format("{} {} (CMD-2).", display("git " + git.problem_word), git.problem));
         return;
       }
-      args.assign(texts.begin() + static_cast<std::ptrdiff_t>(git.subcommand), texts.end());
+      first = git.subcommand;
     }
-    const Entry* best = nullptr;
-    bool longer_entries = false;
-    auto it = L_.read_only.find(program);
-    if (it != L_.read_only.end()) {
-      for (const auto& e : it->second) {
-        const size_t n = e.words.size() - 1;
-        if (n > 0) longer_entries = true;
-        if (args.size() < n) continue;
-        bool ok = true;
-        for (size_t i = 0; i < n && ok; ++i) ok = e.words[i + 1] == args[i];
-        if (ok && (!best || n + 1 > best->words.size())) best = &e;
+    std::vector<std::string> args(texts.begin() + static_cast<std::ptrdiff_t>(first), texts.end());
+    // `node --version`: read-only only exactly so.
+    std::vector<std::string> whole{program};
+    whole.insert(whole.end(), args.begin(), args.end());
+    if (L_.tables.is_exact(whole)) {
+      matched_.push_back(join(whole, " "));
+      return;
+    }
+    const Entry* user = config_entry(program, args);
+    std::vector<ArgWord> aw = arg_words(words.subspan(std::min(first, words.size())));
+    ProgramTables::Selection sel = L_.tables.select(program, aw);
+    if (user && (!sel.spec || user->words.size() > 1 + sel.words)) {
+      if (user->exact && args.size() + 1 > user->words.size()) {
+        add(CommandClass::kNeedsApproval, program, "not-read-only",
+            fmt::format("only `{}` on its own is on the read-only list, not with more "
+                        "arguments (CMD-2).",
+                        user->text));
+        return;
+      }
+      matched_.push_back(user->text);
+      return;
+    }
+    if (!sel.spec || !sel.unknown_child.empty()) {
+      not_listed(program, args, sel.unknown_child);
+      return;
+    }
+    std::optional<ArgProblem> problem = sel.prefix_problem;
+    if (!problem) {
+      std::vector<ArgWord> rest(
+          aw.begin() + static_cast<std::ptrdiff_t>(std::min(aw.size(), sel.prefix + sel.words)),
+          aw.end());
+      ArgContext actx;
+      actx.unconfined = ctx_.unconfined;
+      problem = check_program_args(*sel.spec, sel.parent, rest, actx);
+    }
+    if (problem) {
+      add(CommandClass::kNeedsApproval, problem->word, problem->rule,
+          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(sel.name, false),
+                      display(problem->word), problem->why));
+      return;
+    }
+    if ((!sel.spec->unless_upward.empty() || !sel.spec->unless_here.empty()) &&
+        !upward_clean(*sel.spec, sel.name))
+      return;
+    matched_.push_back(sel.name);
+  }
+
+  // Not on the list: named with its first argument when the list has longer entries for it
+  // (`npm install`, `bash script.sh`), or as `only X on its own` when an exact entry starts it.
+  void not_listed(const std::string& program, const std::vector<std::string>& args,
+                  const std::string& child) {
+    for (const auto& e : L_.tables.exact()) {
+      if (e[0] != program || e.size() > args.size() + 1) continue;
+      bool prefix = true;
+      for (size_t i = 1; i < e.size() && prefix; ++i) prefix = e[i] == args[i - 1];
+      if (prefix) {
+        add(CommandClass::kNeedsApproval, program, "not-read-only",
+            fmt::format("only `{}` on its own is on the read-only list, not with more "
+                        "arguments (CMD-2).",
+                        join(e, " ")));
+        return;
       }
     }
-    if (!best) {
-      std::string shown = program;
-      if (longer_entries && !args.empty()) shown += " " + args[0];
-      add(CommandClass::kNeedsApproval, shown, "not-read-only",
-          fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
-      return;
+    std::string shown = child;
+    if (shown.empty()) {
+      shown = program;
+      bool longer = L_.read_only.count(program) > 0;
+      for (const auto& e : L_.tables.exact()) longer = longer || e[0] == program;
+      if (longer && !args.empty()) shown += " " + args[0];
     }
-    if (best->exact && args.size() + 1 > best->words.size()) {
-      add(CommandClass::kNeedsApproval, program, "not-read-only",
-          fmt::format("only `{}` on its own is on the read-only list, not with more arguments "
-                      "(CMD-2).",
-                      best->text));
-      return;
+    add(CommandClass::kNeedsApproval, shown, "not-read-only",
+        fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
+  }
+
+  // `[commands] read_only`: the longest entry whose words start the command; with it, the
+  // rest of the words are the user's to vouch for.
+  const Entry* config_entry(const std::string& program, const std::vector<std::string>& args) {
+    auto it = L_.read_only.find(program);
+    if (it == L_.read_only.end()) return nullptr;
+    const Entry* best = nullptr;
+    for (const auto& e : it->second) {
+      const size_t n = e.words.size() - 1;
+      if (args.size() < n) continue;
+      bool ok = true;
+      for (size_t i = 0; i < n && ok; ++i) ok = e.words[i + 1] == args[i];
+      if (ok && (!best || n + 1 > best->words.size())) best = &e;
     }
-    if (auto wo = write_option(program, args)) {
-      std::string shown = program;
-      if (program == "git" && !args.empty() && args[0] != wo->word) shown += " " + args[0];
-      add(CommandClass::kNeedsApproval, wo->word, "write-option",
-          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(shown, false),
-                      display(wo->word), wo->why));
-      return;
+    return best;
+  }
+
+  // `unless-upward`: files that make the program run the project's code (`.cargo/config.toml`,
+  // `.yarnrc.yml`) must be absent from the working folder and each folder above it, up to the
+  // home folder. Looked up through the expander; without one, nothing is known.
+  bool upward_clean(const ProgramSpec& spec, const std::string& name) {
+    if (!ctx_.expander) {
+      std::vector<std::string> all = spec.unless_upward;
+      all.insert(all.end(), spec.unless_here.begin(), spec.unless_here.end());
+      add(CommandClass::kNeedsApproval, name, "not-read-only",
+          fmt::format("{} runs the project's code when one of {} is present, and that cannot "
+                      "be checked here (CMD-2).",
+                      display(name, false), join(all, ", ")));
+      return false;
     }
-    matched_.push_back(best->text);
+    for (const auto& cwd : cwds_)
+      for (const auto& f : spec.unless_here) {
+        Expander::Matches m = ctx_.expander->glob(path_join(cwd, f), 4);
+        if (!m.paths.empty() || !m.complete) {
+          std::string p = m.paths.empty() ? path_join(cwd, f) : m.paths[0];
+          add(CommandClass::kNeedsApproval, p, "not-read-only",
+              fmt::format("{} would import {} from the working folder, so it is not read-only "
+                          "(CMD-2).",
+                          display(name, false), display(p)));
+          return false;
+        }
+      }
+    for (const auto& cwd : cwds_) {
+      std::string dir = cwd;
+      while (true) {
+        if (dir == home_ && cwd != home_) break;
+        for (const auto& f : spec.unless_upward) {
+          std::string p = path_join(dir, f);
+          Expander::Matches m = ctx_.expander->glob(p, 4);
+          if (!m.paths.empty() || !m.complete) {
+            add(CommandClass::kNeedsApproval, p, "not-read-only",
+                fmt::format("{} runs the project's code through {}, so it is not read-only "
+                            "(CMD-2).",
+                            display(name, false), display(p)));
+            return false;
+          }
+        }
+        if (dir == "/") break;
+        dir = path_parent(dir);
+      }
+    }
+    return true;
+  }
+
+  // The words a program is given, as the shell will give them: a glob replaced by its matches
+  // when they are known (CMD-2: a match that starts with `-` is an option nobody checked), and
+  // a word only known at run time marked as such.
+  std::vector<ArgWord> arg_words(std::span<const ShellWord> words) {
+    std::vector<ArgWord> out;
+    for (const auto& w : words) {
+      if (w.process_substitution) {
+        out.push_back({w.text, false, false});
+        continue;
+      }
+      if (dynamic(w)) {
+        ArgWord a{w.text, w.unquoted_expansion || w.has_brace, true};
+        if (const LoopVar* v = checked_loop_var(w)) {
+          a.many = v->splits && w.unquoted_expansion;
+          a.may_be_option = v->option_shaped;
+        } else if (w.plain_prefix >= 2 && w.text[0] == '-' && !w.risky_expansion) {
+          // `--author=$(...)`, `-n$N`: the option is written out, only its value is not.
+          size_t eq = w.text.find('=');
+          bool name_known = w.text[1] != '-' || (eq != std::string::npos && eq < w.plain_prefix);
+          if (name_known) a = ArgWord{w.text, false, false};
+        }
+        out.push_back(std::move(a));
+        continue;
+      }
+      if (!w.has_glob) {
+        out.push_back({w.text, false, false});
+        continue;
+      }
+      Expansion e = expand_for_program(w.text);
+      if (!e.known) {
+        out.push_back({w.text, true, e.may_be_option});
+        continue;
+      }
+      if (e.words.empty()) {
+        out.push_back({w.text, false, false});  // no match: the shell keeps the word
+        continue;
+      }
+      for (auto& m : e.words) {
+        if (!m.empty() && m[0] == '-')
+          add(CommandClass::kNeedsApproval, w.text, "expansion",
+              fmt::format("{} expands to {}, a file name that the program would read as an "
+                          "option (CMD-2).",
+                          display(w.text), display(m)));
+        out.push_back({std::move(m), false, false});
+      }
+    }
+    return out;
+  }
+
+  struct Expansion {
+    bool known = false;
+    bool may_be_option = false;      // unknown, and the shell could give a word starting `-`
+    std::vector<std::string> words;  // as the shell passes them (relative stays relative)
+  };
+
+  // What the shell makes of a glob word (sh's defaults: no dotglob, no nullglob).
+  Expansion expand_for_program(const std::string& word) {
+    Expansion e;
+    const bool relative = word[0] != '/' && word[0] != '~';
+    e.may_be_option =
+        relative && (word[0] == '*' || word[0] == '?' || word[0] == '[' || word[0] == '-');
+    if (!ctx_.expander || cwds_.size() != 1) return e;
+    // The literal folder the word starts with ("src/", "../", "~/", "/etc/", or nothing): the
+    // shell keeps it as written and appends what matched below it.
+    const size_t glob_at = word.find_first_of("*?[");
+    const size_t lit = glob_at == std::string::npos ? std::string::npos : word.rfind('/', glob_at);
+    const std::string lead = lit == std::string::npos ? "" : word.substr(0, lit + 1);
+    const std::string base = lead.empty() ? cwds_[0] : absolute_in_cwds(lead)[0];
+    const std::string base_norm = normalize_path(base);
+    std::string pattern = absolute_in_cwds(word)[0];
+    const bool slash = pattern.size() > 1 && pattern.back() == '/';
+    pattern = normalize_path(pattern);
+    if (slash && pattern != "/") pattern += '/';
+    Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
+    if (!m.complete) return e;
+    e.known = true;
+    for (const auto& p : m.paths) {
+      if (!dot_visible(pattern, p)) continue;
+      if (!path_within(p, base_norm) || p.size() <= base_norm.size()) {
+        e.words.push_back(p);
+        continue;
+      }
+      e.words.push_back(lead + p.substr(base_norm == "/" ? 1 : base_norm.size() + 1));
+    }
+    return e;
+  }
+
+  // sh without dotglob: a `*`, `?` or `[` never matches a leading dot.
+  static bool dot_visible(const std::string& pattern, const std::string& match) {
+    auto pc = path_components(pattern);
+    auto mc = path_components(match);
+    for (size_t i = 0; i < pc.size() && i < mc.size(); ++i)
+      if (!mc[i].empty() && mc[i][0] == '.' && (pc[i].empty() || pc[i][0] != '.')) return false;
+    return true;
   }
 
   const CommandClassifier::Lists& L_;
@@ -1135,7 +1340,7 @@ class Walk {
   std::vector<std::string> matched_;
   std::unordered_set<std::string> checked_;
   // Loop variables over checked words, and whether their values could split into other words.
-  std::map<std::string, bool> loop_vars_;
+  std::map<std::string, LoopVar> loop_vars_;
   bool approval_at_most_ = false;
   Classification best_;
   bool have_ = false;
@@ -1153,10 +1358,9 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
     e.exact = e.words.size() > 1 && version_word(e.words.back()) && e.words[0] != "command";
     return e;
   };
-  for (auto t : builtin_read_only_entries()) {
-    Entry e = make(t, "built-in list");
-    lists->read_only[e.words[0]].push_back(std::move(e));
-  }
+  if (!builtin_program_tables_error().empty())
+    return make_error(
+        "config", "the built-in read-only tables do not parse: " + builtin_program_tables_error());
   for (const auto& t : config.read_only) {
     if (auto err = check_command_entry(t, false))
       return make_error("config", "[commands] read_only: " + *err + ".");

@@ -4,20 +4,22 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <map>
-#include <atomic>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands/denied_rules.h"
-#include "commands/read_only_list.h"
+#include "commands/program_tables.h"
+#include "commands/script_checks.h"
 #include "commands/sensitive_paths.h"
 #include "commands/shell_tokenizer.h"
-#include "commands/write_options.h"
 #include "core/paths.h"
+#include "core/strings.h"
+#include "fake_expander.h"
 
 namespace cordon {
 namespace {
@@ -50,11 +52,18 @@ CommandsConfig test_config() {
   return c;
 }
 
+// The filesystem the globs see, as the server's classifier sees the host's.
+const Expander* fake_fs() {
+  static const testing::FakeExpander fs = testing::FakeExpander::project();
+  return &fs;
+}
+
 ClassifyContext context(std::string cwd = "/home/u/proj") {
   ClassifyContext ctx;
   ctx.cwd = std::move(cwd);
   ctx.home = "/home/u";
   ctx.resolve = fake_resolve;
+  ctx.expander = fake_fs();
   return ctx;
 }
 
@@ -109,7 +118,8 @@ std::vector<Case> ReadOnlyListCases() {  // CMD-2
       {"diff -u a.txt b.txt", R, "", ""},
       {"cmp a b", R, "", ""},
       {"md5sum file", R, "", ""},
-      {"sha256sum -c sums.txt", R, "", ""},
+      // -c reads the names of the files to hash from sums.txt (CMD-3, issue 27).
+      {"sha256sum -c sums.txt", N, "write-option", "names of the files"},
       {"stat -c %s file", R, "", ""},
       {"du -sh .", R, "", ""},
       {"df -h", R, "", ""},
@@ -197,7 +207,7 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git config --global --unset user.name", N, "write-option", ""},
       {"git diff --output=patch.diff", N, "write-option", "--output"},
       {"git log --output x", N, "write-option", ""},
-      {"git diff --ext-diff", N, "write-option", "runs another program"},
+      {"git diff --ext-diff", N, "write-option", "runs an external diff program"},
       {"git grep -O foo", N, "write-option", ""},
       {"git -c core.pager=less log", N, "not-read-only", "core.pager"},
       {"git -c core.fsmonitor=x status", N, "not-read-only", "core.fsmonitor"},
@@ -291,7 +301,7 @@ std::vector<Case> WriteOptionsCases() {  // CMD-2: read-only-looking commands th
       {"iconv -f l1 -t utf8 -o out in", N, "write-option", ""},
       {"test -v 'a[$(id)]'", N, "write-option", "subscripts"},
       {"printf -v x '%s' y", N, "write-option", ""},
-      {"set -k", N, "write-option", ""},
+      {"set -k", N, "environment", "keyword"},
       {"set -euo pipefail", R, "", ""},
       {"go env GOPATH", R, "", ""},
       {"go env -w GOPROXY=x", N, "write-option", ""},
@@ -466,10 +476,9 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"wc --files0-from=~/.ssh/list", N, "sensitive-path", ""},
       {"cat < ~/.ssh/id_rsa", N, "sensitive-path", ""},
       {"cat ~/.s*/id_rsa", N, "sensitive-path", ""},
-      {"ls ~/.*", N, "sensitive-path", "could expand"},
+      {"ls ~/.*", N, "sensitive-path", "~/.ssh"},
       {"ls -d .??*", N, "sensitive-path", ""},
       {"cat */id_rsa", N, "sensitive-path", "id_rsa"},
-      {"cat *", N, "sensitive-path", "could expand"},
       {"ls *.md", R, "", ""},
       {"cat config/secrets/db.yml", N, "sensitive-path", "config/secrets"},
       {"cat deploy/service-account.json", N, "sensitive-path", ""},
@@ -492,11 +501,37 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"cat /etc/hostname", R, "", ""},
       {"strings /dev/sda", N, "sensitive-path", "raw disk"},
       {"rpm -qa", R, "", ""},
-      {"rpm -q --setperms bash", N, "write-option", ""},
+      {"rpm -q --setperms bash", N, "unknown-option", "--setperms"},
       {"cat .github/workflows/ci.yml", R, "", ""},
   };
 }
 TEST(Classify, SensitivePaths) { check(SensitivePathsCases()); }
+
+// CMD-3, CMD-5: without an expander, a glob is judged by what it could match; with one, by what
+// it matches (issue 27: `cat *` in a project with no secret in view is read-only).
+TEST(Classify, GlobsWithAndWithoutTheirMatches) {
+  ClassifyContext blind = context();
+  blind.expander = nullptr;
+  check({{"cat *", N, "sensitive-path", "could expand"},
+         {"cat /srv/sec*/x", D, "denied-path", "could expand"},
+         {"wc -l *", N, "", ""},
+         {"ls src/*.rs", R, "", ""}},
+        blind);
+  check({{"cat *", R, "", ""},
+         {"wc -l *", R, "", ""},
+         {"du -sh *", R, "", ""},
+         {"grep x *", R, "", ""},
+         {"cat ~/*", R, "", ""}});
+  testing::FakeExpander keyed = testing::FakeExpander::project();
+  keyed.add("/home/u/proj/id_rsa");
+  keyed.add("/srv/secret/x");
+  ClassifyContext with_key = context();
+  with_key.expander = &keyed;
+  check({{"cat *", N, "sensitive-path", "id_rsa"},
+         {"grep x *", N, "sensitive-path", "id_rsa"},
+         {"cat /srv/sec*/x", D, "denied-path", "/srv/secret"}},
+        with_key);
+}
 
 std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
   return {
@@ -620,7 +655,6 @@ std::vector<Case> DeniedPathsCases() {  // CMD-5: never reachable, symlinks foll
       {"cat ~/private/notes", D, "denied-path", "/home/u/private"},
       {"ls /srv", N, "denied-path", "holds"},
       {"cat data/file", D, "denied-path", "symlink"},
-      {"cat /srv/sec*/x", D, "denied-path", "could expand"},
       {"cat < /srv/secret/x", D, "denied-path", ""},
       {"echo x > /srv/secret/y", D, "denied-path", ""},
       {"cat ${X:-/srv/secret/k}", D, "denied-path", ""},
@@ -858,14 +892,16 @@ TEST(Classify, ConfigEntries) {  // CMD-2, CMD-4: entries are checked when the l
   EXPECT_TRUE(CommandClassifier::create(CommandsConfig{}).ok());
 }
 
-TEST(Classify, BuiltInList) {  // CMD-2: at least 400 entries, each well formed, no duplicates
-  const auto& list = builtin_read_only_entries();
-  EXPECT_GE(list.size(), 400u);
-  std::set<std::string_view> seen;
-  for (auto e : list) {
-    EXPECT_FALSE(check_command_entry(e, false)) << e;
-    EXPECT_TRUE(seen.insert(e).second) << "duplicate: " << e;
-  }
+// CMD-2: the built-in list (src/commands/data) has at least 400 entries (table names and exact
+// entries), and holds what it must and never what it must not.
+TEST(Classify, BuiltInList) {
+  const ProgramTables& t = builtin_program_tables();
+  ASSERT_EQ(builtin_program_tables_error(), "");
+  std::set<std::string> seen;
+  for (const auto& s : t.specs())
+    for (const auto& n : s.names) EXPECT_TRUE(seen.insert(join(n, " ")).second) << join(n, " ");
+  for (const auto& e : t.exact()) seen.insert(join(e, " "));
+  EXPECT_GE(seen.size(), 400u);
   for (const char* must : {"ls",        "cat",        "head",
                            "wc",        "grep",       "rg",
                            "find",      "git status", "git log",
@@ -972,10 +1008,11 @@ TEST(WriteOptions, Sed) {  // CMD-2
                         "1e", "s/a/b/gw x", "z;w f", "1,2w x", "/x/{w y\n}", "s/a/b/x", "s/a/b",
                         "/x", "s/[/]/x/w y", "k"})
     EXPECT_FALSE(sed_script_is_safe(s)) << s;
-  EXPECT_TRUE(write_option("sed", {"-n", "--", "1p"}) == std::nullopt);
-  EXPECT_TRUE(write_option("sed", {"--sandbox", "w x"}) == std::nullopt);
-  EXPECT_TRUE(write_option("sed", {"-ne", "w x"}).has_value());
-  EXPECT_TRUE(write_option("sed", {"--expression=e id"}).has_value());
+  check({{"sed -n -- 1p", R, "", ""},
+         // The script is judged whatever --sandbox says (stricter than GNU sed's own refusal).
+         {"sed --sandbox 'w x'", N, "write-option", "sed script"},
+         {"sed -ne 'w x'", N, "write-option", ""},
+         {"sed '--expression=e id'", N, "write-option", ""}});
 }
 
 TEST(WriteOptions, Awk) {  // CMD-2
@@ -983,15 +1020,14 @@ TEST(WriteOptions, Awk) {  // CMD-2
   for (const char* p :
        {"{print $1}", "NR==1", "{s+=$2} END {print s}", "/x/ {n++}", "$1 ~ /y/", "$1 > 5"})
     EXPECT_TRUE(awk_program_is_safe(p)) << p;
-  for (const char* p :
-       {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}", "@load \"x\"",
-        "{print $1 > 5}",
-        "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}", "{print | \"sh\"}", "{close(f)}"})
+  for (const char* p : {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}",
+                        "@load \"x\"", "{print $1 > 5}", "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}",
+                        "{print | \"sh\"}", "{close(f)}"})
     EXPECT_FALSE(awk_program_is_safe(p)) << p;
-  EXPECT_TRUE(write_option("awk", {"-f", "x.awk"}).has_value());
-  EXPECT_TRUE(write_option("gawk", {"--sandbox", "{system(\"x\")}"}) == std::nullopt);
-  EXPECT_TRUE(write_option("awk", {"-F", ":", "{print $1}", "/etc/passwd"}) == std::nullopt);
-  EXPECT_TRUE(write_option("awk", {"-v", "x=system", "{print x}"}) == std::nullopt);
+  check({{"awk -f x.awk", N, "write-option", ""},
+         {"gawk --sandbox '{system(\"x\")}'", N, "write-option", "awk program"},
+         {"awk -F : '{print $1}' /etc/passwd", R, "", ""},
+         {"awk -v x=system '{print x}'", R, "", ""}});
 }
 
 }  // namespace
