@@ -311,6 +311,7 @@ class Parser {
       for (const auto& n : s.requires_any)
         if (!known(n)) return where("`requires: " + n + "` names no option of this entry");
       if (s.examples.empty()) return where("no `ok:` example");
+      s.index_options();
     }
     return std::nullopt;
   }
@@ -361,11 +362,22 @@ std::string ProgramSpec::display_name() const {
   return names.empty() ? std::string() : join(names[0], " ");
 }
 
+void ProgramSpec::index_options() {
+  index.clear();
+  for (size_t i = 0; i < options.size(); ++i)
+    for (const auto& n : options[i].names) index.emplace(n, i);
+}
+
 const OptionSpec* ProgramSpec::find(std::string_view name, bool* ambiguous) const {
   if (ambiguous) *ambiguous = false;
-  for (const auto& o : options)
-    for (const auto& n : o.names)
-      if (n == name) return &o;
+  if (!index.empty()) {
+    auto it = index.find(std::string(name));
+    if (it != index.end()) return &options[it->second];
+  } else {
+    for (const auto& o : options)
+      for (const auto& n : o.names)
+        if (n == name) return &o;
+  }
   if (!abbrev || !starts_with(name, "--") || name.size() < 3) return nullptr;
   const OptionSpec* hit = nullptr;
   for (const auto& o : options)

@@ -15,6 +15,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.h"
@@ -126,6 +127,10 @@ struct ProgramSpec {
   std::vector<std::string> uses;
   std::string file;  // where it was defined, for messages and tests
   int line = 0;
+
+  // Option names to their index in `options` (index_options() builds it; find() uses it).
+  std::unordered_map<std::string, size_t> index;
+  void index_options();
 
   std::string display_name() const;  // "npm ls"
   // The option a word names, or null: an exact name, else (with `abbrev`) the one long option

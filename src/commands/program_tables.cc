@@ -20,6 +20,7 @@ Result<ProgramTables> ProgramTables::build() {
     if (!s.ok()) return s.error();
     for (auto& spec : *s) t.specs_.push_back(std::move(spec));
   }
+  for (size_t i = 0; i < t.exact_.size(); ++i) t.exact_by_program_[t.exact_[i][0]].push_back(i);
   for (size_t i = 0; i < t.specs_.size(); ++i) {
     const ProgramSpec& s = t.specs_[i];
     for (size_t n = 0; n < s.names.size(); ++n) {
@@ -39,8 +40,11 @@ Result<ProgramTables> ProgramTables::build() {
 }
 
 bool ProgramTables::is_exact(const std::vector<std::string>& argv) const {
-  for (const auto& e : exact_)
-    if (e == argv) return true;
+  if (argv.empty()) return false;
+  auto it = exact_by_program_.find(argv[0]);
+  if (it == exact_by_program_.end()) return false;
+  for (size_t i : it->second)
+    if (exact_[i] == argv) return true;
   return false;
 }
 

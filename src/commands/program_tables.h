@@ -44,6 +44,7 @@ class ProgramTables {
  private:
   std::vector<ProgramSpec> specs_;
   std::vector<std::vector<std::string>> exact_;
+  std::map<std::string, std::vector<size_t>, std::less<>> exact_by_program_;
   // program -> (index in specs_, index of the name), longest names first.
   std::map<std::string, std::vector<std::pair<size_t, size_t>>, std::less<>> by_program_;
 };
