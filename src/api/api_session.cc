@@ -399,8 +399,8 @@ class SessionImpl : public Session {
     if (!approver_) return {false, "not in allow"};
     ApprovalRequest ask = make_request(
         AskKind::kNetworkHost, command, std::nullopt,
-        fmt::format("the command connects to {}, which [network] allow does not list{}",
-                    host_port, warning.empty() ? std::string() : ". " + warning));
+        fmt::format("the command connects to {}, which [network] allow does not list{}", host_port,
+                    warning.empty() ? std::string() : ". " + warning));
     ask.host = host_port;
     Decision d = approver_->ask(ask);
     return {d.allowed,
@@ -509,6 +509,9 @@ class SessionImpl : public Session {
     cc.network = network;
     cc.resolve = host_path_resolver();
     cc.expander = host_expander();
+    cc.project = session_->project();
+    // Without a sandbox other processes' environments are in reach (CMD-3, issue 27).
+    cc.unconfined = policy_.mode != SandboxMode::kOn;
     return command ? classifier->classify_line(*command, cc) : classifier->classify_argv(argv, cc);
   }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -141,18 +142,27 @@ struct CommandClassifier::Lists {
   // so the last pair is kept (building them costs more than classifying a short line).
   struct PathMatchers {
     std::string home;
+    bool unconfined = false;
     SensitiveMatcher sensitive;
     DeniedPaths denied;
   };
-  std::shared_ptr<const PathMatchers> matchers(const std::string& home) const {
+  // Unconfined (CMD-3, issue 27): other processes' environments are readable under /proc, and
+  // a sandbox would not keep a command from them, so they are sensitive too.
+  std::shared_ptr<const PathMatchers> matchers(const std::string& home, bool unconfined) const {
     std::lock_guard<std::mutex> lock(mu);
-    if (!last || last->home != home)
-      last = std::make_shared<const PathMatchers>(
-          PathMatchers{home, SensitiveMatcher(sensitive, home), DeniedPaths(denied_paths, home)});
+    auto& last = unconfined ? last_unconfined : last_sandboxed;
+    if (!last || last->home != home) {
+      SensitivePaths paths = sensitive;
+      if (unconfined)
+        for (const char* f : {"/proc/*/environ", "/proc/*/task/*/environ"})
+          paths.files.push_back(f);
+      last = std::make_shared<const PathMatchers>(PathMatchers{
+          home, unconfined, SensitiveMatcher(paths, home), DeniedPaths(denied_paths, home)});
+    }
     return last;
   }
   mutable std::mutex mu;
-  mutable std::shared_ptr<const PathMatchers> last;
+  mutable std::shared_ptr<const PathMatchers> last_sandboxed, last_unconfined;
 };
 
 namespace {
@@ -164,7 +174,7 @@ class Walk {
         ctx_(ctx),
         home_(ctx.home.empty() || ctx.home[0] != '/' ? "/nonexistent-home"
                                                      : normalize_path(ctx.home)),
-        matchers_(lists.matchers(home_)),
+        matchers_(lists.matchers(home_, ctx.unconfined)),
         sensitive_(matchers_->sensitive),
         denied_(matchers_->denied) {
     std::string cwd = ctx.cwd.empty() || ctx.cwd[0] != '/' ? "/" : normalize_path(ctx.cwd);
@@ -561,16 +571,28 @@ class Walk {
           fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word), how,
                       d));
     }
-    std::string m = sensitive_.match(abs);
+    std::string m = not_a_process(abs, sensitive_.match(abs));
     if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
     if (!m.empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
           fmt::format("{}{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), how, m));
-    } else if (reach && !(m = sensitive_.reaches(abs)).empty()) {
+    } else if (reach && !(m = not_a_process(abs, sensitive_.reaches(abs))).empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
           fmt::format("{}{} is a folder that holds the sensitive path {} (CMD-3, CMD-5).",
                       display(word), how, m));
     }
+  }
+
+  // The /proc entries of an unconfined classifier (`/proc/*/environ`) stand for processes:
+  // /proc/cpuinfo neither is nor holds one.
+  static std::string not_a_process(std::string_view abs, std::string found) {
+    if (!starts_with(found, "/proc/*/")) return found;
+    auto comps = path_components(abs);
+    if (comps.size() < 2) return found;
+    const std::string_view pid = comps[1];
+    bool digits = !pid.empty();
+    for (char c : pid) digits = digits && c >= '0' && c <= '9';
+    return digits || pid == "self" || pid == "thread-self" ? found : std::string();
   }
 
   void check_glob(const std::string& word, const std::string& pattern) {
@@ -805,7 +827,7 @@ class Walk {
     value.tilde = starts_with(value.text, "~");
     check_word(value, true, false);
     if (prefix) {
-      if (!harmless_environment(name, value.text))
+      if (!harmless_environment(name, value.text) && !own_git_variable(name, value, command))
         add(CommandClass::kNeedsApproval, a.text, "environment",
             fmt::format("{} sets {} for {}, which can change what it runs or reads (CMD-2).",
                         display(a.text), name, display(command)));
@@ -1096,6 +1118,7 @@ class Walk {
         return;
       }
       first = git.subcommand;
+      if (foreign_git_folder(git)) return;
     }
     std::vector<std::string> args(texts.begin() + static_cast<std::ptrdiff_t>(first), texts.end());
     // `node --version`: read-only only exactly so.
@@ -1142,6 +1165,67 @@ class Walk {
         !upward_clean(*sel.spec, sel.name))
       return;
     matched_.push_back(sel.name);
+  }
+
+  // git with a git folder or work tree other than the project's own (issue 27, GIT-1): a git
+  // folder's config names programs git runs (core.fsmonitor on `status`), and one the project
+  // did not have may hold anything. So do `--git-dir`, `--work-tree`, and a working folder that
+  // git would take for a bare repository (HEAD beside objects/ and refs/).
+  bool foreign_git_folder(const GitGlobals& git) {
+    const std::string own_dir = ctx_.project.empty() ? "" : path_join(ctx_.project, ".git");
+    for (const auto& [option, value, own] :
+         {std::tuple{"--git-dir", git.git_dir, own_dir},
+          std::tuple{"--work-tree", git.work_tree, normalize_or_empty(ctx_.project)}}) {
+      if (value.empty()) continue;
+      bool ours = !own.empty();
+      for (const auto& abs : absolute_in_cwds(value)) ours = ours && normalize_path(abs) == own;
+      if (!ours) {
+        add(CommandClass::kNeedsApproval, std::string(option) + "=" + value, "not-read-only",
+            fmt::format("`git {}={}` names a {} other than the project's own, whose config can "
+                        "make git run programs (CMD-2).",
+                        option, value,
+                        option == std::string("--git-dir") ? "git folder" : "work tree"));
+        return true;
+      }
+    }
+    if (!ctx_.expander) return false;
+    for (const auto& cwd : cwds_) {
+      const std::string stop = ctx_.project.empty() ? home_ : ctx_.project;
+      for (std::string d = cwd; d != stop && d != "/" && path_within(d, stop); d = path_parent(d)) {
+        if (path_base(d) == ".git" || !git_shaped(d)) continue;
+        add(CommandClass::kNeedsApproval, d, "not-read-only",
+            fmt::format("git would use {} as its repository (HEAD beside objects/ and refs/), "
+                        "a git folder other than the project's own, whose config can make git run "
+                        "programs (CMD-2).",
+                        display(d)));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static std::string normalize_or_empty(const std::string& p) {
+    return p.empty() ? p : normalize_path(p);
+  }
+
+  bool git_shaped(const std::string& dir) const {
+    for (const char* part : {"HEAD", "objects/", "refs/"})
+      if (ctx_.expander->glob(path_join(dir, part), 2).paths.empty()) return false;
+    return true;
+  }
+
+  // GIT_DIR=... or GIT_WORK_TREE=... naming the project's own, for git.
+  bool own_git_variable(const std::string& name, const ShellWord& value,
+                        const std::string& command) const {
+    if (command != "git" || ctx_.project.empty() || dynamic(value) || value.text.empty())
+      return false;
+    std::string own = name == "GIT_DIR"         ? path_join(ctx_.project, ".git")
+                      : name == "GIT_WORK_TREE" ? normalize_path(ctx_.project)
+                                                : "";
+    if (own.empty()) return false;
+    for (const auto& abs : absolute_in_cwds(value.text))
+      if (normalize_path(abs) != own) return false;
+    return true;
   }
 
   // Not on the list: named with its first argument when the list has longer entries for it

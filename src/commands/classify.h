@@ -59,6 +59,10 @@ struct ClassifyContext {
   // Commands run without a sandbox (mode `external` or `off`): what a sandbox would keep from
   // them, other processes' environments (`ps e`, /proc/*/environ), is not read-only (CMD-3).
   bool unconfined = false;
+  // The project's root, absolute: `git --git-dir` and `--work-tree` (and GIT_DIR,
+  // GIT_WORK_TREE) may name its own git folder and work tree, nothing else. "" when unknown:
+  // they always ask.
+  std::string project;
 };
 
 class CommandClassifier {

@@ -179,7 +179,8 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git -C dir -c k=v status", N, "not-read-only", "-c k=v"},
       {"git --no-pager diff --stat", R, "", ""},
       {"git -P log", R, "", ""},
-      {"git --git-dir=repo.git --work-tree=. status", R, "", ""},
+      // Issue 27: a git folder other than the project's own may run its config's programs.
+      {"git --git-dir=repo.git --work-tree=. status", N, "not-read-only", "--git-dir"},
       {"git tag", R, "", ""},
       {"git tag -l 'v1.*'", R, "", ""},
       {"git remote -v", R, "", ""},
@@ -223,6 +224,66 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
   };
 }
 TEST(Classify, Git) { check(GitCases()); }
+
+// CMD-3 (issue 27): where commands run without a sandbox (mode external or off), other
+// processes' environments (the harness's own keys) are sensitive: `ps e`, /proc/*/environ, a
+// glob or a recursive search that reaches them. In a sandbox, its pid namespace keeps them out.
+TEST(Classify, OtherProcessesEnvironmentsWhenUnconfined) {
+  ClassifyContext unconfined = context();
+  unconfined.unconfined = true;
+  check({{"ps axeww", N, "sensitive-path", "environment of other processes"},
+         {"ps e", N, "sensitive-path", ""},
+         {"ps aex -o pid", N, "sensitive-path", ""},
+         {"grep -a KEY /proc/[0-9]*/environ", N, "sensitive-path", "/proc/*/environ"},
+         {"grep -a KEY /proc/*/environ", N, "sensitive-path", ""},
+         {"cat /proc/1/environ", N, "sensitive-path", ""},
+         {"cat /proc/1/task/1/environ", N, "sensitive-path", ""},
+         {"strings /proc/123/environ", N, "sensitive-path", ""},
+         {"cd /proc/1 && cat environ", N, "sensitive-path", ""},
+         {"grep -r KEY /proc", N, "sensitive-path", "holds"},
+         {"xargs -0 < /proc/1/environ echo", N, "", ""},
+         {"ps aux", R, "", ""},
+         {"cat /proc/cpuinfo", R, "", ""},
+         {"cat /proc/1/status", R, "", ""}},
+        unconfined);
+  check({{"ps axeww", R, "", ""}, {"cat /proc/1/environ", R, "", ""}});
+}
+
+// GIT-1, CMD-2 (issue 27): git with a git folder or work tree other than the project's own is
+// not read-only: `write_file` (or a command) makes g/HEAD, g/config with an fsmonitor,
+// g/objects, g/refs, then `git --git-dir=g --work-tree=. status` would run it.
+TEST(Classify, GitFoldersOtherThanTheProjectsOwn) {
+  testing::FakeExpander fs = testing::FakeExpander::project();
+  for (const char* p : {"/home/u/proj/g/HEAD", "/home/u/proj/g/config", "/home/u/proj/g/objects/",
+                        "/home/u/proj/g/refs/"})
+    fs.add(p);
+  ClassifyContext ctx = context();
+  ctx.expander = &fs;
+  ctx.project = "/home/u/proj";
+  check({{"git --git-dir=g --work-tree=. status", N, "not-read-only", "--git-dir=g"},
+         {"git --git-dir g status", N, "not-read-only", "git folder"},
+         {"git --git-dir=/tmp/x log", N, "not-read-only", ""},
+         {"git --work-tree=/tmp status", N, "not-read-only", "work tree"},
+         {"git --work-tree=. status", R, "", ""},
+         {"git --work-tree=/home/u/proj status", R, "", ""},
+         {"git -C g status", N, "not-read-only", "HEAD beside objects/ and refs/"},
+         {"cd g && git log", N, "not-read-only", "/home/u/proj/g"},
+         {"cd g/refs && git status", N, "not-read-only", "/home/u/proj/g"},
+         {"GIT_DIR=g git status", N, "environment", "GIT_DIR"},
+         {"GIT_WORK_TREE=/tmp git status", N, "environment", ""},
+         {"GIT_WORK_TREE=/home/u/proj git status", R, "", ""},
+         {"export GIT_DIR=g; git status", N, "environment", "GIT_DIR"},
+         {"git -c safe.directory='*' status", N, "not-read-only", "safe.directory"},
+         {"git -c core.fsmonitor=./x status", N, "not-read-only", "core.fsmonitor"},
+         {"git --exec-path=./bin status", N, "not-read-only", "--exec-path"},
+         {"git --config-env=core.fsmonitor=X status", N, "not-read-only", "--config-env"},
+         {"git status", R, "", ""},
+         {"git -C src log", R, "", ""}},
+        ctx);
+  ClassifyContext unknown = ctx;
+  unknown.project = "";
+  check({{"git --work-tree=. status", N, "not-read-only", "work tree"}}, unknown);
+}
 
 std::vector<Case> NotOnTheListCases() {  // CMD-2
   return {

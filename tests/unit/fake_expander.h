@@ -3,6 +3,8 @@
 // which the classifier filters as sh does). Header-only, for the unit tests.
 #pragma once
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -30,12 +32,26 @@ class FakeExpander : public Expander {
   }
   // A project with the usual files, no option-shaped names and no secrets in view.
   static FakeExpander project() {
-    return FakeExpander({"/home/u/proj/README.md", "/home/u/proj/package.json",
-                         "/home/u/proj/a.txt", "/home/u/proj/b.txt", "/home/u/proj/src/main.rs",
-                         "/home/u/proj/src/app.py", "/home/u/proj/src/lib.rs",
-                         "/home/u/proj/build/", "/home/u/proj/node_modules/", "/home/u/proj/.git/",
-                         "/home/u/proj/.env", "/home/u/proj/dist/app.tar.gz", "/home/u/.ssh/id_rsa",
-                         "/etc/passwd", "/etc/group"});
+    return FakeExpander({"/home/u/proj/README.md",
+                         "/home/u/proj/package.json",
+                         "/home/u/proj/a.txt",
+                         "/home/u/proj/b.txt",
+                         "/home/u/proj/src/main.rs",
+                         "/home/u/proj/src/app.py",
+                         "/home/u/proj/src/lib.rs",
+                         "/home/u/proj/build/",
+                         "/home/u/proj/node_modules/",
+                         "/home/u/proj/.git/",
+                         "/home/u/proj/.env",
+                         "/home/u/proj/dist/app.tar.gz",
+                         "/home/u/.ssh/id_rsa",
+                         "/etc/passwd",
+                         "/etc/group",
+                         "/proc/1/environ",
+                         "/proc/1/status",
+                         "/proc/1/task/1/environ",
+                         "/proc/123/environ",
+                         "/proc/cpuinfo"});
   }
   void add(const std::string& p) { *this = FakeExpander(all_plus(p)); }
 
@@ -47,7 +63,7 @@ class FakeExpander : public Expander {
       std::vector<std::string> next;
       for (const auto& d : now)
         for (const auto& e : entries(d))
-          if (glob_match(c, path_base(e))) next.push_back(e);
+          if (fnmatch(std::string(c).c_str(), path_base(e).c_str(), 0) == 0) next.push_back(e);
       now = std::move(next);
     }
     for (const auto& n : now) {
