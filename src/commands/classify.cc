@@ -214,6 +214,8 @@ class Walk {
                         name, name));
     ShellScript script = parse_shell(text, depth);
     for (const auto& c : script.commands) simple(c, depth);
+    // A printer after the xargs in source order (`xargs rm -rf < <(echo ~)`) counts too.
+    for (const auto& p : xargs_destroys_) deny_catastrophic(printed_, "xargs " + p);
     if (!script.complete) {
       size_t at = std::min(script.problem_offset, text.size());
       std::string excerpt(text.substr(at, 32));
@@ -380,6 +382,11 @@ class Walk {
                       "(CMD-3).",
                       fed_by, display(program)));
     implicit_folder(program, texts);
+    note_printed(program, words);
+    if (fed_by == "xargs" && destroys_targets(program)) {
+      xargs_destroys_.push_back(program);
+      deny_catastrophic(printed_, "xargs " + program);
+    }
     if (program == "cd") change_dir(words);
     read_only(program, words, texts, git);
     if (program == "find") find_exec(words, depth);
@@ -1076,13 +1083,76 @@ class Walk {
   }
 
   void find_exec(std::span<const ShellWord> words, int depth) {
+    const std::vector<std::string> starts = find_start_points(words);
     for (size_t i = 1; i < words.size(); ++i) {
       const std::string& a = words[i].text;
       if (a != "-exec" && a != "-execdir" && a != "-ok" && a != "-okdir") continue;
       size_t j = i + 1;
       while (j < words.size() && words[j].text != ";" && words[j].text != "+") ++j;
-      if (j > i + 1) argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
+      if (j > i + 1) {
+        // `find ~ -exec rm -rf {} +` is `rm -rf ~` by another name (CMD-4).
+        const std::string& run = words[i + 1].text;
+        const std::string prog =
+            run.substr(run.rfind('/') == std::string::npos ? 0 : run.rfind('/') + 1);
+        if (destroys_targets(prog)) deny_catastrophic(starts, "find " + a + " " + prog);
+        argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
+      }
       i = j;
+    }
+  }
+
+  // find's start points: the words after -H/-L/-P/-D/-O and before the expression.
+  static std::vector<std::string> find_start_points(std::span<const ShellWord> words) {
+    std::vector<std::string> out;
+    size_t i = 1;
+    while (i < words.size()) {
+      const std::string& t = words[i].text;
+      if (t == "-H" || t == "-L" || t == "-P" || starts_with(t, "-O")) {
+        ++i;
+      } else if (t == "-D") {
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    for (; i < words.size(); ++i) {
+      const std::string& t = words[i].text;
+      if (!t.empty() && (t[0] == '-' || t == "(" || t == ")" || t == "!" || t == ",")) break;
+      out.push_back(t);
+    }
+    if (out.empty()) out.push_back(".");
+    return out;
+  }
+
+  // Denies when one of `targets` is `/`, a system folder or the home folder (or holds one).
+  void deny_catastrophic(const std::vector<std::string>& targets, const std::string& how) {
+    for (const auto& t : targets)
+      if (catastrophic_target(t, cwds_, home_))
+        add(CommandClass::kDenied, how + " " + t, "denied-command",
+            fmt::format("{} on {} would delete or change the whole system or home folder: a "
+                        "denied command (CMD-4).",
+                        display(how, false), display(t)));
+  }
+
+  // `echo ~ | xargs rm -rf`: what the line prints (echo, printf, find's start points, ls,
+  // realpath, readlink, pwd) may be what xargs hands a program that deletes or changes files.
+  void note_printed(const std::string& program, std::span<const ShellWord> words) {
+    if (program == "find") {
+      for (const auto& s : find_start_points(words)) printed_.push_back(s);
+      return;
+    }
+    if (program == "pwd") {
+      printed_.insert(printed_.end(), cwds_.begin(), cwds_.end());
+      return;
+    }
+    if (program != "echo" && program != "printf" && program != "ls" && program != "realpath" &&
+        program != "readlink")
+      return;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string& t = words[i].text;
+      if (t.size() > 1 && t[0] == '-') continue;
+      // `echo $HOME/` and `printf '%s\n' ~` print what they expand to.
+      printed_.push_back(t);
     }
   }
 
@@ -1422,6 +1492,8 @@ class Walk {
   const DeniedPaths& denied_;
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
+  std::vector<std::string> printed_;         // words the line prints (note_printed)
+  std::vector<std::string> xargs_destroys_;  // programs xargs runs that delete or change files
   std::unordered_set<std::string> checked_;
   // Loop variables over checked words, and whether their values could split into other words.
   std::map<std::string, LoopVar> loop_vars_;

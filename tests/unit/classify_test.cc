@@ -635,7 +635,8 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
       {"rm /", N, "", ""},
       {"chmod -R 777 /", D, "", ""},
       {"chown -R u /", D, "", ""},
-      {"chmod 644 /", N, "", ""},
+      // Issue 27: chmod of `/` or the home folder itself breaks the machine even without -R.
+      {"chmod 644 /", D, "denied-command", "whole system"},
       {"kill -9 -1", D, "denied-command", "every process"},
       {"kill -- -1", D, "", ""},
       {"kill -1 1234", N, "not-read-only", ""},
@@ -708,6 +709,84 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
   };
 }
 TEST(Classify, DeniedCommands) { check(DeniedCommandsCases()); }
+
+// CMD-4 (issue 27): deletions and moves whose targets, after expansion, are or hold the home
+// folder, a protected root or `/` are denied whatever the spelling; so are the power and session
+// verbs of systemctl, loginctl and logind's bus. Under approve-all these wiped the home folder.
+TEST(Classify, HomeFolderAndPowerAreDeniedWhateverTheSpelling) {
+  check({
+      {"find ~/ -exec rm -rf {} +", D, "denied-command", "find -exec rm"},
+      {"find ~ -type f -exec shred {} \\;", D, "denied-command", ""},
+      {"find $HOME -execdir rm {} +", D, "denied-command", ""},
+      {"find / -exec chmod 000 {} +", D, "denied-command", ""},
+      {"find ~ -name '*.tmp' -delete", D, "denied-command", ""},
+      {"find -L ~ -exec /bin/rm -f {} +", D, "denied-command", ""},
+      {"cd ~ && find . -exec rm -rf {} +", D, "denied-command", ""},
+      {"echo ~ | xargs rm -rf", D, "denied-command", "xargs rm"},
+      {"echo $HOME | xargs rm -rf", D, "denied-command", ""},
+      {"printf '%s\\n' ~ | xargs rm -r", D, "denied-command", ""},
+      {"find ~ -maxdepth 1 | xargs rm -rf", D, "denied-command", ""},
+      {"pwd | xargs rm -rf", N, "", ""},
+      {"cd ~; pwd | xargs rm -rf", D, "denied-command", ""},
+      {"xargs rm -rf < <(echo ~)", D, "denied-command", ""},
+      {"echo / | xargs chmod -R 777", D, "denied-command", ""},
+      {"echo ~ | xargs mv -t /tmp/x", D, "denied-command", ""},
+      {"rsync -a --delete /empty/ ~/", D, "denied-command", "rsync"},
+      {"rsync -a --delete-after /empty/ /home/u", D, "denied-command", ""},
+      {"rsync -a --delete-excluded /e/ ~", D, "denied-command", ""},
+      {"rsync -a --del /e/ /", D, "denied-command", ""},
+      {"rsync -a --remove-source-files ~ /backup", D, "denied-command", ""},
+      {"rsync -av --delete src/ dist/", N, "", ""},
+      {"mv ~ /tmp/x", D, "denied-command", "move"},
+      {"mv ~/ ~/../x", D, "denied-command", ""},
+      {"mv /usr /tmp/usr", D, "denied-command", ""},
+      {"mv -t /tmp/x ~", D, "denied-command", "`~`"},
+      {"mv --target-directory=/tmp/x $HOME", D, "denied-command", ""},
+      {"mv a.txt ~", N, "", ""},
+      {"mv old.txt new.txt", N, "", ""},
+      {"chmod 000 ~", D, "denied-command", ""},
+      {"chmod -R 000 ~", D, "denied-command", ""},
+      {"chmod 700 ..", D, "denied-command", ""},
+      {"chown -R nobody ~", D, "denied-command", ""},
+      {"chgrp -R x ~/", D, "denied-command", ""},
+      {"chmod +x scripts/run.sh", N, "", ""},
+      {"cd ~ && rm -rf .", D, "denied-command", ""},
+      {"cd ~ && rm -rf ./", D, "denied-command", ""},
+      {"cd ~ && rm -rf *", D, "denied-command", ""},
+      {"cd .. && rm -rf .", D, "denied-command", ""},
+      {"systemctl poweroff", D, "denied-command", ""},
+      {"systemctl isolate rescue.target", D, "denied-command", "isolate"},
+      {"systemctl halt", D, "denied-command", ""},
+      {"systemctl kexec", D, "denied-command", ""},
+      {"systemctl suspend", D, "denied-command", ""},
+      {"systemctl hibernate", D, "denied-command", ""},
+      {"systemctl start reboot.target", D, "denied-command", ""},
+      {"systemctl emergency", D, "denied-command", ""},
+      {"sudo systemctl isolate multi-user.target", D, "denied-command", ""},
+      {"systemctl restart nginx", N, "", ""},
+      {"loginctl poweroff", D, "denied-command", ""},
+      {"loginctl reboot", D, "denied-command", ""},
+      {"loginctl suspend", D, "denied-command", ""},
+      {"loginctl terminate-user u", D, "denied-command", ""},
+      {"loginctl kill-session 3", D, "denied-command", ""},
+      {"loginctl lock-sessions", D, "denied-command", ""},
+      {"loginctl list-sessions", R, "", ""},
+      {"shutdown -h now", D, "denied-command", ""},
+      {"busctl call org.freedesktop.login1 /org/freedesktop/login1 "
+       "org.freedesktop.login1.Manager PowerOff b false",
+       D, "denied-command", "logind"},
+      {"dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 "
+       "org.freedesktop.login1.Manager.Reboot boolean:true",
+       D, "denied-command", ""},
+      {"gdbus call --system --dest org.freedesktop.login1 --object-path "
+       "/org/freedesktop/login1 --method org.freedesktop.login1.Manager.PowerOff false",
+       D, "denied-command", ""},
+      {"gdbus call --system --dest org.freedesktop.systemd1 --object-path "
+       "/org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.Reboot",
+       D, "denied-command", ""},
+      {"sh -c 'echo ~ | xargs rm -rf'", D, "denied-command", ""},
+  });
+}
 
 std::vector<Case> DeniedPathsCases() {  // CMD-5: never reachable, symlinks followed
   return {
