@@ -206,8 +206,8 @@ class Walk {
           fmt::format("{} is a fork bomb: it starts copies of itself without end (CMD-4).",
                       display(bomb)));
     // `: ${GIT_DIR:=x}` assigns as it expands (CMD-2): judged like `GIT_DIR=x`.
-    for (const auto& name : assigning_expansions(text))
-      if (!harmless_variable(name, ""))
+    for (const auto& [name, value] : assigning_expansions(text))
+      if (!harmless_variable(name, value.find('$') == std::string::npos ? value : "?"))
         add(CommandClass::kNeedsApproval, "${" + name + "}", "environment",
             fmt::format("`${{{}:=...}}` assigns {}, which can change what later commands run or "
                         "read (CMD-2).",
@@ -1226,9 +1226,13 @@ class Walk {
       problem = check_program_args(*sel.spec, sel.parent, rest, actx);
     }
     if (problem) {
-      add(CommandClass::kNeedsApproval, problem->word, problem->rule,
-          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(sel.name, false),
-                      display(problem->word), problem->why));
+      // `requires:` names the table itself: `gzip` compresses in place unless -c...
+      const bool named = problem->word == sel.spec->display_name();
+      add(CommandClass::kNeedsApproval, named ? sel.name : problem->word, problem->rule,
+          named ? fmt::format("{} {}, so it is not read-only (CMD-2).", display(sel.name, false),
+                              problem->why)
+                : fmt::format("{}: {} {}, so it is not read-only (CMD-2).",
+                              display(sel.name, false), display(problem->word), problem->why));
       return;
     }
     if ((!sel.spec->unless_upward.empty() || !sel.spec->unless_here.empty()) &&
@@ -1449,29 +1453,36 @@ class Walk {
     const bool relative = word[0] != '/' && word[0] != '~';
     e.may_be_option =
         relative && (word[0] == '*' || word[0] == '?' || word[0] == '[' || word[0] == '-');
-    if (!ctx_.expander || cwds_.size() != 1) return e;
+    if (!ctx_.expander) return e;
     // The literal folder the word starts with ("src/", "../", "~/", "/etc/", or nothing): the
-    // shell keeps it as written and appends what matched below it.
+    // shell keeps it as written and appends what matched below it. In each folder the line may
+    // be in (`cd x && ls *`), the matches are taken together.
     const size_t glob_at = word.find_first_of("*?[");
     const size_t lit = glob_at == std::string::npos ? std::string::npos : word.rfind('/', glob_at);
     const std::string lead = lit == std::string::npos ? "" : word.substr(0, lit + 1);
-    const std::string base = lead.empty() ? cwds_[0] : absolute_in_cwds(lead)[0];
-    const std::string base_norm = normalize_path(base);
-    std::string pattern = absolute_in_cwds(word)[0];
-    const bool slash = pattern.size() > 1 && pattern.back() == '/';
-    pattern = normalize_path(pattern);
-    if (slash && pattern != "/") pattern += '/';
-    Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
-    if (!m.complete) return e;
-    e.known = true;
-    for (const auto& p : m.paths) {
-      if (!dot_visible(pattern, p)) continue;
-      if (!path_within(p, base_norm) || p.size() <= base_norm.size()) {
-        e.words.push_back(p);
-        continue;
+    const std::vector<std::string> patterns = absolute_in_cwds(word);
+    const std::vector<std::string> bases = lead.empty() ? cwds_ : absolute_in_cwds(lead);
+    for (size_t c = 0; c < patterns.size(); ++c) {
+      const std::string base_norm = normalize_path(bases[std::min(c, bases.size() - 1)]);
+      std::string pattern = patterns[c];
+      const bool slash = pattern.size() > 1 && pattern.back() == '/';
+      pattern = normalize_path(pattern);
+      if (slash && pattern != "/") pattern += '/';
+      Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
+      if (!m.complete) {
+        e.words.clear();
+        return e;
       }
-      e.words.push_back(lead + p.substr(base_norm == "/" ? 1 : base_norm.size() + 1));
+      for (const auto& p : m.paths) {
+        if (!dot_visible(pattern, p)) continue;
+        std::string w = !path_within(p, base_norm) || p.size() <= base_norm.size()
+                            ? p
+                            : lead + p.substr(base_norm == "/" ? 1 : base_norm.size() + 1);
+        if (std::find(e.words.begin(), e.words.end(), w) == e.words.end())
+          e.words.push_back(std::move(w));
+      }
     }
+    e.known = true;
     return e;
   }
 

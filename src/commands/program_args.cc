@@ -336,8 +336,7 @@ class Matcher {
         for (const auto& n : u->names)
           for (const auto& want : o->needs) ok = ok || n == want;
       if (!ok)
-        fail(o->names[0],
-             fmt::format("{} only reads together with {}", o->display(), join(o->needs, " or ")),
+        fail(o->names[0], fmt::format("only reads together with {}", join(o->needs, " or ")),
              "write-option");
     }
     if (!s_.requires_any.empty()) {
@@ -409,7 +408,10 @@ class Matcher {
     if (at < ops.size()) {
       const std::string& w = ops[at]->text;
       if (!s_.operands_why.empty())
-        fail(w, s_.operands_why + note, "write-option");
+        fail(w,
+             fmt::format("is an operand {} does not take on the read-only list: {}{}",
+                         shown(s_.display_name()), s_.operands_why, note),
+             "write-option");
       else
         fail(w,
              fmt::format("is an operand {} does not take on the read-only list{}",

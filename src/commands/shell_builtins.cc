@@ -185,8 +185,8 @@ std::optional<BuiltinProblem> shell_builtin_problem(std::string_view program,
   return declare_problem(program, words);
 }
 
-std::vector<std::string> assigning_expansions(std::string_view t) {
-  std::vector<std::string> out;
+std::vector<std::pair<std::string, std::string>> assigning_expansions(std::string_view t) {
+  std::vector<std::pair<std::string, std::string>> out;
   for (size_t at = t.find("${"); at != std::string_view::npos; at = t.find("${", at + 2)) {
     size_t i = at + 2;
     size_t start = i;
@@ -199,7 +199,12 @@ std::vector<std::string> assigning_expansions(std::string_view t) {
       i = close + 1;
     }
     if (i < t.size() && t[i] == ':') ++i;
-    if (i < t.size() && t[i] == '=') out.push_back(std::move(name));
+    if (i < t.size() && t[i] == '=') {
+      size_t close = t.find('}', i);
+      std::string value(t.substr(i + 1, close == std::string_view::npos ? std::string_view::npos
+                                                                          : close - i - 1));
+      out.emplace_back(std::move(name), std::move(value));
+    }
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "commands/shell_tokenizer.h"
@@ -31,8 +32,8 @@ std::optional<BuiltinProblem> shell_builtin_problem(std::string_view program,
                                                     std::span<const ShellWord> words);
 
 // The names `${NAME=...}`, `${NAME:=...}` (and with a subscript) assign, anywhere in `text`
-// (quoted or not: a stricter answer).
-std::vector<std::string> assigning_expansions(std::string_view text);
+// (quoted or not: a stricter answer), with the value as written up to the first `}`.
+std::vector<std::pair<std::string, std::string>> assigning_expansions(std::string_view text);
 
 // Environment a command may be given without changing what it runs or reads (LANG, TZ, ...).
 bool harmless_environment(std::string_view name, std::string_view value);

@@ -30,7 +30,8 @@ class FakeExpander : public Expander {
     }
     dirs_.insert("/");
   }
-  // A project with the usual files, no option-shaped names and no secrets in view.
+  // A project with the usual files and no secrets in view (.env and .git are not matched by a
+  // bare `*`), and an attacker's attack/ and g/ folders.
   static FakeExpander project() {
     return FakeExpander({"/home/u/proj/README.md",
                          "/home/u/proj/package.json",
@@ -51,7 +52,19 @@ class FakeExpander : public Expander {
                          "/proc/1/status",
                          "/proc/1/task/1/environ",
                          "/proc/123/environ",
-                         "/proc/cpuinfo"});
+                         "/proc/cpuinfo",
+                         // An attacker's files (issue 27): option-shaped names reached through a
+                         // glob, and a folder shaped like a git folder.
+                         "/home/u/proj/attack/--compress-program=sh",
+                         "/home/u/proj/attack/--buffer-size=1k",
+                         "/home/u/proj/attack/p.txt",
+                         "/home/u/proj/attack/--output=victim",
+                         "/home/u/proj/attack/victim",
+                         "/home/u/proj/attack/-n",
+                         "/home/u/proj/g/HEAD",
+                         "/home/u/proj/g/config",
+                         "/home/u/proj/g/objects/",
+                         "/home/u/proj/g/refs/heads/"});
   }
   void add(const std::string& p) { *this = FakeExpander(all_plus(p)); }
 
