@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "commands/script_checks.h"
 #include "core/strings.h"
 
@@ -525,6 +527,22 @@ std::string check_arg_value(ArgKind kind, const std::string& v,
                                   "(only those are read-only)";
     case ArgKind::kDateFormat:
       return starts_with(v, "+") ? "" : "is not a +FORMAT, so it would set the clock";
+    case ArgKind::kJqProgram: {
+      // jq's `import "../../x" as $d;` and `include` read other files (escapes may hide the
+      // path); mikefarah's yq has load(), load_str(), ...
+      for (std::string_view bad : {"import", "include", "load"}) {
+        for (size_t at = v.find(bad); at != std::string::npos; at = v.find(bad, at + 1)) {
+          const bool start =
+              at == 0 || !(std::isalnum(static_cast<unsigned char>(v[at - 1])) || v[at - 1] == '_');
+          if (start)
+            return fmt::format(
+                "is a program that reads other files ({}), which cannot be "
+                "checked",
+                bad);
+        }
+      }
+      return "";
+    }
     case ArgKind::kHeader:
       return starts_with(v, "@") ? "reads a file (`@file`), which cannot be checked" : "";
     case ArgKind::kKey:

@@ -28,6 +28,7 @@ constexpr KindName kKinds[] = {
     {ArgKind::kDateFormat, "DATEFMT"},
     {ArgKind::kKey, "KEY"},
     {ArgKind::kHeader, "HEADER"},
+    {ArgKind::kJqProgram, "JQPROG"},
 };
 
 std::vector<std::string> words_of(std::string_view s) {

@@ -38,6 +38,7 @@ enum class ArgKind {
   kDateFormat,   // DATEFMT: `+FORMAT` (date: anything else would set the clock)
   kKey,          // KEY: a name without `=` (sysctl: `a.b=c` would set it)
   kHeader,       // HEADER: a word that does not start with `@` (curl reads `@file`)
+  kJqProgram,    // JQPROG: a jq or yq program that reads no other file (import, include, load)
   kChoice,       // {a|b|c}: one of these words, exactly
 };
 
