@@ -623,7 +623,7 @@ class Walk {
     // What it matches, when that is known in full (CMD-2, CMD-3): each match is checked as a
     // path; a glob whose matches are all clean is not asked about (`du -sh *`).
     if (ctx_.expander) {
-      Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
+      const Expander::Matches& m = glob_once(pattern);
       if (m.complete) {
         for (const auto& p : m.paths) {
           if (!dot_visible(pattern, p)) continue;
@@ -802,7 +802,7 @@ class Walk {
         }
         if (!glob) paths.push_back(normalize_path(abs));
         if (glob && ctx_.expander) {
-          auto m = ctx_.expander->glob(normalize_path(abs), kMaxExpansion);
+          const Expander::Matches& m = glob_once(normalize_path(abs));
           paths.insert(paths.end(), m.paths.begin(), m.paths.end());
         }
       }
@@ -918,7 +918,7 @@ class Walk {
   void globbed(const std::string& pattern, std::vector<std::string>& found, std::string& unsafe) {
     if (!ctx_.expander) return;
     for (const auto& abs : absolute_in_cwds(pattern)) {
-      Expander::Matches m = ctx_.expander->glob(abs, kMaxExpansion);
+      const Expander::Matches& m = glob_once(abs);
       const size_t depth = std::max<size_t>(1, path_components(home_).size());
       if (!m.complete && (path_components(abs).size() <= depth || abs.back() == '/'))
         unsafe = pattern;
@@ -1468,7 +1468,7 @@ class Walk {
       const bool slash = pattern.size() > 1 && pattern.back() == '/';
       pattern = normalize_path(pattern);
       if (slash && pattern != "/") pattern += '/';
-      Expander::Matches m = ctx_.expander->glob(pattern, kMaxExpansion);
+      const Expander::Matches& m = glob_once(pattern);
       if (!m.complete) {
         e.words.clear();
         return e;
@@ -1484,6 +1484,15 @@ class Walk {
     }
     e.known = true;
     return e;
+  }
+
+  // A pattern's matches, read once per line (the path checks, the deny rules and the options
+  // all ask for the same globs).
+  const Expander::Matches& glob_once(const std::string& pattern) {
+    auto it = globs_.find(pattern);
+    if (it == globs_.end())
+      it = globs_.emplace(pattern, ctx_.expander->glob(pattern, kMaxExpansion)).first;
+    return it->second;
   }
 
   // sh without dotglob: a `*`, `?` or `[` never matches a leading dot.
@@ -1505,6 +1514,7 @@ class Walk {
   std::vector<std::string> matched_;
   std::vector<std::string> printed_;         // words the line prints (note_printed)
   std::vector<std::string> xargs_destroys_;  // programs xargs runs that delete or change files
+  std::map<std::string, Expander::Matches> globs_;  // glob_once
   std::unordered_set<std::string> checked_;
   // Loop variables over checked words, and whether their values could split into other words.
   std::map<std::string, LoopVar> loop_vars_;
