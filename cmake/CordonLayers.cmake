@@ -75,6 +75,16 @@ cordon_layer(core SOURCES core/*.cc HEADERS core/*.h LIBS cordon_third_party)
 cordon_layer(config SOURCES config/*.cc HEADERS config/*.h DEPS core)
 cordon_layer(plan SOURCES plan/*.cc HEADERS plan/*.h DEPS config)
 cordon_layer(commands SOURCES commands/*.cc HEADERS commands/*.h DEPS plan)
+# The read-only tables are data (src/commands/data/*.txt), compiled in as text (issue 27).
+file(GLOB CORDON_COMMAND_DATA CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/commands/data/*.txt)
+set(CORDON_COMMAND_DATA_CC ${CMAKE_BINARY_DIR}/generated/program_data.cc)
+add_custom_command(OUTPUT ${CORDON_COMMAND_DATA_CC}
+  COMMAND ${CMAKE_COMMAND} "-DFILES=${CORDON_COMMAND_DATA}" -DOUT=${CORDON_COMMAND_DATA_CC}
+    -P ${CMAKE_SOURCE_DIR}/cmake/EmbedText.cmake
+  DEPENDS ${CORDON_COMMAND_DATA} ${CMAKE_SOURCE_DIR}/cmake/EmbedText.cmake
+  COMMENT "Embedding the command policy's tables"
+  VERBATIM)
+target_sources(cordon_commands PRIVATE ${CORDON_COMMAND_DATA_CC})
 cordon_layer(approval SOURCES approval/*.cc HEADERS approval/*.h DEPS config)
 cordon_layer(files_rules SOURCES files/*_rules.cc HEADERS files/*_rules.h DEPS plan approval)
 # The renderers (Plan → bwrap's options, the seccomp program, the Seatbelt profile) and the

@@ -527,6 +527,9 @@ class SessionImpl : public Session {
     cc.network = network;
     cc.resolve = host_path_resolver();
     cc.expander = host_expander();
+    cc.project = session_->project();
+    // Without a sandbox other processes' environments are in reach (CMD-3, issue 27).
+    cc.unconfined = policy_.mode != SandboxMode::kOn;
     return command ? classifier->classify_line(*command, cc) : classifier->classify_argv(argv, cc);
   }
 

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "commands/classify.h"
+#include "host/facts_reader.h"
 #include "host/glob_expander.h"
 #include "host/path_resolver.h"
 
@@ -34,6 +35,9 @@ int cmd_classify(const CliContext& ctx, const ClassifyArgs& args) {
   cc.network = args.network;
   cc.resolve = host_path_resolver();
   cc.expander = host_expander();
+  cc.project = find_project_root(ctx.cwd);
+  // Without a sandbox other processes' environments are in reach (CMD-3, issue 27).
+  cc.unconfined = policy->mode != SandboxMode::kOn;
   Classification c = args.script ? classifier->classify_line(*args.script, cc)
                                  : classifier->classify_argv(args.command, cc);
   if (args.json) {

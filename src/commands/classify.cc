@@ -6,16 +6,18 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "commands/denied_rules.h"
 #include "commands/expansion.h"
-#include "commands/read_only_list.h"
+#include "commands/program_args.h"
+#include "commands/program_tables.h"
 #include "commands/sensitive_paths.h"
+#include "commands/shell_builtins.h"
 #include "commands/shell_tokenizer.h"
 #include "commands/wrappers.h"
-#include "commands/write_options.h"
 #include "config/command_entry.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -112,47 +114,6 @@ bool is_grep(std::string_view p) {
          p == "zfgrep" || p == "bzgrep" || p == "xzgrep" || p == "zstdgrep";
 }
 
-// Environment a command may be given without changing what it runs or reads.
-bool harmless_environment(std::string_view name, std::string_view value) {
-  if (starts_with(name, "LC_")) return true;
-  static const char* const kNames[] = {"LANG",
-                                       "LANGUAGE",
-                                       "TZ",
-                                       "NO_COLOR",
-                                       "FORCE_COLOR",
-                                       "CLICOLOR",
-                                       "CLICOLOR_FORCE",
-                                       "COLUMNS",
-                                       "LINES",
-                                       "TERM",
-                                       "COLORTERM",
-                                       "GREP_COLOR",
-                                       "GREP_COLORS",
-                                       "LS_COLORS",
-                                       "TIME_STYLE",
-                                       "QUOTING_STYLE",
-                                       "POSIXLY_CORRECT",
-                                       "GIT_OPTIONAL_LOCKS",
-                                       "GIT_TERMINAL_PROMPT"};
-  for (const char* k : kNames)
-    if (name == k) return true;
-  return (name == "PAGER" || name == "GIT_PAGER" || name == "SYSTEMD_PAGER") &&
-         (value.empty() || value == "cat");
-}
-
-// A shell variable set on its own (`x=1; echo $x`): lowercase names are the script's own, except
-// the few zsh ties to the search paths.
-bool harmless_variable(std::string_view name, std::string_view value) {
-  if (harmless_environment(name, value)) return true;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  static const char* const kTied[] = {"path",     "cdpath", "fpath",     "manpath", "module_path",
-                                      "mailpath", "psvar",  "histchars", "fignore", "prompt"};
-  for (const char* k : kTied)
-    if (name == k) return false;
-  return true;
-}
-
 bool system_folder(std::string_view dir) {
   static const char* const kDirs[] = {"/bin",      "/usr/bin",        "/usr/local/bin",   "/sbin",
                                       "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"};
@@ -171,7 +132,8 @@ struct Entry {
 }  // namespace
 
 struct CommandClassifier::Lists {
-  std::unordered_map<std::string, std::vector<Entry>> read_only;  // by program
+  const ProgramTables& tables = builtin_program_tables();         // the built-in list
+  std::unordered_map<std::string, std::vector<Entry>> read_only;  // `[commands] read_only`
   std::vector<Entry> denied;
   SensitivePaths sensitive;
   std::vector<std::string> denied_paths;
@@ -180,18 +142,27 @@ struct CommandClassifier::Lists {
   // so the last pair is kept (building them costs more than classifying a short line).
   struct PathMatchers {
     std::string home;
+    bool unconfined = false;
     SensitiveMatcher sensitive;
     DeniedPaths denied;
   };
-  std::shared_ptr<const PathMatchers> matchers(const std::string& home) const {
+  // Unconfined (CMD-3, issue 27): other processes' environments are readable under /proc, and
+  // a sandbox would not keep a command from them, so they are sensitive too.
+  std::shared_ptr<const PathMatchers> matchers(const std::string& home, bool unconfined) const {
     std::lock_guard<std::mutex> lock(mu);
-    if (!last || last->home != home)
-      last = std::make_shared<const PathMatchers>(
-          PathMatchers{home, SensitiveMatcher(sensitive, home), DeniedPaths(denied_paths, home)});
+    auto& last = unconfined ? last_unconfined : last_sandboxed;
+    if (!last || last->home != home) {
+      SensitivePaths paths = sensitive;
+      if (unconfined)
+        for (const char* f : {"/proc/*/environ", "/proc/*/task/*/environ"})
+          paths.files.push_back(f);
+      last = std::make_shared<const PathMatchers>(PathMatchers{
+          home, unconfined, SensitiveMatcher(paths, home), DeniedPaths(denied_paths, home)});
+    }
     return last;
   }
   mutable std::mutex mu;
-  mutable std::shared_ptr<const PathMatchers> last;
+  mutable std::shared_ptr<const PathMatchers> last_sandboxed, last_unconfined;
 };
 
 namespace {
@@ -203,7 +174,7 @@ class Walk {
         ctx_(ctx),
         home_(ctx.home.empty() || ctx.home[0] != '/' ? "/nonexistent-home"
                                                      : normalize_path(ctx.home)),
-        matchers_(lists.matchers(home_)),
+        matchers_(lists.matchers(home_, ctx.unconfined)),
         sensitive_(matchers_->sensitive),
         denied_(matchers_->denied) {
     std::string cwd = ctx.cwd.empty() || ctx.cwd[0] != '/' ? "/" : normalize_path(ctx.cwd);
@@ -234,8 +205,17 @@ class Walk {
       add(CommandClass::kDenied, bomb, "denied-command",
           fmt::format("{} is a fork bomb: it starts copies of itself without end (CMD-4).",
                       display(bomb)));
+    // `: ${GIT_DIR:=x}` assigns as it expands (CMD-2): judged like `GIT_DIR=x`.
+    for (const auto& [name, value] : assigning_expansions(text))
+      if (!harmless_variable(name, value.find('$') == std::string::npos ? value : "?"))
+        add(CommandClass::kNeedsApproval, "${" + name + "}", "environment",
+            fmt::format("`${{{}:=...}}` assigns {}, which can change what later commands run or "
+                        "read (CMD-2).",
+                        name, name));
     ShellScript script = parse_shell(text, depth);
     for (const auto& c : script.commands) simple(c, depth);
+    // A printer after the xargs in source order (`xargs rm -rf < <(echo ~)`) counts too.
+    for (const auto& p : xargs_destroys_) deny_catastrophic(printed_, "xargs " + p);
     if (!script.complete) {
       size_t at = std::min(script.problem_offset, text.size());
       std::string excerpt(text.substr(at, 32));
@@ -270,24 +250,38 @@ class Walk {
     if (c.assignments.empty()) return;
     const std::string& name = c.assignments[0].text;
     variable(name, "", "");
-    bool known = true, splits = false;
+    bool known = true;
+    LoopVar v;
     for (const auto& w : c.words) {
       check_word(w, true, true);  // a use of the variable is judged where it is used
       if (dynamic(w) || w.process_substitution) known = false;
-      if (w.has_glob || w.text.find_first_of(" \t\n*?[") != std::string::npos) splits = true;
+      if (w.has_glob || w.text.find_first_of(" \t\n*?[") != std::string::npos) v.splits = true;
+      if (!w.text.empty() && w.text[0] == '-') v.option_shaped = true;
+      if (w.has_glob && known) {
+        Expansion e = expand_for_program(w.text);
+        if (!e.known) v.option_shaped = v.option_shaped || e.may_be_option;
+        for (const auto& m : e.words)
+          if (!m.empty() && m[0] == '-') v.option_shaped = true;
+      }
     }
     loop_vars_.erase(name);
-    if (known) loop_vars_[name] = splits;
+    if (known) loop_vars_[name] = v;
   }
 
-  // `"$f"` (or `$f` when no value could be split) for a loop variable over checked words.
-  bool checked_loop_value(const ShellWord& w) const {
-    for (const auto& [name, splits] : loop_vars_) {
+  struct LoopVar {
+    bool splits = false;         // a value could split into other words
+    bool option_shaped = false;  // a value starts (or could start) with `-`
+  };
+
+  // The loop variable `"$f"` (or `$f` when no value could be split) stands for, or null.
+  const LoopVar* checked_loop_var(const ShellWord& w) const {
+    for (const auto& [name, v] : loop_vars_) {
       if (w.text != "$" + name && w.text != "${" + name + "}") continue;
-      return !w.unquoted_expansion || !splits;
+      return !w.unquoted_expansion || !v.splits ? &v : nullptr;
     }
-    return false;
+    return nullptr;
   }
+  bool checked_loop_value(const ShellWord& w) const { return checked_loop_var(w) != nullptr; }
 
   // `--author=$(git config user.email)`: an option whose value is never a path, so a value only
   // known at run time cannot name a file (the substitution is classified on its own).
@@ -388,8 +382,13 @@ class Walk {
                       "(CMD-3).",
                       fed_by, display(program)));
     implicit_folder(program, texts);
+    note_printed(program, words);
+    if (fed_by == "xargs" && destroys_targets(program)) {
+      xargs_destroys_.push_back(program);
+      deny_catastrophic(printed_, "xargs " + program);
+    }
     if (program == "cd") change_dir(words);
-    read_only(program, texts, git);
+    read_only(program, words, texts, git);
     if (program == "find") find_exec(words, depth);
   }
 
@@ -579,16 +578,28 @@ class Walk {
           fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word), how,
                       d));
     }
-    std::string m = sensitive_.match(abs);
+    std::string m = not_a_process(abs, sensitive_.match(abs));
     if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
     if (!m.empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
           fmt::format("{}{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), how, m));
-    } else if (reach && !(m = sensitive_.reaches(abs)).empty()) {
+    } else if (reach && !(m = not_a_process(abs, sensitive_.reaches(abs))).empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
           fmt::format("{}{} is a folder that holds the sensitive path {} (CMD-3, CMD-5).",
                       display(word), how, m));
     }
+  }
+
+  // The /proc entries of an unconfined classifier (`/proc/*/environ`) stand for processes:
+  // /proc/cpuinfo neither is nor holds one.
+  static std::string not_a_process(std::string_view abs, std::string found) {
+    if (!starts_with(found, "/proc/*/")) return found;
+    auto comps = path_components(abs);
+    if (comps.size() < 2) return found;
+    const std::string_view pid = comps[1];
+    bool digits = !pid.empty();
+    for (char c : pid) digits = digits && c >= '0' && c <= '9';
+    return digits || pid == "self" || pid == "thread-self" ? found : std::string();
   }
 
   void check_glob(const std::string& word, const std::string& pattern) {
@@ -607,6 +618,24 @@ class Walk {
         check_resolved(word, normalize_path(real), real, false);
         std::string rest = pattern.size() > prefix.size() ? pattern.substr(prefix.size()) : "";
         check_glob_pattern(word, normalize_path(real + "/" + rest));
+      }
+    }
+    // What it matches, when that is known in full (CMD-2, CMD-3): each match is checked as a
+    // path; a glob whose matches are all clean is not asked about (`du -sh *`).
+    if (ctx_.expander) {
+      const Expander::Matches& m = glob_once(pattern);
+      if (m.complete) {
+        for (const auto& p : m.paths) {
+          if (!dot_visible(pattern, p)) continue;
+          std::string abs = normalize_path(p);
+          check_resolved(word, abs, "", true);
+          if (ctx_.resolve) {
+            std::string real = ctx_.resolve(abs);
+            if (!real.empty() && real[0] == '/' && normalize_path(real) != abs)
+              check_resolved(word, normalize_path(real), real, true);
+          }
+        }
+        return;
       }
     }
     check_glob_pattern(word, pattern);
@@ -773,7 +802,7 @@ class Walk {
         }
         if (!glob) paths.push_back(normalize_path(abs));
         if (glob && ctx_.expander) {
-          auto m = ctx_.expander->glob(normalize_path(abs), kMaxExpansion);
+          const Expander::Matches& m = glob_once(normalize_path(abs));
           paths.insert(paths.end(), m.paths.begin(), m.paths.end());
         }
       }
@@ -805,7 +834,7 @@ class Walk {
     value.tilde = starts_with(value.text, "~");
     check_word(value, true, false);
     if (prefix) {
-      if (!harmless_environment(name, value.text))
+      if (!harmless_environment(name, value.text) && !own_git_variable(name, value, command))
         add(CommandClass::kNeedsApproval, a.text, "environment",
             fmt::format("{} sets {} for {}, which can change what it runs or reads (CMD-2).",
                         display(a.text), name, display(command)));
@@ -889,7 +918,7 @@ class Walk {
   void globbed(const std::string& pattern, std::vector<std::string>& found, std::string& unsafe) {
     if (!ctx_.expander) return;
     for (const auto& abs : absolute_in_cwds(pattern)) {
-      Expander::Matches m = ctx_.expander->glob(abs, kMaxExpansion);
+      const Expander::Matches& m = glob_once(abs);
       const size_t depth = std::max<size_t>(1, path_components(home_).size());
       if (!m.complete && (path_components(abs).size() <= depth || abs.back() == '/'))
         unsafe = pattern;
@@ -1024,7 +1053,7 @@ class Walk {
         matched_.push_back(program);  // xargs alone runs echo
         return;
       }
-      read_only(program, texts, GitGlobals{});
+      read_only(program, words, texts, GitGlobals{});
       return;
     }
     argv(words.subspan(u.command), depth + 1, u.stdin_arguments ? program : fed_by);
@@ -1054,18 +1083,81 @@ class Walk {
   }
 
   void find_exec(std::span<const ShellWord> words, int depth) {
+    const std::vector<std::string> starts = find_start_points(words);
     for (size_t i = 1; i < words.size(); ++i) {
       const std::string& a = words[i].text;
       if (a != "-exec" && a != "-execdir" && a != "-ok" && a != "-okdir") continue;
       size_t j = i + 1;
       while (j < words.size() && words[j].text != ";" && words[j].text != "+") ++j;
-      if (j > i + 1) argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
+      if (j > i + 1) {
+        // `find ~ -exec rm -rf {} +` is `rm -rf ~` by another name (CMD-4).
+        const std::string& run = words[i + 1].text;
+        const std::string prog =
+            run.substr(run.rfind('/') == std::string::npos ? 0 : run.rfind('/') + 1);
+        if (destroys_targets(prog)) deny_catastrophic(starts, "find " + a + " " + prog);
+        argv(words.subspan(i + 1, j - i - 1), depth + 1, "find " + a);
+      }
       i = j;
     }
   }
 
-  void read_only(const std::string& program, const std::vector<std::string>& texts,
-                 const GitGlobals& git) {
+  // find's start points: the words after -H/-L/-P/-D/-O and before the expression.
+  static std::vector<std::string> find_start_points(std::span<const ShellWord> words) {
+    std::vector<std::string> out;
+    size_t i = 1;
+    while (i < words.size()) {
+      const std::string& t = words[i].text;
+      if (t == "-H" || t == "-L" || t == "-P" || starts_with(t, "-O")) {
+        ++i;
+      } else if (t == "-D") {
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    for (; i < words.size(); ++i) {
+      const std::string& t = words[i].text;
+      if (!t.empty() && (t[0] == '-' || t == "(" || t == ")" || t == "!" || t == ",")) break;
+      out.push_back(t);
+    }
+    if (out.empty()) out.push_back(".");
+    return out;
+  }
+
+  // Denies when one of `targets` is `/`, a system folder or the home folder (or holds one).
+  void deny_catastrophic(const std::vector<std::string>& targets, const std::string& how) {
+    for (const auto& t : targets)
+      if (catastrophic_target(t, cwds_, home_))
+        add(CommandClass::kDenied, how + " " + t, "denied-command",
+            fmt::format("{} on {} would delete or change the whole system or home folder: a "
+                        "denied command (CMD-4).",
+                        display(how, false), display(t)));
+  }
+
+  // `echo ~ | xargs rm -rf`: what the line prints (echo, printf, find's start points, ls,
+  // realpath, readlink, pwd) may be what xargs hands a program that deletes or changes files.
+  void note_printed(const std::string& program, std::span<const ShellWord> words) {
+    if (program == "find") {
+      for (const auto& s : find_start_points(words)) printed_.push_back(s);
+      return;
+    }
+    if (program == "pwd") {
+      printed_.insert(printed_.end(), cwds_.begin(), cwds_.end());
+      return;
+    }
+    if (program != "echo" && program != "printf" && program != "ls" && program != "realpath" &&
+        program != "readlink")
+      return;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string& t = words[i].text;
+      if (t.size() > 1 && t[0] == '-') continue;
+      // `echo $HOME/` and `printf '%s\n' ~` print what they expand to.
+      printed_.push_back(t);
+    }
+  }
+
+  void read_only(const std::string& program, std::span<const ShellWord> words,
+                 const std::vector<std::string>& texts, const GitGlobals& git) {
     const std::string& name = texts[0];
     size_t slash = name.rfind('/');
     if (slash != std::string::npos) {
@@ -1078,51 +1170,338 @@ class Walk {
         return;
       }
     }
-    std::vector<std::string> args(texts.begin() + 1, texts.end());
+    if (is_judged_builtin(program)) {
+      if (auto p = shell_builtin_problem(program, words)) {
+        add(CommandClass::kNeedsApproval, p->word, p->rule,
+            fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(program, false),
+                        display(p->word), p->why));
+        return;
+      }
+      matched_.push_back(program);
+      return;
+    }
+    size_t first = 1;
     if (program == "git") {
       if (!git.problem.empty()) {
         add(CommandClass::kNeedsApproval, "git " + git.problem_word, "not-read-only",
             fmt::format("{} {} (CMD-2).", display("git " + git.problem_word), git.problem));
         return;
       }
-      args.assign(texts.begin() + static_cast<std::ptrdiff_t>(git.subcommand), texts.end());
+      first = git.subcommand;
+      if (foreign_git_folder(git)) return;
     }
-    const Entry* best = nullptr;
-    bool longer_entries = false;
-    auto it = L_.read_only.find(program);
-    if (it != L_.read_only.end()) {
-      for (const auto& e : it->second) {
-        const size_t n = e.words.size() - 1;
-        if (n > 0) longer_entries = true;
-        if (args.size() < n) continue;
-        bool ok = true;
-        for (size_t i = 0; i < n && ok; ++i) ok = e.words[i + 1] == args[i];
-        if (ok && (!best || n + 1 > best->words.size())) best = &e;
+    std::vector<std::string> args(texts.begin() + static_cast<std::ptrdiff_t>(first), texts.end());
+    // `node --version`: read-only only exactly so.
+    std::vector<std::string> whole{program};
+    whole.insert(whole.end(), args.begin(), args.end());
+    if (L_.tables.is_exact(whole)) {
+      matched_.push_back(join(whole, " "));
+      return;
+    }
+    const Entry* user = config_entry(program, args);
+    std::vector<ArgWord> aw = arg_words(words.subspan(std::min(first, words.size())));
+    ProgramTables::Selection sel = L_.tables.select(program, aw);
+    if (user && (!sel.spec || user->words.size() > 1 + sel.words)) {
+      if (user->exact && args.size() + 1 > user->words.size()) {
+        add(CommandClass::kNeedsApproval, program, "not-read-only",
+            fmt::format("only `{}` on its own is on the read-only list, not with more "
+                        "arguments (CMD-2).",
+                        user->text));
+        return;
+      }
+      matched_.push_back(user->text);
+      return;
+    }
+    if (!sel.spec || !sel.unknown_child.empty()) {
+      not_listed(program, args, sel.unknown_child);
+      return;
+    }
+    std::optional<ArgProblem> problem = sel.prefix_problem;
+    if (!problem) {
+      std::vector<ArgWord> rest(
+          aw.begin() + static_cast<std::ptrdiff_t>(std::min(aw.size(), sel.prefix + sel.words)),
+          aw.end());
+      ArgContext actx;
+      actx.unconfined = ctx_.unconfined;
+      problem = check_program_args(*sel.spec, sel.parent, rest, actx);
+    }
+    if (problem) {
+      // `requires:` names the table itself: `gzip` compresses in place unless -c...
+      const bool named = problem->word == sel.spec->display_name();
+      add(CommandClass::kNeedsApproval, named ? sel.name : problem->word, problem->rule,
+          named ? fmt::format("{} {}, so it is not read-only (CMD-2).", display(sel.name, false),
+                              problem->why)
+                : fmt::format("{}: {} {}, so it is not read-only (CMD-2).",
+                              display(sel.name, false), display(problem->word), problem->why));
+      return;
+    }
+    if ((!sel.spec->unless_upward.empty() || !sel.spec->unless_here.empty()) &&
+        !upward_clean(*sel.spec, sel.name))
+      return;
+    matched_.push_back(sel.name);
+  }
+
+  // git with a git folder or work tree other than the project's own (issue 27, GIT-1): a git
+  // folder's config names programs git runs (core.fsmonitor on `status`), and one the project
+  // did not have may hold anything. So do `--git-dir`, `--work-tree`, and a working folder that
+  // git would take for a bare repository (HEAD beside objects/ and refs/).
+  bool foreign_git_folder(const GitGlobals& git) {
+    const std::string own_dir = ctx_.project.empty() ? "" : path_join(ctx_.project, ".git");
+    for (const auto& [option, value, own] :
+         {std::tuple{"--git-dir", git.git_dir, own_dir},
+          std::tuple{"--work-tree", git.work_tree, normalize_or_empty(ctx_.project)}}) {
+      if (value.empty()) continue;
+      bool ours = !own.empty();
+      for (const auto& abs : absolute_in_cwds(value)) ours = ours && normalize_path(abs) == own;
+      if (!ours) {
+        add(CommandClass::kNeedsApproval, std::string(option) + "=" + value, "not-read-only",
+            fmt::format("`git {}={}` names a {} other than the project's own, whose config can "
+                        "make git run programs (CMD-2).",
+                        option, value,
+                        option == std::string("--git-dir") ? "git folder" : "work tree"));
+        return true;
       }
     }
-    if (!best) {
-      std::string shown = program;
-      if (longer_entries && !args.empty()) shown += " " + args[0];
-      add(CommandClass::kNeedsApproval, shown, "not-read-only",
-          fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
-      return;
+    if (!ctx_.expander) return false;
+    for (const auto& cwd : cwds_) {
+      const std::string stop = ctx_.project.empty() ? home_ : ctx_.project;
+      for (std::string d = cwd; d != stop && d != "/" && path_within(d, stop); d = path_parent(d)) {
+        if (path_base(d) == ".git" || !git_shaped(d)) continue;
+        add(CommandClass::kNeedsApproval, d, "not-read-only",
+            fmt::format("git would use {} as its repository (HEAD beside objects/ and refs/), "
+                        "a git folder other than the project's own, whose config can make git run "
+                        "programs (CMD-2).",
+                        display(d)));
+        return true;
+      }
     }
-    if (best->exact && args.size() + 1 > best->words.size()) {
-      add(CommandClass::kNeedsApproval, program, "not-read-only",
-          fmt::format("only `{}` on its own is on the read-only list, not with more arguments "
-                      "(CMD-2).",
-                      best->text));
-      return;
+    return false;
+  }
+
+  static std::string normalize_or_empty(const std::string& p) {
+    return p.empty() ? p : normalize_path(p);
+  }
+
+  bool git_shaped(const std::string& dir) const {
+    for (const char* part : {"HEAD", "objects/", "refs/"})
+      if (ctx_.expander->glob(path_join(dir, part), 2).paths.empty()) return false;
+    return true;
+  }
+
+  // GIT_DIR=... or GIT_WORK_TREE=... naming the project's own, for git.
+  bool own_git_variable(const std::string& name, const ShellWord& value,
+                        const std::string& command) const {
+    if (command != "git" || ctx_.project.empty() || dynamic(value) || value.text.empty())
+      return false;
+    std::string own = name == "GIT_DIR"         ? path_join(ctx_.project, ".git")
+                      : name == "GIT_WORK_TREE" ? normalize_path(ctx_.project)
+                                                : "";
+    if (own.empty()) return false;
+    for (const auto& abs : absolute_in_cwds(value.text))
+      if (normalize_path(abs) != own) return false;
+    return true;
+  }
+
+  // Not on the list: named with its first argument when the list has longer entries for it
+  // (`npm install`, `bash script.sh`), or as `only X on its own` when an exact entry starts it.
+  void not_listed(const std::string& program, const std::vector<std::string>& args,
+                  const std::string& child) {
+    for (const auto& e : L_.tables.exact()) {
+      if (e[0] != program || e.size() > args.size() + 1) continue;
+      bool prefix = true;
+      for (size_t i = 1; i < e.size() && prefix; ++i) prefix = e[i] == args[i - 1];
+      if (prefix) {
+        add(CommandClass::kNeedsApproval, program, "not-read-only",
+            fmt::format("only `{}` on its own is on the read-only list, not with more "
+                        "arguments (CMD-2).",
+                        join(e, " ")));
+        return;
+      }
     }
-    if (auto wo = write_option(program, args)) {
-      std::string shown = program;
-      if (program == "git" && !args.empty() && args[0] != wo->word) shown += " " + args[0];
-      add(CommandClass::kNeedsApproval, wo->word, "write-option",
-          fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(shown, false),
-                      display(wo->word), wo->why));
-      return;
+    std::string shown = child;
+    if (shown.empty()) {
+      shown = program;
+      bool longer = L_.read_only.count(program) > 0;
+      for (const auto& e : L_.tables.exact()) longer = longer || e[0] == program;
+      if (longer && !args.empty()) shown += " " + args[0];
     }
-    matched_.push_back(best->text);
+    add(CommandClass::kNeedsApproval, shown, "not-read-only",
+        fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
+  }
+
+  // `[commands] read_only`: the longest entry whose words start the command; with it, the
+  // rest of the words are the user's to vouch for.
+  const Entry* config_entry(const std::string& program, const std::vector<std::string>& args) {
+    auto it = L_.read_only.find(program);
+    if (it == L_.read_only.end()) return nullptr;
+    const Entry* best = nullptr;
+    for (const auto& e : it->second) {
+      const size_t n = e.words.size() - 1;
+      if (args.size() < n) continue;
+      bool ok = true;
+      for (size_t i = 0; i < n && ok; ++i) ok = e.words[i + 1] == args[i];
+      if (ok && (!best || n + 1 > best->words.size())) best = &e;
+    }
+    return best;
+  }
+
+  // `unless-upward`: files that make the program run the project's code (`.cargo/config.toml`,
+  // `.yarnrc.yml`) must be absent from the working folder and each folder above it, up to the
+  // home folder. Looked up through the expander; without one, nothing is known.
+  bool upward_clean(const ProgramSpec& spec, const std::string& name) {
+    if (!ctx_.expander) {
+      std::vector<std::string> all = spec.unless_upward;
+      all.insert(all.end(), spec.unless_here.begin(), spec.unless_here.end());
+      add(CommandClass::kNeedsApproval, name, "not-read-only",
+          fmt::format("{} runs the project's code when one of {} is present, and that cannot "
+                      "be checked here (CMD-2).",
+                      display(name, false), join(all, ", ")));
+      return false;
+    }
+    for (const auto& cwd : cwds_)
+      for (const auto& f : spec.unless_here) {
+        Expander::Matches m = ctx_.expander->glob(path_join(cwd, f), 4);
+        if (!m.paths.empty() || !m.complete) {
+          std::string p = m.paths.empty() ? path_join(cwd, f) : m.paths[0];
+          add(CommandClass::kNeedsApproval, p, "not-read-only",
+              fmt::format("{} would import {} from the working folder, so it is not read-only "
+                          "(CMD-2).",
+                          display(name, false), display(p)));
+          return false;
+        }
+      }
+    for (const auto& cwd : cwds_) {
+      std::string dir = cwd;
+      while (true) {
+        if (dir == home_ && cwd != home_) break;
+        for (const auto& f : spec.unless_upward) {
+          std::string p = path_join(dir, f);
+          Expander::Matches m = ctx_.expander->glob(p, 4);
+          if (!m.paths.empty() || !m.complete) {
+            add(CommandClass::kNeedsApproval, p, "not-read-only",
+                fmt::format("{} runs the project's code through {}, so it is not read-only "
+                            "(CMD-2).",
+                            display(name, false), display(p)));
+            return false;
+          }
+        }
+        if (dir == "/") break;
+        dir = path_parent(dir);
+      }
+    }
+    return true;
+  }
+
+  // The words a program is given, as the shell will give them: a glob replaced by its matches
+  // when they are known (CMD-2: a match that starts with `-` is an option nobody checked), and
+  // a word only known at run time marked as such.
+  std::vector<ArgWord> arg_words(std::span<const ShellWord> words) {
+    std::vector<ArgWord> out;
+    for (const auto& w : words) {
+      if (w.process_substitution) {
+        out.push_back({w.text, false, false});
+        continue;
+      }
+      if (dynamic(w)) {
+        ArgWord a{w.text, w.unquoted_expansion || w.has_brace, true};
+        if (const LoopVar* v = checked_loop_var(w)) {
+          a.many = v->splits && w.unquoted_expansion;
+          a.may_be_option = v->option_shaped;
+        } else if (w.plain_prefix >= 2 && w.text[0] == '-' && !w.risky_expansion) {
+          // `--author=$(...)`, `-n$N`: the option is written out, only its value is not.
+          size_t eq = w.text.find('=');
+          bool name_known = w.text[1] != '-' || (eq != std::string::npos && eq < w.plain_prefix);
+          if (name_known) a = ArgWord{w.text, false, false};
+        }
+        out.push_back(std::move(a));
+        continue;
+      }
+      if (!w.has_glob) {
+        out.push_back({w.text, false, false});
+        continue;
+      }
+      Expansion e = expand_for_program(w.text);
+      if (!e.known) {
+        out.push_back({w.text, true, e.may_be_option});
+        continue;
+      }
+      if (e.words.empty()) {
+        out.push_back({w.text, false, false});  // no match: the shell keeps the word
+        continue;
+      }
+      for (auto& m : e.words) {
+        if (!m.empty() && m[0] == '-')
+          add(CommandClass::kNeedsApproval, w.text, "expansion",
+              fmt::format("{} expands to {}, a file name that the program would read as an "
+                          "option (CMD-2).",
+                          display(w.text), display(m)));
+        out.push_back({std::move(m), false, false});
+      }
+    }
+    return out;
+  }
+
+  struct Expansion {
+    bool known = false;
+    bool may_be_option = false;      // unknown, and the shell could give a word starting `-`
+    std::vector<std::string> words;  // as the shell passes them (relative stays relative)
+  };
+
+  // What the shell makes of a glob word (sh's defaults: no dotglob, no nullglob).
+  Expansion expand_for_program(const std::string& word) {
+    Expansion e;
+    const bool relative = word[0] != '/' && word[0] != '~';
+    e.may_be_option =
+        relative && (word[0] == '*' || word[0] == '?' || word[0] == '[' || word[0] == '-');
+    if (!ctx_.expander) return e;
+    // The literal folder the word starts with ("src/", "../", "~/", "/etc/", or nothing): the
+    // shell keeps it as written and appends what matched below it. In each folder the line may
+    // be in (`cd x && ls *`), the matches are taken together.
+    const size_t glob_at = word.find_first_of("*?[");
+    const size_t lit = glob_at == std::string::npos ? std::string::npos : word.rfind('/', glob_at);
+    const std::string lead = lit == std::string::npos ? "" : word.substr(0, lit + 1);
+    const std::vector<std::string> patterns = absolute_in_cwds(word);
+    const std::vector<std::string> bases = lead.empty() ? cwds_ : absolute_in_cwds(lead);
+    for (size_t c = 0; c < patterns.size(); ++c) {
+      const std::string base_norm = normalize_path(bases[std::min(c, bases.size() - 1)]);
+      std::string pattern = patterns[c];
+      const bool slash = pattern.size() > 1 && pattern.back() == '/';
+      pattern = normalize_path(pattern);
+      if (slash && pattern != "/") pattern += '/';
+      const Expander::Matches& m = glob_once(pattern);
+      if (!m.complete) {
+        e.words.clear();
+        return e;
+      }
+      for (const auto& p : m.paths) {
+        if (!dot_visible(pattern, p)) continue;
+        std::string w = !path_within(p, base_norm) || p.size() <= base_norm.size()
+                            ? p
+                            : lead + p.substr(base_norm == "/" ? 1 : base_norm.size() + 1);
+        if (std::find(e.words.begin(), e.words.end(), w) == e.words.end())
+          e.words.push_back(std::move(w));
+      }
+    }
+    e.known = true;
+    return e;
+  }
+
+  // A pattern's matches, read once per line (the path checks, the deny rules and the options
+  // all ask for the same globs).
+  const Expander::Matches& glob_once(const std::string& pattern) {
+    auto it = globs_.find(pattern);
+    if (it == globs_.end())
+      it = globs_.emplace(pattern, ctx_.expander->glob(pattern, kMaxExpansion)).first;
+    return it->second;
+  }
+
+  // sh without dotglob: a `*`, `?` or `[` never matches a leading dot.
+  static bool dot_visible(const std::string& pattern, const std::string& match) {
+    auto pc = path_components(pattern);
+    auto mc = path_components(match);
+    for (size_t i = 0; i < pc.size() && i < mc.size(); ++i)
+      if (!mc[i].empty() && mc[i][0] == '.' && (pc[i].empty() || pc[i][0] != '.')) return false;
+    return true;
   }
 
   const CommandClassifier::Lists& L_;
@@ -1133,9 +1512,12 @@ class Walk {
   const DeniedPaths& denied_;
   std::vector<std::string> cwds_;
   std::vector<std::string> matched_;
+  std::vector<std::string> printed_;         // words the line prints (note_printed)
+  std::vector<std::string> xargs_destroys_;  // programs xargs runs that delete or change files
+  std::map<std::string, Expander::Matches> globs_;  // glob_once
   std::unordered_set<std::string> checked_;
   // Loop variables over checked words, and whether their values could split into other words.
-  std::map<std::string, bool> loop_vars_;
+  std::map<std::string, LoopVar> loop_vars_;
   bool approval_at_most_ = false;
   Classification best_;
   bool have_ = false;
@@ -1153,10 +1535,9 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
     e.exact = e.words.size() > 1 && version_word(e.words.back()) && e.words[0] != "command";
     return e;
   };
-  for (auto t : builtin_read_only_entries()) {
-    Entry e = make(t, "built-in list");
-    lists->read_only[e.words[0]].push_back(std::move(e));
-  }
+  if (!builtin_program_tables_error().empty())
+    return make_error(
+        "config", "the built-in read-only tables do not parse: " + builtin_program_tables_error());
   for (const auto& t : config.read_only) {
     if (auto err = check_command_entry(t, false))
       return make_error("config", "[commands] read_only: " + *err + ".");

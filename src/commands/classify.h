@@ -39,8 +39,8 @@ struct Classification {
   std::string reason;  // a sentence for a person, naming the word and the rule (with its id)
   std::string word;    // the word (or entry, or path) the decision turned on
   // A stable machine word for the rule: read-only-list, nothing-to-run, not-read-only,
-  // write-option, output-redirection, sensitive-path, network, expansion, environment,
-  // privileged, unparsed, denied-command, denied-path.
+  // write-option, unknown-option, output-redirection, sensitive-path, network, expansion,
+  // environment, privileged, unparsed, denied-command, denied-path.
   std::string rule;
 };
 
@@ -56,11 +56,19 @@ struct ClassifyContext {
   // Pathname expansion for the deny rules (CMD-4): `rm -rf /home/u?` is judged by what the glob
   // names (host_expander() on a real machine). Null: globs are judged as written.
   const Expander* expander = nullptr;
+  // Commands run without a sandbox (mode `external` or `off`): what a sandbox would keep from
+  // them, other processes' environments (`ps e`, /proc/*/environ), is not read-only (CMD-3).
+  bool unconfined = false;
+  // The project's root, absolute: `git --git-dir` and `--work-tree` (and GIT_DIR,
+  // GIT_WORK_TREE) may name its own git folder and work tree, nothing else. "" when unknown:
+  // they always ask.
+  std::string project;
 };
 
 class CommandClassifier {
  public:
-  // Builds the lists once: the built-in read-only list plus `[commands] read_only`, the default
+  // Builds the lists once: the built-in read-only tables (src/commands/data) plus
+  // `[commands] read_only` (whose entries accept any further words), the default
   // denied commands plus `[commands] denied`, the default sensitive paths plus
   // `[commands] sensitive`, and `[commands] denied_paths`. Fails on a malformed entry.
   static Result<CommandClassifier> create(const CommandsConfig& config);

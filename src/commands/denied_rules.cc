@@ -52,7 +52,8 @@ bool is_top_folder(std::string_view abs, const std::string& home) {
   return false;
 }
 
-// Would removing (or changing) `target` recursively take the system or the home folder?
+}  // namespace
+
 bool catastrophic_target(const std::string& target, const std::vector<std::string>& cwds,
                          const std::string& home) {
   static const char* const kHome[] = {"~",      "~/",       "~/*",     "$HOME",    "${HOME}",
@@ -71,6 +72,30 @@ bool catastrophic_target(const std::string& target, const std::vector<std::strin
   for (const auto& cwd : cwds)
     if (is_top_folder(path_join(cwd, t), home)) return true;
   return false;
+}
+
+bool destroys_targets(std::string_view p) {
+  for (const char* k : {"rm", "rmdir", "unlink", "shred", "mv", "chmod", "chown", "chgrp",
+                        "truncate", "srm", "wipe"})
+    if (p == k) return true;
+  return false;
+}
+
+namespace {
+
+// The operands of a command, after its options (a word starting with `-` before `--`).
+std::vector<std::string> operands_of(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  bool done = false;
+  for (const auto& a : args) {
+    if (!done && a == "--") {
+      done = true;
+      continue;
+    }
+    if (!done && a.size() > 1 && a[0] == '-') continue;
+    out.push_back(a);
+  }
+  return out;
 }
 
 std::optional<DeniedRule> recursive_change(std::string_view program,
@@ -96,9 +121,15 @@ std::optional<DeniedRule> recursive_change(std::string_view program,
     }
     targets.push_back(a);
   }
-  if (!recursive) return std::nullopt;
   // chmod and chown take a mode or owner first.
   size_t first = rm ? 0 : 1;
+  if (!recursive && !rm) {
+    // `chmod 000 ~`: the home folder (or `/`, a system folder) itself locks the user out.
+    for (size_t i = first; i < targets.size(); ++i)
+      if (catastrophic_target(targets[i], cwds, home))
+        return DeniedRule{targets[i], "would change the whole system or home folder"};
+  }
+  if (!recursive) return std::nullopt;
   for (size_t i = first; i < targets.size(); ++i) {
     if (catastrophic_target(targets[i], cwds, home))
       return DeniedRule{targets[i], rm ? "would delete the whole system or home folder"
@@ -139,11 +170,83 @@ std::optional<DeniedRule> denied_by_rule(std::string_view program,
     return std::nullopt;
   }
   if (program == "systemctl") {
+    // The verbs that stop, restart, suspend or switch the machine's state, and their targets.
     for (const auto& a : args)
-      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "soft-reboot"})
+      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend",
+                            "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep",
+                            "isolate", "rescue", "emergency", "default", "switch-root", "exit"})
         if (a == w || a == std::string(w) + ".target")
-          return DeniedRule{a, "stops or restarts the machine"};
+          return DeniedRule{a, "stops, restarts, suspends or switches the whole machine"};
     return std::nullopt;
+  }
+  if (program == "loginctl") {
+    for (const auto& a : args)
+      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate",
+                            "hybrid-sleep", "suspend-then-hibernate", "sleep", "terminate-session",
+                            "terminate-user", "terminate-seat", "kill-session", "kill-user",
+                            "lock-session", "lock-sessions", "flush-devices", "attach"})
+        if (a == w) return DeniedRule{a, "changes the machine's power state or ends sessions"};
+    return std::nullopt;
+  }
+  if (program == "busctl" || program == "dbus-send" || program == "gdbus") {
+    // logind (power, sessions) and systemd's manager (power, units) over the system bus.
+    for (const auto& a : args) {
+      if (a.find("org.freedesktop.login1") != std::string::npos ||
+          a.find("/org/freedesktop/login1") != std::string::npos)
+        return DeniedRule{a, "talks to logind, which powers off the machine and ends sessions"};
+      if (a.find("org.freedesktop.systemd1") != std::string::npos)
+        for (const auto& m : args)
+          for (const char* w : {"PowerOff", "Reboot", "Halt", "KExec", "SoftReboot", "StartUnit",
+                                "StopUnit", "KillUnit", "Isolate", "SwitchRoot"})
+            if (m.find(w) != std::string::npos)
+              return DeniedRule{m, "asks systemd to stop the machine or change its units"};
+    }
+    return std::nullopt;
+  }
+  if (program == "mv") {
+    // Moving `/`, a system folder or the home folder away (the destination is the last
+    // operand, unless -t names it).
+    // -t DIR (--target-directory=DIR) names the destination; the rest are sources.
+    std::vector<std::string> rest;
+    bool target_dir = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i] == "-t" || args[i] == "--target-directory") {
+        target_dir = true;
+        ++i;
+        continue;
+      }
+      if (starts_with(args[i], "--target-directory=") ||
+          (starts_with(args[i], "-t") && args[i].size() > 2)) {
+        target_dir = true;
+        continue;
+      }
+      rest.push_back(args[i]);
+    }
+    std::vector<std::string> ops = operands_of(rest);
+    size_t sources = target_dir ? ops.size() : (ops.empty() ? 0 : ops.size() - 1);
+    for (size_t i = 0; i < sources; ++i)
+      if (catastrophic_target(ops[i], cwds, home))
+        return DeniedRule{ops[i], "would move the whole system or home folder away"};
+    for (const auto& a : args)
+      if (a.size() > 1 && a[0] == '/' && is_disk_device(normalize_path(a)))
+        return DeniedRule{a, "writes straight to a disk or memory device"};
+    return std::nullopt;
+  }
+  if (program == "rsync") {
+    // --delete (and its kin) empties the destination of what the source lacks.
+    bool deletes = false, removes_sources = false;
+    for (const auto& a : args) {
+      if (starts_with(a, "--del")) deletes = true;
+      if (a == "--remove-source-files" || a == "--remove-sent-files") removes_sources = true;
+    }
+    std::vector<std::string> ops = operands_of(args);
+    if (deletes && !ops.empty() && catastrophic_target(ops.back(), cwds, home))
+      return DeniedRule{ops.back(),
+                        "would delete what the home folder or a system folder "
+                        "holds and the source lacks"};
+    for (size_t i = 0; removes_sources && i + 1 < ops.size(); ++i)
+      if (catastrophic_target(ops[i], cwds, home))
+        return DeniedRule{ops[i], "would delete the whole system or home folder"};
   }
   if (program == "cp" || program == "mv" || program == "tee" || program == "shred" ||
       program == "install" || program == "rsync" || program == "pv") {

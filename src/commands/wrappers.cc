@@ -377,7 +377,6 @@ GitGlobals parse_git_globals(const std::vector<std::string>& argv) {
                            "grep.linenumber",
                            "grep.patterntype",
                            "grep.extendedregexp",
-                           "safe.directory",
                            "i18n.logoutputencoding",
                            "init.defaultbranch"});
   };
@@ -403,6 +402,10 @@ GitGlobals parse_git_globals(const std::vector<std::string>& argv) {
       ++i;
     } else if (is_one_of(name, {"--git-dir", "--work-tree", "--namespace", "--super-prefix",
                                 "--attr-source"})) {
+      std::string value = has_value ? a.substr(a.find('=') + 1)
+                                    : (i + 1 < argv.size() ? argv[i + 1] : std::string());
+      if (name == "--git-dir") g.git_dir = value.empty() ? "." : value;
+      if (name == "--work-tree") g.work_tree = value.empty() ? "." : value;
       i += has_value ? 1 : 2;
     } else if (is_one_of(a, {"--no-pager", "-P", "-p", "--paginate", "--bare",
                              "--no-replace-objects", "--no-lazy-fetch", "--literal-pathspecs",

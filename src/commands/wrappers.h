@@ -41,7 +41,7 @@ struct ShellCall {
   bool has_command_string = false;  // -c was given: the script is argv[script]
   size_t script = 0;
   bool stdin_script = false;  // no -c and no script file (or -s): the script is standard input
-  bool confident = true;  // false: an option that changes how the script reads (-O extglob)
+  bool confident = true;      // false: an option that changes how the script reads (-O extglob)
   std::string problem;
 };
 ShellCall parse_shell_call(std::string_view program, const std::vector<std::string>& argv);
@@ -49,8 +49,10 @@ ShellCall parse_shell_call(std::string_view program, const std::vector<std::stri
 struct GitGlobals {
   size_t subcommand = 1;            // index of the first word after git's global options
   std::vector<std::string> chdirs;  // -C DIR, in order
-  std::string problem_word;         // a global option that can make any git command run a program
-  std::string problem;              // why
+  // --git-dir and --work-tree as given (the last of each), "" when not given.
+  std::string git_dir, work_tree;
+  std::string problem_word;  // a global option that can make any git command run a program
+  std::string problem;       // why
 };
 // Skips `-C DIR`, `-c k=v`, `--git-dir[=]`, `--work-tree[=]`, `--namespace[=]`, `--no-pager`,
 // `-P`, `-p`, `--paginate`, `--bare`, `--no-replace-objects`, `--literal-pathspecs` and the

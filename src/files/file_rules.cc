@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/paths.h"
@@ -108,6 +109,34 @@ std::string git_control_file(const FileContext& ctx, std::string_view abs) {
   if (at != std::string_view::npos) {
     std::string_view rel = abs.substr(at + 6);
     if (git_control_rel(rel)) return fmt::format("the git folder's {}", rel);
+  }
+  return "";
+}
+
+std::vector<std::string> git_shape_folders(std::string_view abs) {
+  std::vector<std::string> out;
+  std::vector<std::string> comps;
+  for (auto& c : split(abs, '/'))
+    if (!c.empty() && c != ".") comps.push_back(std::move(c));
+  std::string so_far = "/";
+  for (size_t i = 0; i < comps.size(); ++i) {
+    const bool last = i + 1 == comps.size();
+    if ((comps[i] == "HEAD" && last) || ((comps[i] == "objects" || comps[i] == "refs") && !last))
+      if (std::find(out.begin(), out.end(), so_far) == out.end()) out.push_back(so_far);
+    so_far = path_join(so_far, comps[i]);
+  }
+  return out;
+}
+
+std::string git_shape_completed(const FileContext& ctx, std::string_view abs,
+                                const std::vector<GitShape>& shapes) {
+  for (GitShape s : shapes) {
+    if (std::find(ctx.git_dirs.begin(), ctx.git_dirs.end(), s.folder) != ctx.git_dirs.end())
+      continue;
+    if (abs == path_join(s.folder, "HEAD")) s.head = true;
+    if (path_within(abs, path_join(s.folder, "objects"))) s.objects = true;
+    if (path_within(abs, path_join(s.folder, "refs"))) s.refs = true;
+    if (s.head && s.objects && s.refs) return s.folder;
   }
   return "";
 }
@@ -263,6 +292,15 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
     if (!lock) lock = locked_match(ctx, real);
     std::string control = git_control_file(ctx, abs);
     if (control.empty()) control = git_control_file(ctx, real);
+    // A folder shaped like a git folder: `git --git-dir=g` or `git -C g` would use it as a
+    // repository and run what its config names (issue 27).
+    std::string shaped = git_shape_completed(ctx, real, facts.git_shapes);
+    if (shaped.empty()) shaped = git_shape_completed(ctx, abs, facts.git_shapes);
+    if (!shaped.empty())
+      raise(AskKind::kProtectedWrite,
+            fmt::format("it makes {} a git folder (HEAD beside objects/ and refs/), which git "
+                        "would use as a repository and run what its config names",
+                        shaped));
     if (lock)
       raise(AskKind::kProtectedWrite,
             fmt::format("it changes a git file that can make git run code ({})", lock->why));

@@ -13,14 +13,13 @@
 //   switch (d.verdict) { case kAllow: ...act on d.target...; case kAsk: ...d.ask...; ... }
 #pragma once
 
-#include "approval/request.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "approval/request.h"
 #include "config/policy.h"
 #include "core/result.h"
 #include "plan/facts.h"
@@ -87,6 +86,13 @@ struct FileContext {
   ApprovalMode approval_mode = ApprovalMode::kManual;  // approve-all skips FILE-4's ask
 };
 
+// A folder a write could turn into a git folder (FILE-6): which of the three things git looks
+// for (a `HEAD` file beside `objects/` and `refs/` folders) it already has.
+struct GitShape {
+  std::string folder;  // absolute
+  bool head = false, objects = false, refs = false;
+};
+
 // The facts about one resolved path, read by the tools (or faked by a test).
 struct FileFacts {
   Kind kind = Kind::kMissing;  // lstat of the path itself
@@ -99,7 +105,9 @@ struct FileFacts {
   uint64_t size = 0;                // st_size of `real`
   uint64_t dev = 0, ino = 0;        // of `real`, so the tools can tell it was not swapped
   bool kernel_fs = false;           // `real` lies on procfs, sysfs or a kin (statfs)
-  int err = 0;                      // errno when the path could not be examined (0: fine)
+  // For each folder git_shape_folders(real) names, what it holds (FILE-6).
+  std::vector<GitShape> git_shapes;
+  int err = 0;  // errno when the path could not be examined (0: fine)
 };
 
 struct FileRequest {
@@ -145,6 +153,16 @@ const HiddenPath* hidden_match(const FileContext& ctx, std::string_view abs);
 std::string git_control_file(const FileContext& ctx, std::string_view abs);
 // The same for a path relative to a git folder ("config", "modules/a/b/hooks/x").
 bool git_control_rel(std::string_view rel);
+
+// The folders a write to `abs` could complete into a git folder: its parent when it is named
+// `HEAD`, and every folder F with `abs` below F/objects/ or F/refs/ (FILE-6). The host reads
+// what each holds into FileFacts::git_shapes.
+//   git_shape_folders("/p/g/refs/heads/main")   // {"/p/g"}
+std::vector<std::string> git_shape_folders(std::string_view abs);
+// The folder the write would make a git folder (it would then hold HEAD, objects/ and refs/),
+// or "" (the project's own git folders excepted).
+std::string git_shape_completed(const FileContext& ctx, std::string_view abs,
+                                const std::vector<GitShape>& shapes);
 
 // The locked git path that covers `abs`, if any (FILE-6).
 const LockedPath* locked_match(const FileContext& ctx, std::string_view abs);

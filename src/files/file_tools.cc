@@ -402,6 +402,16 @@ FileFacts read_file_facts(const std::string& abs_in) {
     f.err = errno;
     return f;
   }
+  // FILE-6: what each folder the write could make a git folder already holds.
+  for (const auto& folder : git_shape_folders(f.real)) {
+    GitShape g;
+    g.folder = folder;
+    struct stat gs;
+    g.head = ::lstat(path_join(folder, "HEAD").c_str(), &gs) == 0;
+    g.objects = ::stat(path_join(folder, "objects").c_str(), &gs) == 0 && S_ISDIR(gs.st_mode);
+    g.refs = ::stat(path_join(folder, "refs").c_str(), &gs) == 0 && S_ISDIR(gs.st_mode);
+    f.git_shapes.push_back(std::move(g));
+  }
   // The filesystem of the path, or of its nearest existing folder for a path to be created.
   for (std::string p = f.real;; p = path_parent(p)) {
     if (std::optional<bool> kernel = path_on_kernel_fs(p)) {

@@ -579,3 +579,40 @@ TEST_F(FileToolsTest, SearchOfACredentialFileCountsIt) {
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// FILE-6 (issue 27): write_file makes no git-shaped folder (HEAD beside objects/ and refs/)
+// without asking, whichever part comes last: `git --git-dir=g status` or `git -C g status`
+// would then use it as a repository and run its config's core.fsmonitor.
+TEST_F(FileToolsTest, AGitShapedFolderIsNotMadeWithoutAsking) {
+  auto w = files::write_file(ctx_, {.path = "g/config", .content = "[core]\n\tfsmonitor = ./x\n"});
+  ASSERT_TRUE(w.ok() && !w->asked());
+  w = files::write_file(ctx_, {.path = "g/objects/info/packs", .content = ""});
+  ASSERT_TRUE(w.ok() && !w->asked());
+  w = files::write_file(ctx_, {.path = "g/refs/heads/main", .content = "0000\n"});
+  ASSERT_TRUE(w.ok() && !w->asked());
+  w = files::write_file(ctx_, {.path = "g/HEAD", .content = "ref: refs/heads/main\n"});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE(w->asked());
+  EXPECT_EQ(w->ask->kind, AskKind::kProtectedWrite);
+  EXPECT_NE(w->ask->reason.find("git folder"), std::string::npos) << w->ask->reason;
+  EXPECT_FALSE(fs::exists(p("g/HEAD")));
+  // The other order: HEAD first, then the folders.
+  ASSERT_TRUE(files::write_file(ctx_, {.path = "h/HEAD", .content = "x\n"}).ok());
+  ASSERT_TRUE(files::write_file(ctx_, {.path = "h/refs/x", .content = "x\n"}).ok());
+  w = files::write_file(ctx_, {.path = "h/objects/ab", .content = "x"});
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE(w->asked());
+  EXPECT_FALSE(fs::exists(p("h/objects/ab")));
+  // Approved, it is written.
+  Ask a = *w->ask;
+  w = files::write_file(ctx_, {.path = "h/objects/ab", .content = "x", .approved = a});
+  ASSERT_TRUE(w.ok());
+  EXPECT_FALSE(w->asked());
+  EXPECT_TRUE(fs::exists(p("h/objects/ab")));
+}
+
+}  // namespace
+}  // namespace cordon

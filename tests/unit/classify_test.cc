@@ -4,20 +4,22 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <map>
-#include <atomic>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands/denied_rules.h"
-#include "commands/read_only_list.h"
+#include "commands/program_tables.h"
+#include "commands/script_checks.h"
 #include "commands/sensitive_paths.h"
 #include "commands/shell_tokenizer.h"
-#include "commands/write_options.h"
 #include "core/paths.h"
+#include "core/strings.h"
+#include "fake_expander.h"
 
 namespace cordon {
 namespace {
@@ -50,11 +52,18 @@ CommandsConfig test_config() {
   return c;
 }
 
+// The filesystem the globs see, as the server's classifier sees the host's.
+const Expander* fake_fs() {
+  static const testing::FakeExpander fs = testing::FakeExpander::project();
+  return &fs;
+}
+
 ClassifyContext context(std::string cwd = "/home/u/proj") {
   ClassifyContext ctx;
   ctx.cwd = std::move(cwd);
   ctx.home = "/home/u";
   ctx.resolve = fake_resolve;
+  ctx.expander = fake_fs();
   return ctx;
 }
 
@@ -109,7 +118,8 @@ std::vector<Case> ReadOnlyListCases() {  // CMD-2
       {"diff -u a.txt b.txt", R, "", ""},
       {"cmp a b", R, "", ""},
       {"md5sum file", R, "", ""},
-      {"sha256sum -c sums.txt", R, "", ""},
+      // -c reads the names of the files to hash from sums.txt (CMD-3, issue 27).
+      {"sha256sum -c sums.txt", N, "write-option", "names of the files"},
       {"stat -c %s file", R, "", ""},
       {"du -sh .", R, "", ""},
       {"df -h", R, "", ""},
@@ -169,7 +179,8 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git -C dir -c k=v status", N, "not-read-only", "-c k=v"},
       {"git --no-pager diff --stat", R, "", ""},
       {"git -P log", R, "", ""},
-      {"git --git-dir=repo.git --work-tree=. status", R, "", ""},
+      // Issue 27: a git folder other than the project's own may run its config's programs.
+      {"git --git-dir=repo.git --work-tree=. status", N, "not-read-only", "--git-dir"},
       {"git tag", R, "", ""},
       {"git tag -l 'v1.*'", R, "", ""},
       {"git remote -v", R, "", ""},
@@ -197,7 +208,7 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
       {"git config --global --unset user.name", N, "write-option", ""},
       {"git diff --output=patch.diff", N, "write-option", "--output"},
       {"git log --output x", N, "write-option", ""},
-      {"git diff --ext-diff", N, "write-option", "runs another program"},
+      {"git diff --ext-diff", N, "write-option", "runs an external diff program"},
       {"git grep -O foo", N, "write-option", ""},
       {"git -c core.pager=less log", N, "not-read-only", "core.pager"},
       {"git -c core.fsmonitor=x status", N, "not-read-only", "core.fsmonitor"},
@@ -213,6 +224,66 @@ std::vector<Case> GitCases() {  // CMD-2: subcommands, global options skipped fi
   };
 }
 TEST(Classify, Git) { check(GitCases()); }
+
+// CMD-3 (issue 27): where commands run without a sandbox (mode external or off), other
+// processes' environments (the harness's own keys) are sensitive: `ps e`, /proc/*/environ, a
+// glob or a recursive search that reaches them. In a sandbox, its pid namespace keeps them out.
+TEST(Classify, OtherProcessesEnvironmentsWhenUnconfined) {
+  ClassifyContext unconfined = context();
+  unconfined.unconfined = true;
+  check({{"ps axeww", N, "sensitive-path", "environment of other processes"},
+         {"ps e", N, "sensitive-path", ""},
+         {"ps aex -o pid", N, "sensitive-path", ""},
+         {"grep -a KEY /proc/[0-9]*/environ", N, "sensitive-path", "/proc/*/environ"},
+         {"grep -a KEY /proc/*/environ", N, "sensitive-path", ""},
+         {"cat /proc/1/environ", N, "sensitive-path", ""},
+         {"cat /proc/1/task/1/environ", N, "sensitive-path", ""},
+         {"strings /proc/123/environ", N, "sensitive-path", ""},
+         {"cd /proc/1 && cat environ", N, "sensitive-path", ""},
+         {"grep -r KEY /proc", N, "sensitive-path", "holds"},
+         {"xargs -0 < /proc/1/environ echo", N, "", ""},
+         {"ps aux", R, "", ""},
+         {"cat /proc/cpuinfo", R, "", ""},
+         {"cat /proc/1/status", R, "", ""}},
+        unconfined);
+  check({{"ps axeww", R, "", ""}, {"cat /proc/1/environ", R, "", ""}});
+}
+
+// GIT-1, CMD-2 (issue 27): git with a git folder or work tree other than the project's own is
+// not read-only: `write_file` (or a command) makes g/HEAD, g/config with an fsmonitor,
+// g/objects, g/refs, then `git --git-dir=g --work-tree=. status` would run it.
+TEST(Classify, GitFoldersOtherThanTheProjectsOwn) {
+  testing::FakeExpander fs = testing::FakeExpander::project();
+  for (const char* p : {"/home/u/proj/g/HEAD", "/home/u/proj/g/config", "/home/u/proj/g/objects/",
+                        "/home/u/proj/g/refs/"})
+    fs.add(p);
+  ClassifyContext ctx = context();
+  ctx.expander = &fs;
+  ctx.project = "/home/u/proj";
+  check({{"git --git-dir=g --work-tree=. status", N, "not-read-only", "--git-dir=g"},
+         {"git --git-dir g status", N, "not-read-only", "git folder"},
+         {"git --git-dir=/tmp/x log", N, "not-read-only", ""},
+         {"git --work-tree=/tmp status", N, "not-read-only", "work tree"},
+         {"git --work-tree=. status", R, "", ""},
+         {"git --work-tree=/home/u/proj status", R, "", ""},
+         {"git -C g status", N, "not-read-only", "HEAD beside objects/ and refs/"},
+         {"cd g && git log", N, "not-read-only", "/home/u/proj/g"},
+         {"cd g/refs && git status", N, "not-read-only", "/home/u/proj/g"},
+         {"GIT_DIR=g git status", N, "environment", "GIT_DIR"},
+         {"GIT_WORK_TREE=/tmp git status", N, "environment", ""},
+         {"GIT_WORK_TREE=/home/u/proj git status", R, "", ""},
+         {"export GIT_DIR=g; git status", N, "environment", "GIT_DIR"},
+         {"git -c safe.directory='*' status", N, "not-read-only", "safe.directory"},
+         {"git -c core.fsmonitor=./x status", N, "not-read-only", "core.fsmonitor"},
+         {"git --exec-path=./bin status", N, "not-read-only", "--exec-path"},
+         {"git --config-env=core.fsmonitor=X status", N, "not-read-only", "--config-env"},
+         {"git status", R, "", ""},
+         {"git -C src log", R, "", ""}},
+        ctx);
+  ClassifyContext unknown = ctx;
+  unknown.project = "";
+  check({{"git --work-tree=. status", N, "not-read-only", "work tree"}}, unknown);
+}
 
 std::vector<Case> NotOnTheListCases() {  // CMD-2
   return {
@@ -291,7 +362,7 @@ std::vector<Case> WriteOptionsCases() {  // CMD-2: read-only-looking commands th
       {"iconv -f l1 -t utf8 -o out in", N, "write-option", ""},
       {"test -v 'a[$(id)]'", N, "write-option", "subscripts"},
       {"printf -v x '%s' y", N, "write-option", ""},
-      {"set -k", N, "write-option", ""},
+      {"set -k", N, "environment", "keyword"},
       {"set -euo pipefail", R, "", ""},
       {"go env GOPATH", R, "", ""},
       {"go env -w GOPROXY=x", N, "write-option", ""},
@@ -466,10 +537,9 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"wc --files0-from=~/.ssh/list", N, "sensitive-path", ""},
       {"cat < ~/.ssh/id_rsa", N, "sensitive-path", ""},
       {"cat ~/.s*/id_rsa", N, "sensitive-path", ""},
-      {"ls ~/.*", N, "sensitive-path", "could expand"},
+      {"ls ~/.*", N, "sensitive-path", "~/.ssh"},
       {"ls -d .??*", N, "sensitive-path", ""},
       {"cat */id_rsa", N, "sensitive-path", "id_rsa"},
-      {"cat *", N, "sensitive-path", "could expand"},
       {"ls *.md", R, "", ""},
       {"cat config/secrets/db.yml", N, "sensitive-path", "config/secrets"},
       {"cat deploy/service-account.json", N, "sensitive-path", ""},
@@ -492,11 +562,37 @@ std::vector<Case> SensitivePathsCases() {  // CMD-3, CMD-5
       {"cat /etc/hostname", R, "", ""},
       {"strings /dev/sda", N, "sensitive-path", "raw disk"},
       {"rpm -qa", R, "", ""},
-      {"rpm -q --setperms bash", N, "write-option", ""},
+      {"rpm -q --setperms bash", N, "unknown-option", "--setperms"},
       {"cat .github/workflows/ci.yml", R, "", ""},
   };
 }
 TEST(Classify, SensitivePaths) { check(SensitivePathsCases()); }
+
+// CMD-3, CMD-5: without an expander, a glob is judged by what it could match; with one, by what
+// it matches (issue 27: `cat *` in a project with no secret in view is read-only).
+TEST(Classify, GlobsWithAndWithoutTheirMatches) {
+  ClassifyContext blind = context();
+  blind.expander = nullptr;
+  check({{"cat *", N, "sensitive-path", "could expand"},
+         {"cat /srv/sec*/x", D, "denied-path", "could expand"},
+         {"wc -l *", N, "", ""},
+         {"ls src/*.rs", R, "", ""}},
+        blind);
+  check({{"cat *", R, "", ""},
+         {"wc -l *", R, "", ""},
+         {"du -sh *", R, "", ""},
+         {"grep x *", R, "", ""},
+         {"cat ~/*", R, "", ""}});
+  testing::FakeExpander keyed = testing::FakeExpander::project();
+  keyed.add("/home/u/proj/id_rsa");
+  keyed.add("/srv/secret/x");
+  ClassifyContext with_key = context();
+  with_key.expander = &keyed;
+  check({{"cat *", N, "sensitive-path", "id_rsa"},
+         {"grep x *", N, "sensitive-path", "id_rsa"},
+         {"cat /srv/sec*/x", D, "denied-path", "/srv/secret"}},
+        with_key);
+}
 
 std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
   return {
@@ -539,7 +635,8 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
       {"rm /", N, "", ""},
       {"chmod -R 777 /", D, "", ""},
       {"chown -R u /", D, "", ""},
-      {"chmod 644 /", N, "", ""},
+      // Issue 27: chmod of `/` or the home folder itself breaks the machine even without -R.
+      {"chmod 644 /", D, "denied-command", "whole system"},
       {"kill -9 -1", D, "denied-command", "every process"},
       {"kill -- -1", D, "", ""},
       {"kill -1 1234", N, "not-read-only", ""},
@@ -613,6 +710,84 @@ std::vector<Case> DeniedCommandsCases() {  // CMD-4: wherever they appear
 }
 TEST(Classify, DeniedCommands) { check(DeniedCommandsCases()); }
 
+// CMD-4 (issue 27): deletions and moves whose targets, after expansion, are or hold the home
+// folder, a protected root or `/` are denied whatever the spelling; so are the power and session
+// verbs of systemctl, loginctl and logind's bus. Under approve-all these wiped the home folder.
+TEST(Classify, HomeFolderAndPowerAreDeniedWhateverTheSpelling) {
+  check({
+      {"find ~/ -exec rm -rf {} +", D, "denied-command", "find -exec rm"},
+      {"find ~ -type f -exec shred {} \\;", D, "denied-command", ""},
+      {"find $HOME -execdir rm {} +", D, "denied-command", ""},
+      {"find / -exec chmod 000 {} +", D, "denied-command", ""},
+      {"find ~ -name '*.tmp' -delete", D, "denied-command", ""},
+      {"find -L ~ -exec /bin/rm -f {} +", D, "denied-command", ""},
+      {"cd ~ && find . -exec rm -rf {} +", D, "denied-command", ""},
+      {"echo ~ | xargs rm -rf", D, "denied-command", "xargs rm"},
+      {"echo $HOME | xargs rm -rf", D, "denied-command", ""},
+      {"printf '%s\\n' ~ | xargs rm -r", D, "denied-command", ""},
+      {"find ~ -maxdepth 1 | xargs rm -rf", D, "denied-command", ""},
+      {"pwd | xargs rm -rf", N, "", ""},
+      {"cd ~; pwd | xargs rm -rf", D, "denied-command", ""},
+      {"xargs rm -rf < <(echo ~)", D, "denied-command", ""},
+      {"echo / | xargs chmod -R 777", D, "denied-command", ""},
+      {"echo ~ | xargs mv -t /tmp/x", D, "denied-command", ""},
+      {"rsync -a --delete /empty/ ~/", D, "denied-command", "rsync"},
+      {"rsync -a --delete-after /empty/ /home/u", D, "denied-command", ""},
+      {"rsync -a --delete-excluded /e/ ~", D, "denied-command", ""},
+      {"rsync -a --del /e/ /", D, "denied-command", ""},
+      {"rsync -a --remove-source-files ~ /backup", D, "denied-command", ""},
+      {"rsync -av --delete src/ dist/", N, "", ""},
+      {"mv ~ /tmp/x", D, "denied-command", "move"},
+      {"mv ~/ ~/../x", D, "denied-command", ""},
+      {"mv /usr /tmp/usr", D, "denied-command", ""},
+      {"mv -t /tmp/x ~", D, "denied-command", "`~`"},
+      {"mv --target-directory=/tmp/x $HOME", D, "denied-command", ""},
+      {"mv a.txt ~", N, "", ""},
+      {"mv old.txt new.txt", N, "", ""},
+      {"chmod 000 ~", D, "denied-command", ""},
+      {"chmod -R 000 ~", D, "denied-command", ""},
+      {"chmod 700 ..", D, "denied-command", ""},
+      {"chown -R nobody ~", D, "denied-command", ""},
+      {"chgrp -R x ~/", D, "denied-command", ""},
+      {"chmod +x scripts/run.sh", N, "", ""},
+      {"cd ~ && rm -rf .", D, "denied-command", ""},
+      {"cd ~ && rm -rf ./", D, "denied-command", ""},
+      {"cd ~ && rm -rf *", D, "denied-command", ""},
+      {"cd .. && rm -rf .", D, "denied-command", ""},
+      {"systemctl poweroff", D, "denied-command", ""},
+      {"systemctl isolate rescue.target", D, "denied-command", "isolate"},
+      {"systemctl halt", D, "denied-command", ""},
+      {"systemctl kexec", D, "denied-command", ""},
+      {"systemctl suspend", D, "denied-command", ""},
+      {"systemctl hibernate", D, "denied-command", ""},
+      {"systemctl start reboot.target", D, "denied-command", ""},
+      {"systemctl emergency", D, "denied-command", ""},
+      {"sudo systemctl isolate multi-user.target", D, "denied-command", ""},
+      {"systemctl restart nginx", N, "", ""},
+      {"loginctl poweroff", D, "denied-command", ""},
+      {"loginctl reboot", D, "denied-command", ""},
+      {"loginctl suspend", D, "denied-command", ""},
+      {"loginctl terminate-user u", D, "denied-command", ""},
+      {"loginctl kill-session 3", D, "denied-command", ""},
+      {"loginctl lock-sessions", D, "denied-command", ""},
+      {"loginctl list-sessions", R, "", ""},
+      {"shutdown -h now", D, "denied-command", ""},
+      {"busctl call org.freedesktop.login1 /org/freedesktop/login1 "
+       "org.freedesktop.login1.Manager PowerOff b false",
+       D, "denied-command", "logind"},
+      {"dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 "
+       "org.freedesktop.login1.Manager.Reboot boolean:true",
+       D, "denied-command", ""},
+      {"gdbus call --system --dest org.freedesktop.login1 --object-path "
+       "/org/freedesktop/login1 --method org.freedesktop.login1.Manager.PowerOff false",
+       D, "denied-command", ""},
+      {"gdbus call --system --dest org.freedesktop.systemd1 --object-path "
+       "/org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.Reboot",
+       D, "denied-command", ""},
+      {"sh -c 'echo ~ | xargs rm -rf'", D, "denied-command", ""},
+  });
+}
+
 std::vector<Case> DeniedPathsCases() {  // CMD-5: never reachable, symlinks followed
   return {
       {"cat /srv/secret/key", D, "denied-path", "/srv/secret"},
@@ -620,7 +795,6 @@ std::vector<Case> DeniedPathsCases() {  // CMD-5: never reachable, symlinks foll
       {"cat ~/private/notes", D, "denied-path", "/home/u/private"},
       {"ls /srv", N, "denied-path", "holds"},
       {"cat data/file", D, "denied-path", "symlink"},
-      {"cat /srv/sec*/x", D, "denied-path", "could expand"},
       {"cat < /srv/secret/x", D, "denied-path", ""},
       {"echo x > /srv/secret/y", D, "denied-path", ""},
       {"cat ${X:-/srv/secret/k}", D, "denied-path", ""},
@@ -858,14 +1032,16 @@ TEST(Classify, ConfigEntries) {  // CMD-2, CMD-4: entries are checked when the l
   EXPECT_TRUE(CommandClassifier::create(CommandsConfig{}).ok());
 }
 
-TEST(Classify, BuiltInList) {  // CMD-2: at least 400 entries, each well formed, no duplicates
-  const auto& list = builtin_read_only_entries();
-  EXPECT_GE(list.size(), 400u);
-  std::set<std::string_view> seen;
-  for (auto e : list) {
-    EXPECT_FALSE(check_command_entry(e, false)) << e;
-    EXPECT_TRUE(seen.insert(e).second) << "duplicate: " << e;
-  }
+// CMD-2: the built-in list (src/commands/data) has at least 400 entries (table names and exact
+// entries), and holds what it must and never what it must not.
+TEST(Classify, BuiltInList) {
+  const ProgramTables& t = builtin_program_tables();
+  ASSERT_EQ(builtin_program_tables_error(), "");
+  std::set<std::string> seen;
+  for (const auto& s : t.specs())
+    for (const auto& n : s.names) EXPECT_TRUE(seen.insert(join(n, " ")).second) << join(n, " ");
+  for (const auto& e : t.exact()) seen.insert(join(e, " "));
+  EXPECT_GE(seen.size(), 400u);
   for (const char* must : {"ls",        "cat",        "head",
                            "wc",        "grep",       "rg",
                            "find",      "git status", "git log",
@@ -972,10 +1148,11 @@ TEST(WriteOptions, Sed) {  // CMD-2
                         "1e", "s/a/b/gw x", "z;w f", "1,2w x", "/x/{w y\n}", "s/a/b/x", "s/a/b",
                         "/x", "s/[/]/x/w y", "k"})
     EXPECT_FALSE(sed_script_is_safe(s)) << s;
-  EXPECT_TRUE(write_option("sed", {"-n", "--", "1p"}) == std::nullopt);
-  EXPECT_TRUE(write_option("sed", {"--sandbox", "w x"}) == std::nullopt);
-  EXPECT_TRUE(write_option("sed", {"-ne", "w x"}).has_value());
-  EXPECT_TRUE(write_option("sed", {"--expression=e id"}).has_value());
+  check({{"sed -n -- 1p", R, "", ""},
+         // The script is judged whatever --sandbox says (stricter than GNU sed's own refusal).
+         {"sed --sandbox 'w x'", N, "write-option", "sed script"},
+         {"sed -ne 'w x'", N, "write-option", ""},
+         {"sed '--expression=e id'", N, "write-option", ""}});
 }
 
 TEST(WriteOptions, Awk) {  // CMD-2
@@ -983,15 +1160,14 @@ TEST(WriteOptions, Awk) {  // CMD-2
   for (const char* p :
        {"{print $1}", "NR==1", "{s+=$2} END {print s}", "/x/ {n++}", "$1 ~ /y/", "$1 > 5"})
     EXPECT_TRUE(awk_program_is_safe(p)) << p;
-  for (const char* p :
-       {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}", "@load \"x\"",
-        "{print $1 > 5}",
-        "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}", "{print | \"sh\"}", "{close(f)}"})
+  for (const char* p : {"{system(\"x\")}", "{print > \"f\"}", "{\"date\" | getline d}",
+                        "@load \"x\"", "{print $1 > 5}", "BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2}",
+                        "{print | \"sh\"}", "{close(f)}"})
     EXPECT_FALSE(awk_program_is_safe(p)) << p;
-  EXPECT_TRUE(write_option("awk", {"-f", "x.awk"}).has_value());
-  EXPECT_TRUE(write_option("gawk", {"--sandbox", "{system(\"x\")}"}) == std::nullopt);
-  EXPECT_TRUE(write_option("awk", {"-F", ":", "{print $1}", "/etc/passwd"}) == std::nullopt);
-  EXPECT_TRUE(write_option("awk", {"-v", "x=system", "{print x}"}) == std::nullopt);
+  check({{"awk -f x.awk", N, "write-option", ""},
+         {"gawk --sandbox '{system(\"x\")}'", N, "write-option", "awk program"},
+         {"awk -F : '{print $1}' /etc/passwd", R, "", ""},
+         {"awk -v x=system '{print x}'", R, "", ""}});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands/classify.h"
+#include "fake_expander.h"
 
 namespace cordon {
 namespace {
@@ -46,9 +47,13 @@ TEST(CommandCorpus, NoFalseAllowsAndFewFalseAsks) {
   ASSERT_GE(lines.size(), 500u);
   auto cl = CommandClassifier::create(CommandsConfig{});
   ASSERT_TRUE(cl.ok());
+  // The classifier sees the filesystem through an expander, as the server and `cordon classify`
+  // do: a project with the usual files (tests/unit/fake_expander.h).
+  const testing::FakeExpander fs = testing::FakeExpander::project();
   ClassifyContext ctx;
   ctx.cwd = "/home/u/proj";
   ctx.home = "/home/u";
+  ctx.expander = &fs;
   int read_only = 0, false_asks = 0, false_allows = 0;
   for (const auto& l : lines) {
     Classification c = cl->classify_line(l.command, ctx);

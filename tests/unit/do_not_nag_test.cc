@@ -3,7 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "commands/classify.h"
-#include "commands/write_options.h"
+#include "commands/script_checks.h"
+#include "fake_expander.h"
 
 namespace cordon {
 namespace {
@@ -11,9 +12,11 @@ namespace {
 Classification classify(const std::string& line) {
   auto cl = CommandClassifier::create(CommandsConfig{});
   EXPECT_TRUE(cl.ok());
+  static const testing::FakeExpander fs = testing::FakeExpander::project();
   ClassifyContext c;
   c.cwd = "/home/u/proj";
   c.home = "/home/u";
+  c.expander = &fs;
   return cl->classify_line(line, c);
 }
 

@@ -674,3 +674,64 @@ TEST(FileRules, HiddenEntryHoldingTheProjectStaysVisible) {
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// A write whose folder already holds `head`, `objects/` and `refs/` as told (the host reads it).
+FileFacts shaped(const std::string& real, const std::string& folder, bool head, bool objects,
+                 bool refs) {
+  FileFacts f = missing(real);
+  for (const auto& g : git_shape_folders(real)) {
+    GitShape s;
+    s.folder = g;
+    if (g == folder) {
+      s.head = head;
+      s.objects = objects;
+      s.refs = refs;
+    }
+    f.git_shapes.push_back(s);
+  }
+  return f;
+}
+
+// FILE-6 (issue 27): the file tools do not complete a git-shaped folder (HEAD beside objects/
+// and refs/) without asking, in whatever order its parts come: `git --git-dir=g status` or
+// `git -C g status` would use it as a repository and run its config's fsmonitor.
+TEST(FileRules, WritesThatCompleteAGitFolderAsk) {
+  EXPECT_EQ(git_shape_folders("/p/g/refs/heads/main"), std::vector<std::string>{"/p/g"});
+  EXPECT_EQ(git_shape_folders("/p/g/HEAD"), std::vector<std::string>{"/p/g"});
+  EXPECT_EQ(git_shape_folders("/p/g/objects/ab/cd"), std::vector<std::string>{"/p/g"});
+  EXPECT_TRUE(git_shape_folders("/p/src/objects.c").empty());
+  EXPECT_TRUE(git_shape_folders("/p/g/config").empty());
+  struct Case {
+    std::string path;
+    bool head, objects, refs;  // what /p/g holds before the write
+    bool asks;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/p/g/HEAD", false, true, true, true},
+           {"/p/g/objects/x", true, false, true, true},
+           {"/p/g/refs/heads/main", true, true, false, true},
+           {"/p/g/HEAD", false, false, true, false},
+           {"/p/g/refs/x", false, true, false, false},
+           {"/p/g/objects/info/packs", true, true, true, true},
+       }) {
+    FileDecision d =
+        decide(ctx(), FileTool::kWrite, c.path, shaped(c.path, "/p/g", c.head, c.objects, c.refs));
+    EXPECT_EQ(d.verdict, c.asks ? Verdict::kAsk : Verdict::kAllow) << c.path;
+    if (c.asks) {
+      EXPECT_EQ(d.ask.kind, AskKind::kProtectedWrite) << c.path;
+      EXPECT_NE(d.ask.reason.find("/p/g a git folder"), std::string::npos) << d.ask.reason;
+    }
+  }
+  // The project's own git folder is the project's own.
+  FileContext own = ctx();
+  own.git_dirs = {"/p/.git"};
+  FileDecision d = decide(own, FileTool::kWrite, "/p/.git/refs/heads/x",
+                          shaped("/p/.git/refs/heads/x", "/p/.git", true, true, false));
+  EXPECT_EQ(d.verdict, Verdict::kAllow) << d.ask.reason;
+}
+
+}  // namespace
+}  // namespace cordon
