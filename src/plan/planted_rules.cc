@@ -79,7 +79,22 @@ bool first_component_of_an_entry(std::string_view name) {
 
 }  // namespace
 
+// Inside a PROT-1 entry at the root (`.claude/.mcp.json`, `.config/mise.toml`): PROT-1's own
+// aftercare judges it (PROT-5), and it must not be moved twice.
+bool inside_root_entry(std::string_view rel) {
+  static const std::vector<ProtectEntry> entries = [] {
+    std::vector<ProtectEntry> out;
+    for (auto& e : protected_entries(Policy{}))
+      if (!e.anywhere) out.push_back(std::move(e));
+    return out;
+  }();
+  return is_protected_path(entries, std::string(rel));
+}
+
 const ProtectedRow* planted_protected_row(std::string_view rel, bool* exact) {
+  // What cordon moved aside is the user's to restore (PROT-7), never moved again.
+  if (rel.find(".cordon-quarantined-") != std::string_view::npos) return nullptr;
+  if (inside_root_entry(rel)) return nullptr;
   std::vector<std::string_view> c = components(rel);
   for (size_t i = 1; i < c.size(); ++i) {
     if (c[i - 1] == "node_modules") return nullptr;

@@ -29,8 +29,10 @@ const PlantedName* planted_name(const std::string& name);
 // components appear in it after the first component: `sub/.vscode`, `sub/.vscode/tasks.json`,
 // `.claude/worktrees/wt/.claude/settings.json`; never at the root (`.vscode/x`: PROT-1's own),
 // never inside `node_modules` (packages ship their own editor files; no tool opens them as a
-// project), and not `<…>/.claude/worktrees/…` (agents keep git worktrees there, PROT-1). The
-// row, or nullptr; `exact` tells whether `rel` is the entry itself.
+// project), not `<…>/.claude/worktrees/…` (agents keep git worktrees there, PROT-1), not inside
+// a PROT-1 entry at the root (PROT-1's own aftercare judges those), and never a path cordon
+// moved aside (`*.cordon-quarantined-*`). The row, or nullptr; `exact` tells whether `rel` is
+// the entry itself.
 struct ProtectedRow;
 const ProtectedRow* planted_protected_row(std::string_view rel, bool* exact = nullptr);
 

@@ -202,10 +202,16 @@ TEST(Lists, ProtectedEntriesPlantedBelowTheRootAreMovedAside) {  // PROT-6, PROT
   EXPECT_EQ(w.read("sub/.vscode/settings.json"), "the user's own\n");
   EXPECT_TRUE(w.exists(".claude/worktrees/wt/keep.c"));
   EXPECT_TRUE(w.exists("node_modules/pkg/.vscode/settings.json"));
-  // The same plant made again by a second command is moved again.
+  // The same plant made again by a second command is moved again; what was moved aside is
+  // never moved a second time.
   r = w.sh("echo y > sub/.vscode/tasks.json");
   EXPECT_FALSE(w.exists("sub/.vscode/tasks.json"));
   EXPECT_EQ(quarantined(w.abs("sub/.vscode"), "tasks.json").size(), 2u);
+  r = w.sh("true");
+  for (const auto& q : quarantined(w.abs("sub/.vscode"), "tasks.json"))
+    EXPECT_EQ(q.find(".cordon-quarantined-", q.find(".cordon-quarantined-") + 1),
+              std::string::npos)
+        << q;
 }
 
 // PROT-1 at the root: the new entries are read-only when they exist and moved aside when a
