@@ -9,12 +9,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/config_copy.h"
+#include "host/file_open.h"
 #include "host/path_info.h"
 #include "plan/config_copy_rules.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 
@@ -67,6 +70,86 @@ bool head_holds_private_key(const std::string& path, size_t max) {
   return holds_private_key(std::string_view(buf.data(), off));
 }
 
+// NET-3, PERF: what the first bytes of each file held, by the file's identity (device, inode,
+// size, mtime and ctime: a command can set the mtime back, never the ctime), kept per project in
+// cordon's cache folder (hidden from commands, FS-13), so that a networked command reads only
+// the files made or changed since the last one looked.
+class HeadCache {
+ public:
+  HeadCache(const std::string& cache_dir, const std::string& project) {
+    if (cache_dir.empty()) return;
+    file_ =
+        path_join(cache_dir, fmt::format("key-scan/{:016x}", std::hash<std::string>{}(project)));
+    auto text = read_file(file_, 256 << 20);
+    if (!text.ok() || !starts_with(*text, kMagic)) return;
+    text_ = std::move(*text);
+    std::string_view v = text_;
+    size_t pos = std::string_view(kMagic).size();
+    old_.reserve(v.size() / 48);
+    while (pos + 18 < v.size()) {  // "<16 hex><0|1><path>\n"
+      size_t end = v.find('\n', pos);
+      if (end == std::string_view::npos) break;
+      uint64_t stamp = 0;
+      for (size_t i = 0; i < 16; ++i) {
+        char c = v[pos + i];
+        stamp = stamp << 4 | static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+      }
+      old_.emplace(v.substr(pos + 17, end - pos - 17), Entry{stamp, v[pos + 16] == '1'});
+      pos = end + 1;
+    }
+  }
+
+  // Whether the file at `path` (whose lstat is `st`) holds a private key in its first `max`
+  // bytes; read only when its identity is not the one recorded.
+  bool holds_key(const std::string& path, const struct stat& st, size_t max, size_t& reads) {
+    uint64_t stamp = identity(st);
+    auto it = old_.find(path);
+    bool key;
+    if (it != old_.end() && it->second.stamp == stamp) {
+      key = it->second.key;
+    } else {
+      ++reads;
+      key = head_holds_private_key(path, max);
+      changed_ = true;
+    }
+    if (path.find('\n') == std::string::npos) now_.push_back({path, Entry{stamp, key}});
+    return key;
+  }
+
+  // Written only when something changed (a file made, changed or gone).
+  void save() {
+    if (file_.empty() || (!changed_ && now_.size() == old_.size())) return;
+    std::string out = kMagic;
+    for (const auto& [path, e] : now_)
+      out += fmt::format("{:016x}{}{}\n", e.stamp, e.key ? '1' : '0', path);
+    if (make_dirs(path_parent(file_), 0700).ok()) (void)write_file_atomic(file_, out, false);
+  }
+
+ private:
+  static constexpr const char* kMagic = "cordon-key-scan-v1\n";
+  struct Entry {
+    uint64_t stamp = 0;
+    bool key = false;
+  };
+  // The identity of a file (FNV-1a over device, inode, size, mtime, ctime).
+  static uint64_t identity(const struct stat& st) {
+    const int64_t parts[] = {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino),
+                             static_cast<int64_t>(st.st_size), timespec_ns(stat_mtime(st)),
+                             timespec_ns(stat_ctime(st))};
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t p : parts)
+      for (int i = 0; i < 8; ++i) {
+        h ^= static_cast<uint64_t>(p >> (8 * i)) & 0xff;
+        h *= 1099511628211ull;
+      }
+    return h;
+  }
+  std::string file_, text_;
+  std::unordered_map<std::string_view, Entry> old_;  // views into text_
+  std::vector<std::pair<std::string, Entry>> now_;
+  bool changed_ = false;
+};
+
 // NET-3: a credential file whose other settings commands need (.npmrc: the registry, install
 // settings) becomes a copy without the lines that hold its secrets; false when it is to be
 // hidden whole instead (another kind, no copy could be written).
@@ -105,6 +188,7 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
         "need out of the project, drop --network, or use --outside-sandbox.",
         lim.max_files, path);
   };
+  HeadCache heads(lim.cache_dir, project);
   std::vector<std::string> stack = {project};
   while (!stack.empty()) {
     std::string dir = std::move(stack.back());
@@ -156,8 +240,11 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
         } else if (type != DT_REG) {
           continue;
         }
-        ++scan.files_read;
-        if (!head_holds_private_key(target, lim.key_bytes)) continue;
+        struct stat st;
+        int at = type == DT_LNK ? fstatat(AT_FDCWD, target.c_str(), &st, AT_SYMLINK_NOFOLLOW)
+                                : fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW);
+        if (at != 0 || !S_ISREG(st.st_mode)) continue;
+        if (!heads.holds_key(target, st, lim.key_bytes, scan.files_read)) continue;
         scan.files.push_back(read_path_info(path));
         if (scan.files.size() > lim.max_files) {
           closedir(d);
@@ -193,6 +280,7 @@ CredentialScan scan_credentials(const std::string& project, const CredentialScan
     }
     closedir(d);
   }
+  heads.save();
   return scan;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 #include "host/config_copy.h"
 #include "host/credential_scan.h"
 #include "host/git_config_copy.h"
@@ -119,7 +120,9 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   if (in.network) {
     CredentialScanLimits lim;
     lim.cache_dir = in.folders.cache;
+    trace("credential scan: start");
     CredentialScan scan = scan_credentials(in.project, lim);
+    trace("credential scan: done");
     f.credential_files = std::move(scan.files);
     f.credential_copies = std::move(scan.copies);
     f.credential_scan_refusal = std::move(scan.refusal);
