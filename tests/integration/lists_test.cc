@@ -288,6 +288,14 @@ TEST(Lists, TheNetworkHidesCredentialFilesAndPrivateKeysUnderAnyName) {  // FILE
   // Without the network the files are the project's own, as before.
   r = w.sh("cat notes.txt");
   EXPECT_TRUE(has(r.out, "key-body")) << r.out;
+  // A file looked at once and found clean is looked at again when it changes, even with its
+  // times put back (the scan remembers files by identity, ctime included).
+  w.write("later.txt", "harmless\n");
+  ASSERT_EQ(w.sh("true", {"--network"}).status, 0);
+  r = w.sh("printf '%s' '" + private_key() + "' >> later.txt && touch -d 2000-01-01 later.txt");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = w.sh("cat later.txt", {"--network"});
+  EXPECT_FALSE(has(r.out, "key-body")) << r.out;
   // The protected .npmrc (PROT-1) stays read-only as well while it is seen as a copy.
   r = w.sh("echo 'script-shell=./x' >> .npmrc", {"--network"});
   EXPECT_NE(r.status, 0);
