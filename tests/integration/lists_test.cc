@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "plan/config_copy_rules.h"
+#include "plan/hidden_list.h"
+#include "plan/protected_list.h"
 
 namespace cordon::it {
 namespace {
@@ -44,44 +47,20 @@ void commit_all(const World& w) {
   w.host({"git", "commit", "-q", "-m", "commit"});
 }
 
-// FS-4: the entries added to the hidden list read as empty inside the sandbox.
-TEST(Lists, TheNewHiddenEntriesReadEmpty) {  // FS-4
+// FS-4: every entry of the hidden list (the ones this issue added among them) reads as empty
+// inside the sandbox, a folder as an empty folder.
+TEST(Lists, EveryHiddenEntryReadsEmpty) {  // FS-4
   REQUIRE_SANDBOX();
   World w;
-  const std::vector<std::pair<std::string, bool>> entries = {
-      {".config/git/credentials", false},
-      {".local/share/fish/fish_history", false},
-      {".config/github-copilot", true},
-      {".pgpass", false},
-      {".my.cnf", false},
-      {".mylogin.cnf", false},
-      {".config/pypoetry/auth.toml", false},
-      {".config/containers/auth.json", false},
-      {".config/glab-cli", true},
-      {".terraformrc", false},
-      {".pki", true},
-      {".credentials", true},
-      {".config/op", true},
-      {".config/rclone/rclone.conf", false},
-      {".cache/huggingface/token", false},
-      {".config/sops/age/keys.txt", false},
-      {".config/google-chrome", true},
-      {".mozilla", true},
-      {".local/share/opencode/auth.json", false},
-      {".cursor/mcp.json", false},
-      {".env", false},
-      {".history", false},
-      {".sh_history", false},
-      {".rediscli_history", false},
-      {".viminfo", false},
-      {".lesshst", false},
-  };
   std::string script;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const auto& [rel, folder] = entries[i];
-    std::string secret = "pw-hidden-" + std::to_string(i) + "\n";
-    w.write(w.home() + "/" + rel + (folder ? "/held" : ""), secret);
-    script += folder ? "ls -A ~/" + rel + "; " : "wc -c < ~/" + rel + "; cat ~/" + rel + "; ";
+  size_t i = 0;
+  for (const auto& row : hidden_home_rows()) {
+    std::string rel = row.rel;
+    if (size_t star = rel.find('*'); star != std::string::npos)
+      rel = rel.substr(0, star) + ".toml";  // a glob entry: one of its matches
+    std::string secret = "pw-hidden-" + std::to_string(i++) + "\n";
+    w.write(w.home() + "/" + rel + (row.folder ? "/held" : ""), secret);
+    script += row.folder ? "ls -A ~/" + rel + "; " : "wc -c < ~/" + rel + "; cat ~/" + rel + "; ";
   }
   Proc r = w.sh(script + "echo end");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -91,7 +70,41 @@ TEST(Lists, TheNewHiddenEntriesReadEmpty) {  // FS-4
   // A hidden file cannot be written either.
   r = w.sh("echo x > ~/.pgpass");
   EXPECT_NE(r.status, 0);
-  EXPECT_EQ(w.read(w.home() + "/.pgpass"), "pw-hidden-3\n");
+  EXPECT_TRUE(has(w.read(w.home() + "/.pgpass"), "pw-hidden-"));
+}
+
+// FS-4: each config seen as a copy, holding a token in its own syntax, loses the token and
+// keeps the rest.
+TEST(Lists, EverySanitizedConfigLosesItsTokenAndKeepsTheRest) {  // FS-4
+  REQUIRE_SANDBOX();
+  World w;
+  const std::string t = token("ghp_");
+  std::string script;
+  for (const auto& row : sanitized_home_rows()) {
+    std::string secret, kept;
+    switch (row.format) {
+      case ConfigFormat::kShell:
+        secret = "export SOME_TOKEN=" + t, kept = "export KEPT_SETTING=1";
+        break;
+      case ConfigFormat::kIni:
+        secret = "//registry.example/:_authToken=" + t, kept = "kept-setting = 1";
+        break;
+      case ConfigFormat::kYaml:
+        secret = "npmAuthToken: " + t, kept = "keptSetting: 1";
+        break;
+      case ConfigFormat::kToml:
+        secret = "token = \"" + t + "\"", kept = "kept_setting = 1";
+        break;
+    }
+    w.write(w.home() + "/" + row.rel, kept + "\n" + secret + "\n");
+    script += "cat ~/" + std::string(row.rel) + "; ";
+  }
+  Proc r = w.sh(script + "echo end");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(has(r.out, t)) << r.out;
+  for (const char* kept :
+       {"export KEPT_SETTING=1", "kept-setting = 1", "keptSetting: 1", "kept_setting = 1"})
+    EXPECT_TRUE(has(r.out, kept)) << kept << "\n" << r.out;
 }
 
 // FS-4: a shell's startup files, Cargo's, Yarn's and pip's configs are seen without the lines
@@ -209,45 +222,53 @@ TEST(Lists, ProtectedEntriesPlantedBelowTheRootAreMovedAside) {  // PROT-6, PROT
   EXPECT_EQ(quarantined(w.abs("sub/.vscode"), "tasks.json").size(), 2u);
   r = w.sh("true");
   for (const auto& q : quarantined(w.abs("sub/.vscode"), "tasks.json"))
-    EXPECT_EQ(q.find(".cordon-quarantined-", q.find(".cordon-quarantined-") + 1),
-              std::string::npos)
+    EXPECT_EQ(q.find(".cordon-quarantined-", q.find(".cordon-quarantined-") + 1), std::string::npos)
         << q;
 }
 
-// PROT-1 at the root: the new entries are read-only when they exist and moved aside when a
-// command makes them; `.npmrc` (script-shell ran a planted shell on the user's `npm test`).
-TEST(Lists, NewRootEntriesAreProtected) {  // PROT-1, PROT-2, PROT-6
+// PROT-1 at the root: every entry (the ones this issue added among them: `.npmrc`, whose
+// script-shell ran a planted shell on the user's `npm test`, `.yarnrc.yml`, `bunfig.toml`, ...)
+// is moved aside when a command makes it, read-only when it is the user's and untracked,
+// writable when tracked.
+TEST(Lists, EveryRootEntryIsProtected) {  // PROT-1, PROT-2, PROT-4, PROT-6
   REQUIRE_SANDBOX();
   World w;
-  const std::vector<std::string> entries = {
-      ".npmrc",         ".yarnrc.yml",        ".yarnrc",
-      ".pnpmfile.cjs",  "bunfig.toml",        "rust-toolchain.toml",
-      "rust-toolchain", ".python-version",    ".tool-versions",
-      "mise.toml",      ".mise.toml",         ".windsurfrules",
-      ".clinerules",    ".lfsconfig",         ".gitattributes",
-      "lefthook.yml",   ".devcontainer.json", "AGENTS.override.md"};
-  std::string make, write;
-  for (const auto& e : entries) {
-    make += "echo planted > " + e + "; ";
+  struct Entry {
+    std::string rel;
+    bool folder;
+  };
+  std::vector<Entry> entries;
+  for (const auto& row : protected_rows()) {
+    std::string e = row.entry;
+    if (e.rfind("**/", 0) == 0) continue;  // the file tools' (FILE-6), writable by design
+    bool folder = e.back() == '/';
+    if (folder) e.pop_back();
+    entries.push_back({e, folder});
   }
-  Proc r = w.sh(make + "mkdir -p .github/instructions && echo x > .github/instructions/a.md");
+  std::string make;
+  for (const auto& e : entries)
+    make += e.folder ? "mkdir -p " + e.rel + " && echo planted > " + e.rel + "/x; "
+                     : "mkdir -p $(dirname " + e.rel + ") && echo planted > " + e.rel + "; ";
+  Proc r = w.sh(make + "true");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const auto& e : entries) {
-    EXPECT_FALSE(w.exists(e)) << e << "\n" << r.err;
-    EXPECT_EQ(quarantined(w.project(), e).size(), 1u) << e;
-  }
-  EXPECT_FALSE(w.exists(".github/instructions/a.md"));
+  for (const auto& e : entries)
+    EXPECT_FALSE(w.exists(e.folder ? e.rel + "/x" : e.rel)) << e.rel << "\n" << r.err;
   // The user's own, untracked, cannot be written; a tracked one can (PROT-4).
-  for (const auto& e : entries) w.write(e, "the user's\n");
-  w.host({"git", "add", ".gitattributes"});
-  w.host({"git", "commit", "-q", "-m", "attrs"});
-  for (const auto& e : entries) write += "echo 'script-shell=/tmp/x' >> " + e + " 2>/dev/null; ";
+  for (const auto& e : entries) w.write(e.folder ? e.rel + "/own" : e.rel, "the user's\n");
+  w.host({"git", "add", "-f", ".gitattributes", ".npmrc"});
+  w.host({"git", "commit", "-q", "-m", "tracked"});
+  std::string write;
+  for (const auto& e : entries) {
+    std::string f = e.folder ? e.rel + "/own" : e.rel;
+    write += "echo 'script-shell=/tmp/x' >> " + f + " 2>/dev/null; ";
+  }
   r = w.sh(write + "true");
   for (const auto& e : entries) {
-    if (e == ".gitattributes")
-      EXPECT_NE(w.read(e), "the user's\n") << e;
+    std::string f = e.folder ? e.rel + "/own" : e.rel;
+    if (e.rel == ".gitattributes" || e.rel == ".npmrc")
+      EXPECT_TRUE(has(w.read(f), "script-shell")) << f;
     else
-      EXPECT_EQ(w.read(e), "the user's\n") << e;
+      EXPECT_EQ(w.read(f), "the user's\n") << f;
   }
 }
 
