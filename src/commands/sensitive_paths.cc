@@ -11,15 +11,7 @@ namespace cordon {
 namespace {
 
 // Hidden-list entries that are folders (the rest are files); only the bucket shown changes.
-bool hidden_entry_is_dir(const std::string& e) {
-  static const char* const kDirs[] = {
-      ".ssh",        ".gnupg",  ".aws",   ".azure",          ".config/gcloud",        ".config/gh",
-      ".config/hub", ".docker", ".kube",  ".password-store", ".local/share/keyrings", ".secrets",
-      ".claude",     ".codex",  ".gemini"};
-  for (const char* d : kDirs)
-    if (e == d) return true;
-  return false;
-}
+bool hidden_entry_is_dir(const std::string& e) { return hidden_home_entry_is_folder(e); }
 
 // sh pathname expansion of one component: `*`, `?` and `[...]` never match a leading dot.
 bool glob_component_could_match(std::string_view pattern, std::string_view name) {

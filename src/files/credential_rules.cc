@@ -1,7 +1,5 @@
 #include "files/credential_rules.h"
 
-#include <cstring>
-
 #include "core/strings.h"
 
 namespace cordon {
@@ -12,6 +10,58 @@ bool is_secrets_folder(std::string_view part) { return to_lower(part) == ".secre
 
 bool is_pem_name(std::string_view name) { return ends_with(to_lower(name), ".pem"); }
 
+const std::vector<CredentialNameRow>& credential_name_rows() {
+  // `?*` before an extension: a name that is only the extension (`.pem`) is not one.
+  static const std::vector<CredentialNameRow> rows = {
+      {"?*.pem", "TLS and SSH tools: keys and certificates (public ones pass, NET-3)"},
+      {"?*.key", "TLS tools, Rails (config/master.key): private keys"},
+      {"?*.p12", "PKCS#12 bundles: a certificate with its private key"},
+      {"?*.pfx", "PKCS#12 bundles (Windows): a certificate with its private key"},
+      {"?*.p8", "PKCS#8 private keys (App Store Connect's AuthKey_*.p8)"},
+      {"?*.ppk", "PuTTY: private keys"},
+      {"?*.jks", "Java keytool: keystores with private keys"},
+      {"?*.keystore", "Java keytool, Android: keystores with signing keys"},
+      {"?*.kdbx", "KeePass: password databases"},
+      {"id_rsa", "ssh-keygen: a private key copied into the project"},
+      {"id_dsa", "ssh-keygen: a private key"},
+      {"id_ecdsa", "ssh-keygen: a private key"},
+      {"id_ed25519", "ssh-keygen: a private key"},
+      {"id_ecdsa_sk", "ssh-keygen: a security-key handle"},
+      {"id_ed25519_sk", "ssh-keygen: a security-key handle"},
+      {".npmrc", "npm: `//registry/:_authToken` (docs.npmjs.com/cli/configuring-npm/npmrc)"},
+      {".yarnrc.yml", "Yarn 2 and on: npmAuthToken (yarnpkg.com/configuration/yarnrc)"},
+      {".pypirc", "twine: upload passwords (packaging.python.org/specifications/pypirc)"},
+      {".netrc", "curl, git, pip: passwords per host (netrc(5))"},
+      {"_netrc", "curl on Windows: the same as .netrc"},
+      {".git-credentials", "git credential-store: passwords (git-credential-store(1))"},
+      {".pgpass", "libpq: passwords (PostgreSQL docs, The Password File)"},
+      {".my.cnf", "MySQL clients: [client] password (MySQL docs, option files)"},
+      {".htpasswd", "Apache htpasswd: password hashes"},
+      {".vault-token", "Vault: a token"},
+      {".dockercfg", "Docker's old registry credentials"},
+      {".s3cfg", "s3cmd: access keys"},
+      {".boto", "gsutil, boto: access keys"},
+      {".terraformrc", "Terraform: credentials blocks"},
+      {"terraform.rc", "Terraform (Windows name): credentials blocks"},
+      {"credentials.json", "Google client libraries, gcloud, many CLIs: OAuth client secrets"},
+      {"application_default_credentials.json", "gcloud: application default credentials"},
+      {"client_secret*.json", "Google Cloud console: OAuth client secrets download"},
+      {"service-account*.json", "Google Cloud: service account keys"},
+      {"kubeconfig", "kubectl: cluster credentials (kubernetes.io/docs)"},
+      {"kubeconfig*.yaml", "kubectl: cluster credentials"},
+      {"kubeconfig*.yml", "kubectl: cluster credentials"},
+      {"?*.kubeconfig", "kubectl: cluster credentials"},
+      {"?*.tfvars", "Terraform: variable values, often secrets"},
+      {"?*.tfvars.json", "Terraform: variable values, often secrets"},
+      {"?*.tfstate", "Terraform: state, which holds resources' secrets in plain text"},
+      {"?*.tfstate.backup", "Terraform: the previous state"},
+      {".dev.vars", "Cloudflare wrangler: local secrets (developers.cloudflare.com/workers)"},
+      {".dev.vars.*", "Cloudflare wrangler: local secrets per environment"},
+      {"auth.json", "Composer (HTTP basic and tokens), Codex: credentials"},
+  };
+  return rows;
+}
+
 bool is_credential_name(std::string_view original) {
   const std::string lower = to_lower(original);
   const std::string_view name = lower;
@@ -19,8 +69,19 @@ bool is_credential_name(std::string_view original) {
   if (starts_with(name, ".env.")) {
     return !(name == ".env.example" || name == ".env.sample" || name == ".env.template");
   }
-  for (const char* ext : {".pem", ".key", ".p12", ".pfx"})
-    if (ends_with(name, ext) && name.size() > std::strlen(ext)) return true;
+  for (const auto& r : credential_name_rows())
+    if (glob_match(r.pattern, name)) return true;
+  return false;
+}
+
+bool holds_private_key(std::string_view text) {
+  for (size_t pos = text.find("-----BEGIN "); pos != std::string_view::npos;
+       pos = text.find("-----BEGIN ", pos + 1)) {
+    size_t end = text.find("-----", pos + 11);
+    if (end == std::string_view::npos || end - pos > 80) continue;
+    std::string_view label = text.substr(pos + 11, end - pos - 11);
+    if (ends_with(label, "PRIVATE KEY")) return true;
+  }
   return false;
 }
 

@@ -383,6 +383,8 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
   }
   for (const auto& c : facts.git_config_copies)  // FS-12: the original holds credentials
     add_hidden(c.path, c.shown, "git config with credentials (FS-12)");
+  for (const auto& c : facts.home_config_copies)  // FS-4: the original holds a credential
+    add_hidden(c.path, c.shown, "config with credentials (FS-4)");
   ctx.protected_entries = protected_entries(policy);
   for (const auto& l : facts.git.locks) {
     if (!l.info.path.empty())

@@ -23,7 +23,9 @@ namespace cordon {
 namespace {
 
 constexpr int64_t kRacyNs = 100 * 1000 * 1000;  // above any kernel's timestamp granularity
-constexpr const char* kMagic = "cordon-dir-index-v2";
+// v3: PROT-1 entries below the root are recorded (an index without them would take the
+// user's own for new ones).
+constexpr const char* kMagic = "cordon-dir-index-v3";
 
 int64_t now_ns() {
   timespec ts{};
@@ -83,7 +85,7 @@ bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing&
   while (dirent* e = readdir(d)) {
     const char* n = e->d_name;
     if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
-    bool watched = planted_name(n) != nullptr;
+    bool watched = watched_entry(rel, n);  // PROT-6: planted names and PROT-1 entries
     Kind k = Kind::kOther;
     if (e->d_type == DT_DIR) k = Kind::kDir;
     if (watched || e->d_type == DT_UNKNOWN) k = kind_at(fd.fd, n);

@@ -5,6 +5,8 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
+#include "host/config_copy.h"
 #include "host/credential_scan.h"
 #include "host/git_config_copy.h"
 #include "host/git_facts.h"
@@ -24,8 +26,8 @@ std::string find_project_root(const std::string& cwd) {
   while (true) {
     struct stat st;
     std::string g = path_join(dir, ".git");
-    if (lstat(g.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode) ||
-                                       S_ISLNK(st.st_mode)))
+    if (lstat(g.c_str(), &st) == 0 &&
+        (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
       return dir;
     if (dir == "/") return normalize_path(cwd);
     dir = path_parent(dir);
@@ -96,7 +98,8 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     f.hidden.push_back(std::move(h));
   }
   read_hidden_links(f);
-  for (const auto& w : policy.writable) f.writable.push_back(read_path_info(expand_home(w, in.home)));
+  for (const auto& w : policy.writable)
+    f.writable.push_back(read_path_info(expand_home(w, in.home)));
   std::vector<ProtectEntry> entries = protected_entries(policy);
   GitFactsInput gi;
   gi.project = in.project;
@@ -108,9 +111,20 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   f.git = read_git_facts(gi);
   f.protected_paths = read_protected_facts(entries, in.project, f.git);
   f.git_config_copies = sanitized_git_configs(in.env, in.home, in.folders.cache);  // FS-12
+  // NET-3: a token in the project's own remote URL, for every command (what a command can read
+  // now, a later networked one can send).
+  if (auto c = sanitized_project_git_config(f.git.common_dir, in.project, in.env, in.folders.cache))
+    f.git_config_copies.push_back(std::move(*c));
+  f.home_config_copies =  // FS-4, FS-6
+      sanitized_home_configs({in.home, in.folders.cordon_home}, in.home, in.folders.cache);
   if (in.network) {
-    CredentialScan scan = scan_credentials(in.project);
+    CredentialScanLimits lim;
+    lim.cache_dir = in.folders.cache;
+    trace("credential scan: start");
+    CredentialScan scan = scan_credentials(in.project, lim);
+    trace("credential scan: done");
     f.credential_files = std::move(scan.files);
+    f.credential_copies = std::move(scan.copies);
     f.credential_scan_refusal = std::move(scan.refusal);
   }
   CacheFactsInput ci;

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/config_copy.h"
 #include "host/git_facts.h"
 #include "host/git_runner.h"
 #include "host/path_info.h"
@@ -44,14 +46,27 @@ void add_includes(const GitConfigEntry& e, const PathInfo& file, const std::stri
 
 // Writes the copy under its content's name (rewritten only when it differs).
 std::string write_copy(const std::string& cache_dir, const std::string& text) {
-  std::string dir = path_join(cache_dir, "git-config");
-  std::string path =
-      path_join(dir, fmt::format("{:016x}.gitconfig", std::hash<std::string>{}(text)));
-  auto old = read_file(path, kMaxBytes);
-  if (old.ok() && *old == text) return path;
-  if (!make_dirs(dir, 0700).ok()) return "";
-  if (!write_file_atomic(path, text, false, 0644).ok()) return "";
-  return path;
+  return write_content_named_copy(cache_dir, "git-config", text, ".gitconfig");
+}
+
+// PERF-1: git's reading of a config file (`git config --file F --list -z`), kept in the cache
+// under the file's content, so that a command whose global config did not change costs a read
+// and a hash instead of a git call. The entry holds the text itself, compared in full.
+std::optional<std::string> list_config(const std::string& cache_dir, const std::string& file,
+                                       const std::string& text, const EnvMap& env) {
+  std::string entry =
+      path_join(cache_dir, fmt::format("git-config/{:016x}.list", std::hash<std::string>{}(text)));
+  if (auto old = read_file(entry, 2 * kMaxBytes + 64); old.ok()) {
+    std::string_view v = *old;
+    size_t sep = text.size();
+    if (v.size() > sep + 1 && v.substr(0, sep) == text && v[sep] == '\x01')
+      return std::string(v.substr(sep + 1));
+  }
+  auto listed = run_git({"config", "--file", file, "--list", "-z"}, "/", env);
+  if (!listed.ok() || listed->status != 0) return std::nullopt;
+  if (make_dirs(path_parent(entry), 0700).ok())
+    (void)write_file_atomic(entry, text + '\x01' + listed->out, false, 0600);
+  return listed->out;
 }
 
 }  // namespace
@@ -73,25 +88,43 @@ std::vector<GitConfigCopyFact> sanitized_git_configs(const EnvMap& env, const st
       continue;
     auto text = read_file(info.real, kMaxBytes);
     // A file cordon cannot read, a command cannot read either.
-    if (!text.ok() || !git_config_may_hold_credentials(*text)) continue;
+    if (!text.ok()) continue;
     std::vector<GitConfigEntry> entries;
     bool parsed = false;
     if (git) {
-      auto listed = run_git({"config", "--file", info.real, "--list", "-z"}, "/", env);
-      if (listed.ok() && listed->status == 0) {
-        entries = parse_git_config_list(listed->out);
+      if (auto listed = list_config(cache_dir, info.real, *text, env)) {
+        entries = parse_git_config_list(*listed);
         parsed = true;
       }
     }
     for (const auto& e : entries) add_includes(e, info, home, todo);
-    SanitizedGitConfig s = sanitize_git_config(entries);
+    SanitizedGitConfig s = sanitize_git_config(entries);  // FS-12's allowlist
     if (parsed && s.removed.empty()) continue;
-    if (!parsed) s = {"", {"the whole file (git could not read it to remove its credentials)"}};
+    if (!parsed)
+      s = {"", {"the whole file (git could not read it to keep only the safe keys)"}, true};
     // Without a copy (the cache cannot be written) the planner hides the file whole.
     std::string copy = write_copy(cache_dir, s.text);
-    out.push_back({info.real, todo[i].shown, copy, std::move(s.removed)});
+    out.push_back({info.real, todo[i].shown, copy, std::move(s.removed), s.credential});
   }
   return out;
+}
+
+std::optional<GitConfigCopyFact> sanitized_project_git_config(const std::string& common_dir,
+                                                              const std::string& project,
+                                                              const EnvMap& env,
+                                                              const std::string& cache_dir) {
+  if (common_dir.empty() || cache_dir.empty()) return std::nullopt;
+  std::string file = path_join(common_dir, "config");
+  // SEC-2: never through a link, never a FIFO.
+  std::string text;
+  if (!read_regular_file(file, kMaxBytes, text)) return std::nullopt;
+  if (!project_git_config_may_hold_credentials(text)) return std::nullopt;
+  auto listed = list_config(cache_dir, file, text, env);
+  if (!listed) return std::nullopt;
+  SanitizedGitConfig s = strip_git_config_credentials(parse_git_config_list(*listed));
+  if (s.removed.empty()) return std::nullopt;
+  std::string shown = path_within(file, project) ? path_relative(file, project) : file;
+  return GitConfigCopyFact{file, shown, write_copy(cache_dir, s.text), std::move(s.removed), true};
 }
 
 }  // namespace cordon

@@ -16,27 +16,27 @@ const char* to_string(Kind k);
 
 // One path as lstat and realpath saw it.
 struct PathInfo {
-  std::string path;         // absolute, lexically normalized, as asked
-  Kind kind = Kind::kMissing;  // lstat kind of `path` itself
-  std::string link_target;  // readlink text when `kind` is a symlink
-  std::string real;         // realpath (all links followed); empty when it does not resolve
+  std::string path;                 // absolute, lexically normalized, as asked
+  Kind kind = Kind::kMissing;       // lstat kind of `path` itself
+  std::string link_target;          // readlink text when `kind` is a symlink
+  std::string real;                 // realpath (all links followed); empty when it does not resolve
   Kind real_kind = Kind::kMissing;  // kind of `real` (never kSymlink)
   uint64_t dev = 0, ino = 0;
   uint64_t nlink = 0;
-  uint32_t mode = 0;        // st_mode of `real` (permission bits and type)
+  uint32_t mode = 0;  // st_mode of `real` (permission bits and type)
   uint32_t uid = 0;
-  int64_t mtime_ns = 0;     // of `path` itself (lstat)
-  uint64_t size = 0;        // of `path` itself (lstat)
-  bool error = false;       // lstat/realpath failed for a reason other than "missing"
-  int err = 0;              // errno of that failure
+  int64_t mtime_ns = 0;  // of `path` itself (lstat)
+  uint64_t size = 0;     // of `path` itself (lstat)
+  bool error = false;    // lstat/realpath failed for a reason other than "missing"
+  int err = 0;           // errno of that failure
 
   bool exists() const { return kind != Kind::kMissing; }
 };
 
 // A hidden-list entry after home expansion and glob expansion (FS-4, FS-5).
 struct HiddenFact {
-  std::string entry;  // as listed ("~/.ssh", "~/.cargo/credentials*", "/srv/keys")
-  std::string why;    // "default list", "[sandbox] hide", "cordon's config folder", ...
+  std::string entry;              // as listed ("~/.ssh", "~/.cargo/credentials*", "/srv/keys")
+  std::string why;                // "default list", "[sandbox] hide", "cordon's config folder", ...
   std::vector<PathInfo> matches;  // each existing path the entry names (globs may give several)
   // FS-5: links below the matched folders whose targets lie outside them (`path` the link,
   // `real` the target), found when the session starts (src/host/hidden_links).
@@ -60,10 +60,10 @@ struct ProtectedFact {
   // For folders: every entry below, recursively, as project-relative paths with kinds, up to
   // `entries_cap` + 1 entries (so "past the cap" can be told).
   std::vector<ChildFact> children;
-  size_t entry_count = 0;     // entries counted (capped at cap + 1)
-  bool unreadable = false;    // a folder (or a parent) that could not be listed (FS-10)
+  size_t entry_count = 0;   // entries counted (capped at cap + 1)
+  bool unreadable = false;  // a folder (or a parent) that could not be listed (FS-10)
   std::vector<std::string> unreadable_dirs;  // project-relative folders that could not be read
-  std::vector<std::string> tracked;  // tracked paths at or below rel (project-relative)
+  std::vector<std::string> tracked;          // tracked paths at or below rel (project-relative)
   // FS-2, PROT-7: the first component on the way to `rel` that is a link (project-relative),
   // when the entry can only be reached through one, and that link's text.
   std::string via_link;
@@ -72,21 +72,21 @@ struct ProtectedFact {
 
 // A git file whose contents make git run code (GIT-1, GIT-2).
 struct GitLockFact {
-  PathInfo info;               // the path as found (exists)
-  std::string why;             // "hooks folder", "repository config", "core.hooksPath", ...
-  bool folder = false;         // lock the whole folder (hooks/, core.hooksPath, GIT-5)
+  PathInfo info;        // the path as found (exists)
+  std::string why;      // "hooks folder", "repository config", "core.hooksPath", ...
+  bool folder = false;  // lock the whole folder (hooks/, core.hooksPath, GIT-5)
 };
 
 struct GitFacts {
-  bool repo = false;            // a repository was found for the project
-  bool git_available = true;    // the git program could be run
-  std::string dot_git;          // <project>/.git
+  bool repo = false;          // a repository was found for the project
+  bool git_available = true;  // the git program could be run
+  std::string dot_git;        // <project>/.git
   Kind dot_git_kind = Kind::kMissing;
   uint64_t dot_git_dev = 0, dot_git_ino = 0;  // GIT-9: the identity of <project>/.git (lstat)
-  std::string git_dir;          // real git folder (followed through a .git file)
-  std::string common_dir;       // real common folder (worktrees share it)
-  bool commondir_existed = false;  // <git_dir>/commondir exists (GIT-3)
-  std::vector<GitLockFact> locks;  // files and folders to lock, that exist now
+  std::string git_dir;                        // real git folder (followed through a .git file)
+  std::string common_dir;                     // real common folder (worktrees share it)
+  bool commondir_existed = false;             // <git_dir>/commondir exists (GIT-3)
+  std::vector<GitLockFact> locks;             // files and folders to lock, that exist now
   // Every path that is locked when it exists, and whether it exists now (GIT-4: one created
   // later gets a note).
   std::vector<std::pair<std::string, bool>> lock_candidates;
@@ -95,8 +95,8 @@ struct GitFacts {
   size_t modules_entries = 0, worktrees_entries = 0;  // GIT-5
   // Project-relative paths tracked by git at or below the protected entries (PROT-3).
   std::vector<std::string> tracked;
-  bool tracked_known = false;   // false when git could not say (then nothing is tracked)
-  std::string index_stamp;      // identity of the index when `tracked` was read
+  bool tracked_known = false;  // false when git could not say (then nothing is tracked)
+  std::string index_stamp;     // identity of the index when `tracked` was read
 };
 
 // FS-12: a global git config file (or one it includes) that holds credentials, and the copy
@@ -106,6 +106,10 @@ struct GitConfigCopyFact {
   std::string shown;  // as the user names it ("~/.gitconfig")
   std::string copy;   // the sanitized copy (under cordon's cache folder); "": none, hide it
   std::vector<std::string> removed;  // keys removed, credentials never printed
+  // A known credential was among them (FS-12's allowlist also removes keys merely not known
+  // to be safe): on macOS, where a copy cannot take the file's place, only then is the file
+  // kept from commands.
+  bool credential = true;
 };
 
 // Things about the machine that decide whether a sandbox can start (PROBE, BUD).
@@ -113,13 +117,13 @@ struct MachineFacts {
   std::string bwrap;           // absolute path of bwrap, empty when missing
   uint64_t arg_max = 2097152;  // sysconf(_SC_ARG_MAX)
   bool is_root = false;
-  bool container_marker = false;     // /.dockerenv or /run/.containerenv
+  bool container_marker = false;  // /.dockerenv or /run/.containerenv
   std::string container_marker_path;
   int apparmor_restrict_userns = -1;  // the sysctl, -1 when absent
-  std::string sandbox_exec;  // /usr/bin/sandbox-exec on macOS when present (MAC-1)
+  std::string sandbox_exec;           // /usr/bin/sandbox-exec on macOS when present (MAC-1)
   // WSL-1: Windows through WSL2, from /proc/version and the mount table (src/host/wsl_facts).
   bool wsl = false;
-  std::vector<std::string> windows_drives;      // mount points of Windows drives (/mnt/c)
+  std::vector<std::string> windows_drives;  // mount points of Windows drives (/mnt/c)
   // Every spelling of each drive's Users folder that names an existing folder (/mnt/c/Users,
   // /mnt/c/users, ...: a drive folds case, and each spelling is a path of its own to Linux).
   std::vector<std::string> windows_users_dirs;
@@ -141,13 +145,13 @@ struct CacheFacts {
 };
 
 struct Facts {
-  std::string home;         // normalized home folder
-  std::string cwd;          // the caller's working folder (real)
-  std::string project;      // real project root
-  PathInfo project_info;    // for FS-10 / FS-11 checks
-  bool project_searchable = true;  // FS-10: an unsearchable project refuses commands
-  Folders folders;          // lexical
-  std::string config_real;  // realpath of the config file's folder + name (for CFG-5)
+  std::string home;                   // normalized home folder
+  std::string cwd;                    // the caller's working folder (real)
+  std::string project;                // real project root
+  PathInfo project_info;              // for FS-10 / FS-11 checks
+  bool project_searchable = true;     // FS-10: an unsearchable project refuses commands
+  Folders folders;                    // lexical
+  std::string config_real;            // realpath of the config file's folder + name (for CFG-5)
   std::vector<PathInfo> cordon_dirs;  // state, data, cache (real), for FS-8
   std::string session_id;
   std::string session_tmp;  // real path of the session's private temp folder (exists)
@@ -166,7 +170,13 @@ struct Facts {
   // NET-3: credential files found afresh for a networked command (real paths, with kinds).
   std::vector<PathInfo> credential_files;
   std::string credential_scan_refusal;  // set when the scan must refuse (too many, unreadable)
+  // NET-3: credential files a networked command sees as copies without their secrets (the
+  // project's `.npmrc`, `.yarnrc.yml`, `.yarnrc`: the rest holds what installs need).
+  std::vector<GitConfigCopyFact> credential_copies;
   std::vector<GitConfigCopyFact> git_config_copies;  // FS-12
+  // FS-4: configs in the home folder seen as copies without their credentials (a shell's
+  // startup files, Cargo's, Yarn's and pip's configs); `removed` names lines, never secrets.
+  std::vector<GitConfigCopyFact> home_config_copies;
   // FS-5: set when the links inside hidden folders could not all be checked (past the bound).
   std::string hidden_links_refusal;
   MachineFacts machine;

@@ -1,7 +1,9 @@
 #include "plan/git_config_rules.h"
 
 #include "core/strings.h"
+#include "plan/config_copy_rules.h"
 #include "plan/env_filter.h"
+#include "plan/global_git_keys.h"
 
 namespace cordon {
 
@@ -106,13 +108,15 @@ std::string shown_git_config_key(const GitConfigEntry& e) {
   return k.section + "." + (secret ? std::string("<…>") : k.sub) + "." + k.name;
 }
 
-SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries) {
+SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries,
+                                       std::string (*removal)(const GitConfigEntry&)) {
   SanitizedGitConfig s;
-  s.text = "# cordon: your global git config without its credentials (FS-12)\n";
+  s.text = "# cordon: your git config, only the keys known to hold no secret (FS-12)\n";
   std::string header;
   for (const auto& e : entries) {
-    if (std::string why = git_config_credential(e); !why.empty()) {
+    if (std::string why = removal ? removal(e) : global_git_key_removal(e); !why.empty()) {
       s.removed.push_back(shown_git_config_key(e) + " (" + why + ")");
+      s.credential |= !git_config_credential(e).empty();
       continue;
     }
     KeyParts k = split_key(e.key);
@@ -124,11 +128,39 @@ SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entrie
   return s;
 }
 
-bool git_config_may_hold_credentials(std::string_view text) {
+SanitizedGitConfig strip_git_config_credentials(const std::vector<GitConfigEntry>& entries) {
+  SanitizedGitConfig s;
+  s.text = "# cordon: this repository's config without the users and tokens in its URLs\n";
+  std::string header;
+  for (const auto& original : entries) {
+    GitConfigEntry e = original;
+    KeyParts k = split_key(e.key);
+    if (k.name.empty()) continue;
+    bool changed = strip_url_users(k.sub);
+    changed |= strip_url_users(e.value);
+    std::string why;
+    if (to_lower(k.section) == "http" && to_lower(k.name) == "extraheader")
+      why = "an HTTP header (Authorization)";
+    else if (std::string what = value_credential(e.value); !what.empty())
+      why = what;
+    if (!why.empty() || changed) {
+      s.credential = true;
+      s.removed.push_back(shown_git_config_key(original) +
+                          (why.empty() ? " (the user and token of its URL)" : " (" + why + ")"));
+      if (!why.empty()) continue;
+    }
+    std::string h = "[" + k.section + (k.sub.empty() ? "" : " " + quoted(k.sub, true)) + "]\n";
+    if (h != header) s.text += header = h;
+    s.text += "\t" + k.name + (e.has_value ? " = " + quoted(e.value, false) : "") + "\n";
+  }
+  return s;
+}
+
+bool project_git_config_may_hold_credentials(std::string_view text) {
   std::string l = to_lower(std::string(text));
-  for (const char* word : {"extraheader", "insteadof", "credential", "include"})
-    if (l.find(word) != std::string::npos) return true;
-  if (l.find("://") != std::string::npos && l.find('@') != std::string::npos) return true;
+  if (l.find("extraheader") != std::string::npos) return true;
+  // A URL's user ends at '@', which git's syntax cannot escape or split across lines.
+  if (l.find('@') != std::string::npos) return true;
   return !value_credential(text).empty();
 }
 

@@ -2,8 +2,9 @@
 //
 // A user's ~/.gitconfig often carries a token: `http.extraHeader = Authorization: Bearer …`,
 // `url."https://x-access-token:…@github.com/".insteadOf`, a `credential.helper` that echoes a
-// password. Commands get a copy without those keys; everything else (user.*, core.*, alias.*,
-// includes) is kept, so `git commit` keeps the user's identity.
+// password. Commands get a copy that keeps only the keys known to hold no secret (SEC-1,
+// plan/global_git_keys.h: user.*, most of core.*, alias.*, includes, ...), so `git commit`
+// keeps the user's identity and nothing else reaches them.
 #pragma once
 
 #include <string>
@@ -38,15 +39,24 @@ std::string shown_git_config_key(const GitConfigEntry& e);
 struct SanitizedGitConfig {
   std::string text;                  // the copy, in git's config syntax
   std::vector<std::string> removed;  // "http.extraheader (an HTTP header (Authorization))"
+  bool credential = false;           // a removed key was a known credential
 };
 
-// The entries without their credentials, written back in git's syntax (comments and layout
-// are not kept; what git reads is).
-SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries);
+// The entries kept by `keep` (the reason a key goes, "" to keep it), written back in git's
+// syntax (comments and layout are not kept; what git reads is). By default FS-12's allowlist
+// (global_git_key_removal).
+SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries,
+                                       std::string (*removal)(const GitConfigEntry&) = nullptr);
 
-// A quick look at the file's text: false when it cannot hold a credential (no header, URL
-// rewrite, credential section or token shape), so that the file is shown as it is without
-// asking git to parse it. Includes count (what they include is checked on its own).
-bool git_config_may_hold_credentials(std::string_view text);
+// NET-3, FS-12: the project's own `.git/config` as commands see it when a URL in it carries a
+// user and token (`remote.origin.url = https://x-access-token:ghp_…@github.com/o/r`): every key
+// kept, each URL without its user and password (in values and in subsections such as
+// `url.<base>.insteadOf`), and only what is a credential whatever its place removed (an HTTP
+// header, a value shaped like a token). `removed` names each key changed or removed.
+SanitizedGitConfig strip_git_config_credentials(const std::vector<GitConfigEntry>& entries);
+
+// A quick look at the project's config text: false when no URL in it can hold a user and
+// nothing else in it looks like a credential, so that git need not read it.
+bool project_git_config_may_hold_credentials(std::string_view text);
 
 }  // namespace cordon

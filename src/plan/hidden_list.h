@@ -16,8 +16,22 @@ struct HideEntry {
   bool glob = false;  // last component holds `*` or `?`
 };
 
-// The home-relative default list of FS-4, in order.
+// One row of FS-4's home-relative default list: the path, whether it is a folder, and the tool
+// that writes it there with what it holds (and where that is documented).
+struct HiddenHomeRow {
+  const char* rel;
+  bool folder;
+  const char* holds;
+};
+
+// FS-4's home-relative default list as data, one row per entry (tested row by row).
+const std::vector<HiddenHomeRow>& hidden_home_rows();
+
+// The home-relative default list of FS-4, in order (the `rel` of each row).
 const std::vector<std::string>& default_hidden_home_entries();
+
+// True when the default entry `rel` is a folder (a row marked so).
+bool hidden_home_entry_is_folder(const std::string& rel);
 
 // The agents' own config entries of the default list (FS-7: a project may live inside them,
 // for example a harness's worktrees, and they then stay visible).

@@ -193,6 +193,21 @@ void plan_git_config(const Facts& facts, Plan& p) {
   }
 }
 
+// FS-4: configs in the home folder are seen without the lines that hold a credential.
+void plan_home_config_copies(const Facts& facts, Plan& p) {
+  for (const auto& c : facts.home_config_copies) {
+    bool inside_hidden = false;  // a hidden folder holding it already shows nothing of it
+    for (const auto& m : p.mounts)
+      inside_hidden |= starts_with(m.why, "hidden:") && m.src != facts.empty_file &&
+                       m.dest != c.path && path_within(c.path, m.dest);
+    if (inside_hidden) continue;
+    p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
+                               c.path, "config: credentials removed (FS-4)"});
+    std::string why = "a copy without " + join(c.removed, ", ");
+    p.hidden.push_back(HiddenDecision{c.shown, c.shown, why, true, ""});
+  }
+}
+
 // BUD-2: how many mounts each list takes.
 BudgetCounts mount_counts(const Plan& p) {
   BudgetCounts c;
@@ -234,6 +249,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
+  plan_home_config_copies(facts, p);
 }
 
 }  // namespace

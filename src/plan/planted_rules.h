@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plan/facts.h"
@@ -21,6 +22,25 @@ struct PlantedName {
 const std::vector<PlantedName>& planted_names();
 // The row for `name`, or nullptr.
 const PlantedName* planted_name(const std::string& name);
+
+// PROT-6 below the root: the PROT-1 entries the tools read in a subfolder too (protected_rows()
+// with below_root: `.vscode/`, `.claude/`, `.mcp.json`, `.npmrc`, `.cargo/config.toml`, ...).
+// `rel` (project-relative) is such an entry, or lies inside such a folder, when the entry's
+// components appear in it after the first component: `sub/.vscode`, `sub/.vscode/tasks.json`,
+// `.claude/worktrees/wt/.claude/settings.json`; never at the root (`.vscode/x`: PROT-1's own),
+// never inside `node_modules` (packages ship their own editor files; no tool opens them as a
+// project), not `<…>/.claude/worktrees/…` (agents keep git worktrees there, PROT-1), not inside
+// a PROT-1 entry at the root (PROT-1's own aftercare judges those), and never a path cordon
+// moved aside (`*.cordon-quarantined-*`). The row, or nullptr; `exact` tells whether `rel` is
+// the entry itself.
+struct ProtectedRow;
+const ProtectedRow* planted_protected_row(std::string_view rel, bool* exact = nullptr);
+
+// Whether the directory index records the entry `name` of the folder `folder_rel`: a planted
+// name, a PROT-1 entry read below the root or anything inside one, or the first component of
+// one (a new `.github` is listed, and what it holds judged). Cheap: called for every entry of
+// every folder the index lists.
+bool watched_entry(std::string_view folder_rel, std::string_view name);
 
 // A watched name present in a folder. For `.git` the print is its identity, so that a rewritten
 // `gitdir:` file or a nested repository's changed config or hooks is judged again: "f<ino>.<ctime>"
@@ -58,7 +78,10 @@ struct PlantedFind {
 // The watched names that are new: present now in a changed folder and not recorded before,
 // and each `.git` whose print changed (changed = true: judged again, not moved for that alone).
 // Entries at the project root are left to the protected list (PROT-6) except `.git` itself,
-// which is not judged here at all (the project's own git folder).
+// which is not judged here at all (the project's own git folder). A new PROT-1 entry below
+// the root (planted_protected_row) is found the same way, whole when it is new, entry by entry
+// inside one that was there before; nothing is reported inside a path already reported. A new
+// `.claude` that holds only `worktrees` is kept (PROT-1's exception).
 std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
                                     const std::vector<DirChange>& changes);
 

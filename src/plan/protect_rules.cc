@@ -160,7 +160,8 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   // GIT-5: past 512 entries, modules/ and worktrees/ are read-only whole.
   std::vector<std::string> whole_git_dirs;
   if (!g.common_dir.empty()) {
-    if (g.modules_entries > kGitFolderCap) whole_git_dirs.push_back(path_join(g.common_dir, "modules"));
+    if (g.modules_entries > kGitFolderCap)
+      whole_git_dirs.push_back(path_join(g.common_dir, "modules"));
     if (g.worktrees_entries > kGitFolderCap)
       whole_git_dirs.push_back(path_join(g.common_dir, "worktrees"));
   }
@@ -193,8 +194,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     const std::string& rel = f.rel;
     if (contains(unreadable, rel) || within_any(rel, unreadable)) continue;
     if (!i.exists()) {
-      pr.decide(rel, "watched (absent)",
-                f.why + "; moved aside if a command creates it (PROT-6)");
+      pr.decide(rel, "watched (absent)", f.why + "; moved aside if a command creates it (PROT-6)");
       continue;
     }
     if (i.kind == Kind::kSymlink) {
@@ -264,9 +264,12 @@ void plan_credentials(const Facts& facts, const Request& req, Plan& p) {
   for (const auto& c : facts.credential_files) {
     if (c.real.empty()) continue;
     bool dir = c.real_kind == Kind::kDir;
-    p.mounts.push_back(MountOp{MountKind::kRoBind, dir ? facts.empty_dir : facts.empty_file,
-                               c.real, "credential: hidden from a networked command (NET-3)"});
+    p.mounts.push_back(MountOp{MountKind::kRoBind, dir ? facts.empty_dir : facts.empty_file, c.real,
+                               "credential: hidden from a networked command (NET-3)"});
   }
+  for (const auto& c : facts.credential_copies)
+    p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
+                               c.path, "credential: seen without its secrets (NET-3)"});
 }
 
 }  // namespace cordon

@@ -445,6 +445,24 @@ TEST(Seatbelt, EntriesHoldingTheProjectStayVisible) {  // FS-7
   EXPECT_TRUE(noticed);
 }
 
+// FS-12 on macOS: no copy can take a file's place. A global config holding a credential is not
+// read at all; one whose removed keys are merely not on the allowlist stays readable, and so
+// does the project's own config (git cannot run without it).
+TEST(Seatbelt, GitConfigsWithCredentialsAndWithoutThem) {  // FS-12, NET-3, FS-4, MAC-1
+  FakeWorld w;
+  w.facts.git.common_dir = "/home/u/proj/.git";
+  w.facts.git_config_copies = {
+      {"/home/u/.gitconfig", "~/.gitconfig", "/c/a", {"sendemail.smtppass (...)"}, false},
+      {"/home/u/.gitconfig.work", "~/.gitconfig.work", "/c/b", {"http.extraheader (...)"}, true},
+      {"/home/u/proj/.git/config", ".git/config", "/c/d", {"remote.origin.url (...)"}, true}};
+  w.facts.home_config_copies = {{"/home/u/.bashrc", "~/.bashrc", "/c/e", {"line 2 (...)"}}};
+  auto f = forms_of(seatbelt(w));
+  EXPECT_EQ(evaluate(f, "file-read-data", "/home/u/.gitconfig"), kAllow);
+  EXPECT_EQ(evaluate(f, "file-read-data", "/home/u/.gitconfig.work"), kDeny);
+  EXPECT_EQ(evaluate(f, "file-read-data", "/home/u/proj/.git/config"), kAllow);
+  EXPECT_EQ(evaluate(f, "file-read-data", "/home/u/.bashrc"), kDeny);
+}
+
 TEST(Seatbelt, NotSandboxedMeansNoProfile) {  // MODE-2, MODE-3, NET-4
   FakeWorld w;
   w.policy.mode = SandboxMode::kOff;

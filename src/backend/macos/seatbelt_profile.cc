@@ -289,8 +289,15 @@ std::vector<Hidden> hidden_filters(const Facts& f) {
   }
   // FS-12: a profile cannot show a copy in a file's place; the git config files that hold
   // credentials are not read at all (git then runs without the user's global settings).
+  // The project's own config stays readable: git cannot work without it (NET-3's copy of it
+  // is Linux's).
+  const std::string project_config =
+      f.git.common_dir.empty() ? "" : path_join(f.git.common_dir, "config");
   for (const auto& c : f.git_config_copies)
-    add_path(c.path, c.shown + " (git config with credentials, FS-12)");
+    if (c.credential && c.path != project_config)
+      add_path(c.path, c.shown + " (git config with credentials, FS-12)");
+  for (const auto& c : f.home_config_copies)  // FS-4: likewise, not read at all
+    add_path(c.path, c.shown + " (config with credentials, FS-4)");
   for (const auto& rel : macos_hidden_home_entries())
     add_path(path_join(f.home, rel), "~/" + rel + " (macOS: credentials and private data)");
   // Nothing inside a hidden folder needs naming again.
