@@ -9,17 +9,38 @@ DESTDIR ?=
 
 all: build
 
+# What building needs; `make demo` and `make test` add their own (scripts/deps.sh).
 deps:
-	@./scripts/deps.sh
+	@./scripts/deps.sh build
 
 build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# Everything: the main tree's tests while the sanitizer and macOS trees build, then theirs;
+# prints the phase times.
 test: build
+	@./scripts/deps.sh test
 	@./scripts/test.sh
 
+# Parts of it, for a quicker loop.
+unit: build
+	@$(BUILD)/tests/unit_tests --gtest_brief=1
+
+integration: build
+	@./scripts/deps.sh test
+	@$(BUILD)/tests/integration_tests --gtest_brief=1
+
+asan: deps
+	@./scripts/deps.sh test
+	@CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCORDON_SANITIZE=ON -DCORDON_FUZZ=ON -DCORDON_BENCH=OFF >/dev/null
+	@cmake --build build-asan -j $(JOBS) --target cordon unit_tests integration_tests
+	@build-asan/tests/unit_tests --gtest_brief=1
+	@build-asan/tests/integration_tests --gtest_brief=1
+
 demo: build
+	@./scripts/deps.sh demo
 	@./scripts/demo.sh
 
 bench: build
@@ -46,4 +67,4 @@ check-package: build
 	@./scripts/check_package.sh
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz build-macos

@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
     Cmd b = bare_bwrap(f, *bpf);
     Cmd t{{"/bin/true"}, f.env, f.project, "", false};
     // The floor: the same bwrap inside a minimal wrapper that does only the per-command file
-    // work SPEC.md asks (floor_wrapper.cc), built next to this program.
+    // work the requirements ask (floor_wrapper.cc), built next to this program.
     Cmd w = b;
     w.argv.insert(w.argv.begin(), floor_wrapper);
     sh("mkdir -p " + f.root + "/floor");

@@ -1,5 +1,5 @@
 // The floor for PERF-1: the least any wrapper around bwrap pays that does the per-command file
-// work SPEC.md asks of cordon — a private /tmp folder made and removed (FS-3), a leftover record
+// work the requirements ask of cordon — a private /tmp folder made and removed (FS-3), a leftover record
 // written atomically and removed (SES-2), the protected paths looked at afterwards (PROT-6) —
 // and nothing else: no config, no facts, no plan. bench_compare runs it around the same bwrap
 // command as the bare one, so "cordon / floor" is what cordon's own work costs, and

@@ -51,8 +51,14 @@ DESTDIR="$tmp/local" cmake --install "$BUILD" --strip >/dev/null
 # Unpack and look inside.
 dpkg-deb -x "$deb" "$tmp/root"
 bin="$tmp/root/usr/bin/cordon"
-# Stripped: no debug information in the installed binary.
+# Stripped: no debug information in the installed binary, nor in the library for embedders.
 if readelf -S "$bin" | grep -q '\.debug_info'; then fail "the packaged cordon is not stripped"; fi
+lib=$(find "$tmp/root/usr/lib" -name libcordon.a | head -1)
+[ -n "$lib" ] || fail "the package lacks libcordon.a"
+if readelf -S "$lib" 2>/dev/null | grep -q '\.debug_info'; then
+  fail "the packaged libcordon.a keeps its debug information"
+fi
+echo "library: $(du -h "$lib" | cut -f1) (build: $(du -h "$BUILD/libcordon.a" | cut -f1))"
 echo "binary: $(du -h "$bin" | cut -f1) (build/cordon: $(du -h "$BUILD/cordon" | cut -f1))"
 # The man page renders, and says what --help says.
 man_text=$(MANWIDTH=200 man -l "$tmp/root/usr/share/man/man1/cordon.1.gz" 2>/dev/null | col -b)

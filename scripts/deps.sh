@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Installs the Debian packages cordon needs to build, test and run: only the missing ones, and
-# nothing at all when everything is there.
+# Installs the Debian packages cordon needs, only the missing ones, and nothing at all when
+# everything is there. `deps.sh build` (make build): what building and running need;
+# `deps.sh demo` (make demo): that and the demo's tools; `deps.sh test` (make test, the
+# default): everything the tests use, real tools and the package checks included.
 set -euo pipefail
+what=${1:-test}
 
 packages=(
   # run time
   bubblewrap git
-  # build
+  # build (the unit tests and benchmarks build with everything else)
   cmake ninja-build g++ pkg-config libseccomp-dev libtomlplusplus-dev nlohmann-json3-dev
-  libcli11-dev libfmt-dev libre2-dev
+  libcli11-dev libfmt-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   # the allowlist proxy (NET-7): standalone Asio, header-only
   libasio-dev
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev clang python3 util-linux procps iproute2
+)
+case $what in
+  build) ;;
+  demo) packages+=(curl python3 make) ;;
+  test) packages+=(
+  # tests: clang for the sanitizer tree and libFuzzer, the tools the tests drive
+  clang python3 util-linux procps iproute2
   # the allowlist proxy tests (NET-7): curl as a real client, and the tools tested one by one
   # through the proxy (NetTools.*): pip, Java, cargo, go (git and node are listed already)
   curl python3-pip default-jdk-headless cargo golang-go
@@ -20,7 +28,9 @@ packages=(
   make ccache
   # the package and its checks (DIST-1, DIST-2): dpkg-shlibdeps, the completions' shells
   dpkg-dev zsh fish
-)
+  ) ;;
+  *) echo "deps.sh: unknown set '$what' (build, demo or test)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -30,7 +40,7 @@ for p in "${packages[@]}"; do
 done
 # Node.js and npm (the MCP end-to-end test uses the official TypeScript SDK client): any
 # install that gives both commands will do (nodesource's nodejs carries npm itself).
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+if [ "$what" = test ] && { ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; }; then
   missing+=(nodejs npm)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0

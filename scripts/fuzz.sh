@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (in build-fuzz, or FUZZ_BUILD) and runs every fuzz_*
-# target built there for a bounded time: FUZZ_SECONDS each (default 60), starting from the seeds
+# Builds the libFuzzer targets with clang (in build-fuzz, or FUZZ_BUILD; FUZZ_NO_BUILD=1 when
+# that tree is built already, as make test's sanitizer tree is) and runs every fuzz_* target
+# built there, side by side: a fixed number of inputs each (tests/fuzz/runs.txt, so a slow
+# machine fuzzes as much as a fast one), or FUZZ_SECONDS each when set; starting from the seeds
 # in tests/fuzz/corpus/<target>/ and the dictionary tests/fuzz/<target>.dict when present.
 # Inputs found along the way stay in $FUZZ_BUILD/corpus/<target>/ (never committed). Exits
 # non-zero when a target crashes, hangs or runs out of memory; the reproducer is in
@@ -8,16 +10,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${FUZZ_BUILD:-build-fuzz}
-PER_TARGET=${FUZZ_SECONDS:-60}
+SECONDS_EACH=${FUZZ_SECONDS:-}
 JOBS=${JOBS:-$(nproc)}
 
 if ! command -v clang++ >/dev/null 2>&1; then
   echo "fuzz: clang++ is not installed; the fuzz targets need clang's libFuzzer" >&2
   exit 1
 fi
-CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCORDON_FUZZ=ON -DCORDON_TESTS=OFF \
-  -DCORDON_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCORDON_FUZZ=ON -DCORDON_TESTS=OFF \
+    -DCORDON_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets
+fi
+# runs_for TARGET: the number of inputs tests/fuzz/runs.txt gives it (default 100000).
+runs_for() {
+  awk -v t="$1" '$1 == t { print $2; found = 1 } END { if (!found) print 100000 }' tests/fuzz/runs.txt
+}
 
 mapfile -t targets < <(find "$BUILD/tests/fuzz" -maxdepth 1 -type f -name 'fuzz_*' -perm -u+x |
   sort)
@@ -26,25 +34,40 @@ if [ ${#targets[@]} -eq 0 ]; then
   exit 1
 fi
 
-failed=()
-for bin in "${targets[@]}"; do
+# fuzz_one BIN: runs one target; its output goes to its log.
+fuzz_one() {
+  local bin=$1 name work artifacts log
   name=$(basename "$bin")
   work="$BUILD/corpus/$name"
   artifacts="$BUILD/artifacts/$name/"
   log="$BUILD/$name.log"
   mkdir -p "$work" "$artifacts"
-  args=(-max_total_time="$PER_TARGET" -timeout=10 -rss_limit_mb=2048 -max_len=16384
-        -print_final_stats=1 -artifact_prefix="$artifacts")
+  local args=(-timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
+              -artifact_prefix="$artifacts")
+  if [ -n "$SECONDS_EACH" ]; then args+=(-max_total_time="$SECONDS_EACH"); else args+=(-runs="$(runs_for "$name")"); fi
   [ -f "tests/fuzz/$name.dict" ] && args+=(-dict="tests/fuzz/$name.dict")
-  dirs=("$work")
+  local dirs=("$work")
   [ -d "tests/fuzz/corpus/$name" ] && dirs+=("tests/fuzz/corpus/$name")
-  echo "==> $name for ${PER_TARGET}s"
-  if "$bin" "${args[@]}" "${dirs[@]}" >"$log" 2>&1; then
-    grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/    /" || true
-    echo "==> $name: no crash"
+  "$bin" "${args[@]}" "${dirs[@]}" >"$log" 2>&1
+}
+
+pids=()
+for bin in "${targets[@]}"; do
+  echo "==> $(basename "$bin"): ${SECONDS_EACH:+${SECONDS_EACH}s}${SECONDS_EACH:-$(runs_for "$(basename "$bin")") inputs}"
+  fuzz_one "$bin" &
+  pids+=($!)
+  # No more targets at once than cores.
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+done
+failed=()
+for i in "${!targets[@]}"; do
+  name=$(basename "${targets[$i]}")
+  log="$BUILD/$name.log"
+  if wait "${pids[$i]}"; then
+    grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/    $name: /" || true
   else
     tail -n 40 "$log"
-    echo "==> $name: FAILED (log: $log, reproducer in $artifacts)"
+    echo "==> $name: FAILED (log: $log, reproducer in $BUILD/artifacts/$name/)"
     failed+=("$name")
   fi
 done

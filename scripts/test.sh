@@ -1,18 +1,79 @@
 #!/usr/bin/env bash
 # Runs every test: unit tests, integration tests (as this user, and again as an unprivileged
-# user when run as root), the unit tests under AddressSanitizer and UndefinedBehaviorSanitizer,
-# and the fuzz targets for a bounded time.
-set -euo pipefail
+# user when run as root), one sanitizer tree (clang -O1, AddressSanitizer and
+# UndefinedBehaviorSanitizer) that runs the unit tests, the integration tests against a
+# sanitized cordon and the fuzz targets for a fixed number of inputs, the macOS configuration
+# built on Linux, the package, and the end-to-end checks with real clients.
+#
+# The main tree ($BUILD) is built by `make build` before this runs. The other two trees build
+# in the background, one after the other and at a lower priority, while the main tree's tests
+# run (they mostly wait on sandboxes, so the cores are free for the compiler); each tree's
+# tests run as soon as it is built. The phase times are printed at the end.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
+SAN_BUILD=${SAN_BUILD:-build-asan}
+MAC_BUILD=${MAC_BUILD:-build-macos}
 JOBS=${JOBS:-$(nproc)}
+logs=$(mktemp -d /tmp/cordon-test-logs.XXXXXX)
 failed=()
+phases=()
 
 step() { printf '\n==> %s\n' "$*"; }
+# run_step NAME CMD...: runs CMD, records pass/fail and how long it took.
 run_step() {
   local name=$1; shift
+  local t0=$SECONDS
   if "$@"; then printf '==> %s: passed\n' "$name"; else printf '==> %s: FAILED\n' "$name"; failed+=("$name"); fi
+  phases+=("$(printf '%5ss  %s' $((SECONDS - t0)) "$name")")
 }
+# wait_for NAME: waits for a background build started by build_in_background, prints its
+# time (and its log when it failed); the status says whether it built.
+wait_for() {
+  local name=$1
+  while [ ! -f "$logs/$name.rc" ]; do sleep 2; done
+  local rc; rc=$(cat "$logs/$name.rc")
+  phases+=("$(printf '%5ss  %s (in the background)' "$(cat "$logs/$name.secs")" "$name build")")
+  if [ "$rc" -ne 0 ]; then
+    tail -n 60 "$logs/$name.log"
+    echo "==> $name build: FAILED (log: $logs/$name.log)"
+    failed+=("$name build")
+    return 1
+  fi
+}
+
+# The sanitizer tree: clang, -O1, ASan+UBSan everywhere; the fuzz targets are built in it too
+# (CORDON_FUZZ adds libFuzzer's coverage to the pure layers), so the pure layers are compiled
+# once for both. Its integration_tests link the sanitized library, so the tests that drive the
+# library directly (api, file tools, beneath, ...) run under the sanitizers as well.
+build_sanitizer_tree() {
+  CC=clang CXX=clang++ cmake -S . -B "$SAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCORDON_SANITIZE=ON -DCORDON_FUZZ=ON -DCORDON_BENCH=OFF &&
+    cmake --build "$SAN_BUILD" -j "$JOBS" --target cordon unit_tests integration_tests fuzz_targets
+}
+# MAC-5: the macOS configuration (CORDON_PRETEND_MACOS: no libseccomp, no bwrap backend, the
+# POSIX process primitive), unoptimized to build fast, only what its suites need.
+build_macos_tree() {
+  cmake -S . -B "$MAC_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
+    -DCORDON_PRETEND_MACOS=ON -DCORDON_BENCH=OFF &&
+    cmake --build "$MAC_BUILD" -j "$JOBS" --target cordon unit_tests macos_suites posix_process_tests
+}
+build_in_background() {
+  local name t0
+  for name in "$@"; do
+    t0=$SECONDS
+    nice -n 10 "build_${name}_tree" >"$logs/$name.log" 2>&1
+    echo $? >"$logs/$name.rc.tmp"
+    echo $((SECONDS - t0)) >"$logs/$name.secs"
+    mv "$logs/$name.rc.tmp" "$logs/$name.rc"
+  done
+}
+builds=()
+[ -z "${CORDON_SKIP_SANITIZER:-}" ] && builds+=(sanitizer)
+[ -z "${CORDON_SKIP_MACOS_CHECK:-}" ] && builds+=(macos)
+build_in_background "${builds[@]}" &
+background=$!
+trap 'kill $background 2>/dev/null; rm -rf "$logs" "${shared:-}"' EXIT
 
 step "unit tests"
 run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
@@ -27,9 +88,6 @@ step "layers (issue 15: the pure archive calls nothing of the host, and no highe
 run_step "pure archive" ./scripts/check_pure.sh "$BUILD/libcordon_pure.a"
 run_step "layer includes" env BUILD="$BUILD" ./scripts/check_layers.sh
 
-step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
-run_step "embedding" env BUILD="$BUILD" ./scripts/check_embed.sh
-
 step "requirements: docs/requirements.md is current and every requirement id has a test"
 run_step "requirements" ./scripts/requirements.py --check
 
@@ -43,7 +101,6 @@ if [ "$(id -u)" -eq 0 ]; then
   fi
   # The clone may live where that user cannot read (/root): run copies from a shared folder.
   shared=$(mktemp -d /tmp/cordon-test-bin.XXXXXX)
-  trap 'rm -rf "$shared"' EXIT
   cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$shared/"
   chmod 755 "$shared" "$shared"/*
   step "integration tests as the unprivileged user $user"
@@ -52,47 +109,47 @@ if [ "$(id -u)" -eq 0 ]; then
     "$shared/integration_tests" --gtest_brief=1
 fi
 
-step "AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, and the integration tests against a sanitized cordon"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
-  -DCORDON_BENCH=OFF >/dev/null
-cmake --build build-asan -j "$JOBS" --target unit_tests cordon
-run_step "unit tests (asan+ubsan)" build-asan/tests/unit_tests --gtest_brief=1
-run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/build-asan/cordon" \
-  "$BUILD/tests/integration_tests" --gtest_brief=1
-
-# MAC-5: the macOS configuration built here (CORDON_PRETEND_MACOS: no libseccomp, no bwrap
-# backend, the POSIX process primitive), and the macOS suites run against it with a stand-in
-# for sandbox-exec, after the unit tests. Unoptimized, to build fast; CORDON_SKIP_MACOS_CHECK=1 skips it.
-if [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ]; then
-  step "the macOS configuration on Linux: build, the POSIX primitive, the Seatbelt path"
-  if cmake -S . -B build-macos -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 \
-      -DCORDON_PRETEND_MACOS=ON -DCORDON_BENCH=OFF >/dev/null &&
-    cmake --build build-macos -j "$JOBS" --target cordon unit_tests integration_tests posix_process_tests; then
-    run_step "unit tests (macOS build)" build-macos/tests/unit_tests --gtest_brief=1
-    run_step "posix process primitive (macOS build)" build-macos/tests/posix_process_tests --gtest_brief=1
-    run_step "Seatbelt path (macOS build)" build-macos/tests/integration_tests --gtest_brief=1 \
-      --gtest_filter='SeatbeltPath.*:PolicySeatbelt.*:Classify.*'
-  else
-    echo "==> macOS build: FAILED"
-    failed+=("macOS build")
-  fi
-fi
+step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
+run_step "embedding" env BUILD="$BUILD" ./scripts/check_embed.sh
 
 if [ -x scripts/check_package.sh ]; then
   step "package: make package, its contents and dependencies, the unpacked binary (DIST-1, DIST-2)"
   run_step "package" env BUILD="$BUILD" JOBS="$JOBS" ./scripts/check_package.sh
 fi
 
-if [ -x scripts/fuzz.sh ]; then
-  step "fuzz targets (bounded time)"
-  run_step "fuzz" ./scripts/fuzz.sh
-fi
-
 if [ -x scripts/mcp_e2e.sh ]; then
   step "MCP end-to-end with the official TypeScript SDK client"
-  run_step "mcp e2e" ./scripts/mcp_e2e.sh
+  run_step "mcp e2e" env BUILD="$BUILD" ./scripts/mcp_e2e.sh
 fi
 
+if [ -x scripts/clients_e2e.sh ]; then
+  step "the real agents (Claude Code, Codex, Gemini CLI) with cordon's setup and hook"
+  run_step "clients e2e" env BUILD="$BUILD" ./scripts/clients_e2e.sh
+fi
+
+if [ -z "${CORDON_SKIP_SANITIZER:-}" ]; then
+  step "AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, integration tests, fuzz targets"
+  if wait_for sanitizer; then
+    run_step "unit tests (asan+ubsan)" "$SAN_BUILD/tests/unit_tests" --gtest_brief=1
+    run_step "integration tests (asan+ubsan)" "$SAN_BUILD/tests/integration_tests" --gtest_brief=1
+    run_step "fuzz" env FUZZ_BUILD="$SAN_BUILD" FUZZ_NO_BUILD=1 ./scripts/fuzz.sh
+  fi
+fi
+
+if [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ]; then
+  step "the macOS configuration on Linux: build, the POSIX primitive, the Seatbelt path"
+  if wait_for macos; then
+    run_step "unit tests (macOS build)" "$MAC_BUILD/tests/unit_tests" --gtest_brief=1
+    run_step "posix process primitive (macOS build)" "$MAC_BUILD/tests/posix_process_tests" --gtest_brief=1
+    run_step "Seatbelt path (macOS build)" env CORDON_TEST_BINARY="$PWD/$MAC_BUILD/cordon" \
+      "$MAC_BUILD/tests/macos_suites" --gtest_brief=1
+  fi
+fi
+wait "$background" 2>/dev/null
+
+echo
+echo "phase times (seconds; total $SECONDS s):"
+printf '  %s\n' "${phases[@]}"
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"

@@ -847,7 +847,12 @@ CommandResult Session::launch_error(Command& c, const Error& e) {
 
 // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
 std::optional<Refusal> Session::setup_failure(Command& c, const ProcessOutcome& o) {
-  if (!under_bwrap(c) || o.bwrap_started || o.timed_out || o.canceled) return std::nullopt;
+  // The sandbox's pid 1 that cannot fork the command (a process limit met once it is in its
+  // cgroup) is a start that failed too: nothing of the command ran.
+  const bool pid1_failed =
+      o.bwrap_started && starts_with(c.res.stderr_text, "bwrap: Can't fork for pid 1");
+  if (!under_bwrap(c) || (o.bwrap_started && !pid1_failed) || o.timed_out || o.canceled)
+    return std::nullopt;
   Diagnosis d = diagnose_sandbox_start(o.held_err + c.res.stderr_text, c.bwrap, opts_.folders);
   const std::string hint = limits_hint(c.plan.limits, opts_.policy.source_file);  // PROC-6
   return Refusal{"unavailable",

@@ -1,7 +1,7 @@
 // The POSIX process primitive (src/backend/posix/process.cc), the one a macOS build links, run
 // here on Linux: this binary links it instead of the Linux primitive (clone, pidfd), so every
 // rule the launchers rely on is checked against it on this machine (MAC-5). Each test names
-// the rule of SPEC.md it holds the primitive to.
+// the requirement (docs/requirements.md) it holds the primitive to.
 #include "backend/process.h"
 
 #include <fcntl.h>
