@@ -135,16 +135,19 @@ TEST(Planted, NestedRepositoryIsMovedAside) {  // GIT-8, PROT-7
       "echo 'gitdir: .hidden-g' > src/.git && touch -d @0 src");
   EXPECT_FALSE(w.exists("src/.git")) << r.err;
   EXPECT_EQ(quarantined(w.abs("src"), ".git").size(), 1u);
-  // Deep, in a new tree, in one command with other work.
+  // Deep, in a new tree, in one command with other work: a clean `git init` is kept (GIT-8),
+  // one with a planted hook is not.
   r = w.sh("mkdir -p a/b/c/d && git init -q a/b/c/d && echo ok > a/b/file");
-  EXPECT_FALSE(w.exists("a/b/c/d/.git"));
+  EXPECT_TRUE(w.exists("a/b/c/d/.git")) << r.err;
+  r = w.sh("mkdir -p e/f && git init -q e/f && echo 'touch x' > e/f/.git/hooks/post-checkout");
+  EXPECT_FALSE(w.exists("e/f/.git")) << r.err;
   EXPECT_TRUE(w.exists("a/b/file"));
   EXPECT_TRUE(w.exists("vendor/keep/.git/HEAD"));
   users_git(w, w.abs("lib/x"));
   users_git(w, w.abs("src"));
   EXPECT_FALSE(ran(w, "nested"));
   // A second attempt in the same place is caught again.
-  r = w.sh("cd lib/x && git init -q");
+  r = w.sh("cd lib/x && git init -q && git config core.fsmonitor '" + plant_cmd(w, "nested") + "'");
   EXPECT_FALSE(w.exists("lib/x/.git"));
   EXPECT_EQ(quarantined(w.abs("lib/x"), ".git").size(), 2u);
 }
