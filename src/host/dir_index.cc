@@ -239,6 +239,16 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     Listing l;
     Fd probe = b.open_dir(old.rel);
     struct stat st;
+    if (probe.fd < 0 && (errno == EACCES || errno == EPERM)) {
+      // FS-10: there, but not listable: kept as it was (looked at again next time), reported,
+      // and everything below it keeps its records.
+      r.unlistable.push_back(old.rel);
+      DirRecord kept = old;
+      kept.racy = true;
+      r.index.dirs.push_back(std::move(kept));
+      r.changed = true;
+      continue;
+    }
     if (probe.fd < 0 || fstat(probe.fd, &st) != 0) {
       gone.insert(old.rel), r.changed = true;  // removed, or now a link
       continue;

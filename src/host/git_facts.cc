@@ -26,7 +26,8 @@ namespace cordon {
 namespace {
 
 constexpr size_t kMaxModulesEntries = 512;  // GIT-5
-constexpr size_t kMaxNestedRepositories = 128;  // nested git folders locked (the mount budget)
+constexpr size_t kMaxNestedRepositories = 32;  // nested git folders locked (the mount budget);
+// past it a nested folder is still judged again whenever its config or hooks change (GIT-8).
 constexpr const char* kNestedConfigWhy = "nested repository config";
 constexpr const char* kNestedHooksWhy = "nested repository hooks folder";
 

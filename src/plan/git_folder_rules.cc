@@ -35,6 +35,8 @@ const std::vector<AllowedGitKey>& allowed_git_folder_keys() {
       {"submodule.*.url", V::kUrl, "where the submodule is cloned from; plain transports only"},
       {"submodule.*.active", V::kBoolean, "whether the submodule is used"},
       {"lfs.repositoryformatversion", V::kAny, "git lfs install: a format number"},
+      {"user.name", V::kAny, "the commit author's name (a string git records)"},
+      {"user.email", V::kAny, "the commit author's address (a string git records)"},
   };
   return kKeys;
 }

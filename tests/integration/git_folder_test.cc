@@ -226,5 +226,20 @@ TEST(GitFolder, FifoForAGitFileDoesNotHoldCordon) {  // GIT-8, PROC-1
   EXPECT_FALSE(w2.exists(".git/config")) << r.err;  // the root `.git` was moved aside
 }
 
+TEST(GitFolder, AFolderTheIndexCannotListIsNamedNotSkipped) {  // FS-10, GIT-8: finding 8
+  REQUIRE_SANDBOX();
+  if (geteuid() == 0) GTEST_SKIP() << "root lists every folder";
+  World w;
+  w.sh("mkdir -p a");  // a folder the directory index knows
+  Proc r = w.sh("mkdir -p a/b && git init -q a/b && git -C a/b config core.fsmonitor '" +
+                prog(w, "hidden") + "' && chmod 100 a");
+  EXPECT_NE(r.err.find("impossible to list"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("chmod u+rwx a"), std::string::npos) << r.err;
+  // A new folder made unlistable in the same command it was made in.
+  r = w.sh("mkdir -p c/d && chmod 000 c");
+  EXPECT_NE(r.err.find("impossible to list"), std::string::npos) << r.err;
+  w.host({"chmod", "755", w.abs("a"), w.abs("c")});
+}
+
 }  // namespace
 }  // namespace cordon::it

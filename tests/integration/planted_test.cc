@@ -152,25 +152,30 @@ TEST(Planted, NestedRepositoryIsMovedAside) {  // GIT-8, PROT-7
   EXPECT_EQ(quarantined(w.abs("lib/x"), ".git").size(), 2u);
 }
 
-TEST(Planted, ANestedRepositoryThatWasThereIsJudgedWhenItChanges) {  // GIT-8
+TEST(Planted, ANestedRepositoryThatWasThereIsLockedLikeTheProjectsOwn) {  // GIT-8, GIT-1
   REQUIRE_SANDBOX();
   World w;
   w.host({"git", "init", "-q", w.abs("vendor/real")});  // the user's own clone, untracked
   w.sh("true");                                         // the directory index knows it now
-  Proc r = w.sh("git -C vendor/real config user.name Someone && git -C vendor/real status");
+  // Kept means locked: its config is read-only from then on, its work is not.
+  Proc r = w.sh("git -C vendor/real config user.name Someone");
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_EQ(w.host({"git", "config", "user.name"}, w.abs("vendor/real")).out.find("Someone"),
+            std::string::npos);
+  r = w.sh("cd vendor/real && echo a > a && git add a && git commit -qm a && git status");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(w.exists("vendor/real/.git/config"));  // an ordinary change: kept
-  r = w.sh("git -C vendor/real config core.fsmonitor '" + plant_cmd(w, "cfg") + "'");
-  EXPECT_FALSE(w.exists("vendor/real/.git")) << r.err;
-  EXPECT_EQ(quarantined(w.abs("vendor/real"), ".git").size(), 1u);
+  r = w.sh("git -C vendor/real config core.fsmonitor '" + plant_cmd(w, "cfg") + "'; true");
+  EXPECT_TRUE(w.exists("vendor/real/.git/config")) << r.err;
   users_git(w, w.abs("vendor/real"));
   EXPECT_FALSE(ran(w, "cfg"));
   // A hook planted in it.
   w.host({"git", "init", "-q", w.abs("vendor/two")});
   w.sh("true");
   r = w.sh("printf '#!/bin/sh\ntouch " + marker(w, "hk") +
-           "\n' > vendor/two/.git/hooks/pre-commit && chmod +x vendor/two/.git/hooks/pre-commit");
-  EXPECT_FALSE(w.exists("vendor/two/.git")) << r.err;
+           "\n' > vendor/two/.git/hooks/pre-commit; chmod +x vendor/two/.git/hooks/pre-commit");
+  EXPECT_FALSE(w.exists("vendor/two/.git/hooks/pre-commit")) << r.err;
+  w.host({"git", "commit", "-q", "--allow-empty", "-m", "x"}, w.abs("vendor/two"));
+  EXPECT_FALSE(ran(w, "hk"));
 }
 
 TEST(Planted, SubmoduleCheckoutIsKeptAPlantedOneIsNot) {  // GIT-8
