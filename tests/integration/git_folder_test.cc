@@ -226,6 +226,23 @@ TEST(GitFolder, FifoForAGitFileDoesNotHoldCordon) {  // GIT-8, PROC-1
   EXPECT_FALSE(w2.exists(".git/config")) << r.err;  // the root `.git` was moved aside
 }
 
+TEST(GitFolder, ALinkedWorktreeLongerThanTheGitPathDoesNotAbortCordon) {  // GIT-2, GIT-8
+  REQUIRE_SANDBOX();
+  World w;
+  const std::string rel = ".claude/worktrees/agent-1-with-a-name-longer-than-the-git-path";
+  Proc r = w.sh("git worktree add -q " + rel + " -b agent-1");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(w.exists(rel + "/.git")) << r.err;  // git's own worktree: known clean, kept
+  // cordon in the worktree (its common .git path is shorter than the project path) and in the
+  // main project: every command runs (it aborted with std::out_of_range, rc 134).
+  r = w.cordon({"run", "--project", w.abs(rel), "--", "sh", "-c",
+                "echo x > x.txt && git add x.txt && git commit -qm x"},
+               w.abs(rel));
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = w.sh("git status --short");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
 TEST(GitFolder, AFolderTheIndexCannotListIsNamedNotSkipped) {  // FS-10, GIT-8: finding 8
   REQUIRE_SANDBOX();
   if (geteuid() == 0) GTEST_SKIP() << "root lists every folder";
