@@ -67,6 +67,9 @@ bool path_within(std::string_view p, std::string_view root) {
 
 std::string path_relative(std::string_view p, std::string_view root) {
   if (p == root) return "";
+  // Not below root (a git folder outside a linked worktree, a sibling with a shared prefix):
+  // the path itself, never a slice of it (GIT-2: this once aborted every command).
+  if (!path_within(p, root)) return std::string(p);
   if (root == "/") return std::string(p.substr(1));
   return std::string(p.substr(root.size() + 1));
 }

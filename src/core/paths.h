@@ -17,7 +17,7 @@ std::string path_parent(std::string_view p);
 std::string path_base(std::string_view p);
 // True when `p` is `root` or lies below it (both absolute and normalized).
 bool path_within(std::string_view p, std::string_view root);
-// `p` relative to `root` ("" when equal); p must be within root.
+// `p` relative to `root` ("" when equal); `p` itself, unchanged, when it is not within root.
 std::string path_relative(std::string_view p, std::string_view root);
 // Expands a leading `~` or `~/` with home; other paths unchanged.
 std::string expand_home(std::string_view p, std::string_view home);

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <set>
 
 #include "core/paths.h"
@@ -67,9 +69,15 @@ struct Listing {
   std::vector<std::string> subdirs;
 };
 
-bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing& l) {
+bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing& l,
+                 bool* denied = nullptr) {
   Fd fd = b.open_dir(rel);
-  if (fd.fd < 0) return false;
+  if (fd.fd < 0) {
+    // FS-10: a folder that is there but cannot be listed (chmod 100/000 as an unprivileged
+    // user) is never skipped silently: what is below it cannot be judged.
+    if (denied) *denied = errno == EACCES || errno == EPERM;
+    return false;
+  }
   struct stat st;
   if (fstat(fd.fd, &st) != 0) return false;
   l.rec.rel = rel;
@@ -105,7 +113,7 @@ bool list_folder(const Beneath& b, const std::string& rel, int64_t now, Listing&
 // Walks `start` and every folder below it; each is recorded, and reported as fresh when
 // `changes` is given.
 void walk(const Beneath& b, const std::string& start, int64_t now, DirIndex& idx,
-          std::vector<DirChange>* changes) {
+          std::vector<DirChange>* changes, std::vector<std::string>* unlistable = nullptr) {
   std::deque<std::string> todo = {start};
   while (!todo.empty()) {
     if (idx.dirs.size() >= kDirIndexCap) {
@@ -115,7 +123,11 @@ void walk(const Beneath& b, const std::string& start, int64_t now, DirIndex& idx
     std::string rel = std::move(todo.front());
     todo.pop_front();
     Listing l;
-    if (!list_folder(b, rel, now, l)) continue;
+    bool denied = false;
+    if (!list_folder(b, rel, now, l, &denied)) {
+      if (denied && unlistable) unlistable->push_back(rel);
+      continue;
+    }
     if (changes) changes->push_back(DirChange{rel, true, l.names});
     for (auto& s : l.subdirs) todo.push_back(std::move(s));
     idx.dirs.push_back(std::move(l.rec));
@@ -155,12 +167,13 @@ std::string dir_index_file(const std::string& cache_dir, const std::string& proj
   return path_join(cache_dir, fmt::format("dir-index/{:016x}", std::hash<std::string>{}(project)));
 }
 
-DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* built) {
-  if (built) *built = false;
+namespace {
+
+std::optional<DirIndex> parse_dir_index(const std::string& file, const std::string& root) {
   auto text = read_file(file, 512 << 20);
   if (text.ok()) {
     auto parts = split(*text, '\0');
-    if (parts.size() >= 4 && parts[0] == kMagic && parts[1] == project.root()) {
+    if (parts.size() >= 4 && parts[0] == kMagic && parts[1] == root) {
       DirIndex idx;
       idx.complete = parts[2] == "1";
       bool good = true;
@@ -188,6 +201,25 @@ DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* b
       }
     }
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> indexed_nested_git(const std::string& file, const std::string& project) {
+  std::vector<std::string> out;
+  auto idx = parse_dir_index(file, project);
+  if (!idx) return out;
+  for (const auto& d : idx->dirs)
+    for (const auto& w : d.names)
+      if (!d.rel.empty() && w.name == ".git" && w.print.rfind("d", 0) == 0)
+        out.push_back(d.rel + "/.git");
+  return out;
+}
+
+DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* built) {
+  if (built) *built = false;
+  if (auto idx = parse_dir_index(file, project.root())) return std::move(*idx);
   if (built) *built = true;
   DirIndex idx;
   walk(project, "", now_ns(), idx, nullptr);
@@ -207,6 +239,16 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     Listing l;
     Fd probe = b.open_dir(old.rel);
     struct stat st;
+    if (probe.fd < 0 && (errno == EACCES || errno == EPERM)) {
+      // FS-10: there, but not listable: kept as it was (looked at again next time), reported,
+      // and everything below it keeps its records.
+      r.unlistable.push_back(old.rel);
+      DirRecord kept = old;
+      kept.racy = true;
+      r.index.dirs.push_back(std::move(kept));
+      r.changed = true;
+      continue;
+    }
     if (probe.fd < 0 || fstat(probe.fd, &st) != 0) {
       gone.insert(old.rel), r.changed = true;  // removed, or now a link
       continue;
@@ -214,14 +256,24 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     int64_t ctime = timespec_ns(stat_ctime(st));
     if (st.st_ino != old.ino) {
       gone.insert(old.rel), r.changed = true;  // replaced: everything in it is new
-      walk(b, old.rel, now, r.index, &r.changes);
+      walk(b, old.rel, now, r.index, &r.changes, &r.unlistable);
       continue;
     }
     if (ctime == old.ctime_ns && !old.racy && !git_changed(probe.fd, old)) {
       r.index.dirs.push_back(old);
       continue;
     }
-    if (!list_folder(b, old.rel, now, l)) {
+    bool denied = false;
+    if (!list_folder(b, old.rel, now, l, &denied)) {
+      if (denied) {
+        // FS-10: kept in the index as it was (looked at again next time), and reported.
+        r.unlistable.push_back(old.rel);
+        DirRecord kept = old;
+        kept.racy = true;
+        r.index.dirs.push_back(std::move(kept));
+        r.changed = true;
+        continue;
+      }
       gone.insert(old.rel), r.changed = true;
       continue;
     }
@@ -232,7 +284,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     for (const auto& s : l.subdirs)
       if (!known.count(s)) {
         r.changed = true;
-        walk(b, s, now, r.index, &r.changes);
+        walk(b, s, now, r.index, &r.changes, &r.unlistable);
       }
   }
   sort_index(r.index);

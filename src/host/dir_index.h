@@ -35,6 +35,9 @@ struct DirRefresh {
   DirIndex index;                  // the index as it is now
   std::vector<DirChange> changes;  // folders listed again (changed, racy or new)
   bool changed = false;            // the index differs from the one given
+  // FS-10: folders that are there but cannot be listed (permission denied): what is below them
+  // cannot be judged; the caller makes them read-only and says so.
+  std::vector<std::string> unlistable;
 };
 
 // The cache file of a project's index.
@@ -43,6 +46,10 @@ std::string dir_index_file(const std::string& cache_dir, const std::string& proj
 // Reads the index from `file`; builds it by a walk when the file is missing, damaged or for
 // another folder (then `built` is set).
 DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* built = nullptr);
+
+// GIT-8: the nested `.git` folders (project-relative, below the root) in the index saved in
+// `file` for `project`, without walking anything; none when there is no such file.
+std::vector<std::string> indexed_nested_git(const std::string& file, const std::string& project);
 
 // Looks at every recorded folder again; lists the changed ones and walks the new ones.
 DirRefresh refresh_dir_index(const Beneath& project, const DirIndex& index);

@@ -9,6 +9,7 @@
 #include "host/config_copy.h"
 #include "host/credential_scan.h"
 #include "host/git_config_copy.h"
+#include "host/dir_index.h"
 #include "host/git_facts.h"
 #include "host/hidden_links.h"
 #include "host/package_caches.h"
@@ -108,6 +109,9 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   gi.cache_dir = in.folders.cache;
   for (const auto& e : entries)
     if (!e.anywhere) gi.protected_rels.push_back(e.rel);
+  // GIT-8: the nested git folders kept so far, from the directory index (PERF-3: no walk).
+  if (!in.folders.cache.empty())
+    gi.nested_git = indexed_nested_git(dir_index_file(in.folders.cache, in.project), in.project);
   f.git = read_git_facts(gi);
   f.protected_paths = read_protected_facts(entries, in.project, f.git);
   f.git_config_copies = sanitized_git_configs(in.env, in.home, in.folders.cache);  // FS-12

@@ -26,6 +26,10 @@ namespace cordon {
 namespace {
 
 constexpr size_t kMaxModulesEntries = 512;  // GIT-5
+constexpr size_t kMaxNestedRepositories = 32;  // nested git folders locked (the mount budget);
+// past it a nested folder is still judged again whenever its config or hooks change (GIT-8).
+constexpr const char* kNestedConfigWhy = "nested repository config";
+constexpr const char* kNestedHooksWhy = "nested repository hooks folder";
 
 std::string stamp(const std::string& path) {
   struct stat st;
@@ -303,6 +307,24 @@ void lock_global_configs(GitFacts& g, const GitFactsInput& in) {
   lock_named_files(g, in, seen, unused);
 }
 
+// GIT-8, GIT-1, GIT-3: a nested git folder kept because it was known clean is locked like the
+// project's own from the next command on: its config, config.worktree and hooks folder are
+// read-only, its commondir a candidate (moved aside when a command makes one). The planner
+// pins the folder itself (a "nested" lock's parent, protect_rules.cc).
+void lock_nested(GitFacts& g, const GitFactsInput& in, std::set<std::string>& seen) {
+  size_t n = 0;
+  for (const auto& rel : in.nested_git) {
+    if (++n > kMaxNestedRepositories) break;
+    std::string dir = path_join(in.project, rel);
+    struct stat st;
+    if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    add_lock(g, path_join(dir, "config"), kNestedConfigWhy, false, seen);
+    add_lock(g, path_join(dir, "config.worktree"), kNestedConfigWhy, false, seen);
+    add_lock(g, path_join(dir, "hooks"), kNestedHooksWhy, true, seen);
+    add_lock(g, path_join(dir, "commondir"), kNestedConfigWhy, false, seen);
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> git_config_files(const EnvMap& env,
@@ -356,6 +378,16 @@ GitFacts read_git_facts(const GitFactsInput& in) {
     if (ci.real_kind == Kind::kDir) g.common_dir = ci.real;
   }
 
+  // Git reads these before anything else; one that is not a regular file (a FIFO a command
+  // planted) would hold every git call until its time bound: git is not asked at all then, and
+  // the facts are not cached (GIT-8). What is locked by path below is still locked.
+  for (const std::string& f : {path_join(g.common_dir, "config"), path_join(g.git_dir, "index"),
+                               path_join(g.git_dir, "config.worktree"), path_join(g.git_dir, "HEAD"),
+                               path_join(g.git_dir, "commondir")}) {
+    PathInfo fi = read_path_info(f);
+    if (fi.exists() && fi.real_kind != Kind::kFile) g.git_available = false;
+  }
+
   // The cache key: everything these facts are read from.
   auto globals = git_config_files(in.env, in.home);
   std::string key = fmt::format("v1|{}|{}|{}|{}|{}|{}|{}|{}", in.project, g.git_dir,
@@ -367,11 +399,12 @@ GitFacts read_git_facts(const GitFactsInput& in) {
          stamp(path_join(g.common_dir, "modules"));
   for (const auto& [p, why] : globals) key += "|" + stamp(p);
   for (const auto& r : in.protected_rels) key += "|" + r;
+  for (const auto& r : in.nested_git) key += "|n:" + r + ":" + stamp(path_join(in.project, r));
   for (const char* v : {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
                         "XDG_CONFIG_HOME", "HOME"})
     key += "|" + in.env.value(v);
   std::string cache_file;
-  if (!in.cache_dir.empty()) {
+  if (!in.cache_dir.empty() && g.git_available) {
     cache_file = path_join(in.cache_dir, fmt::format("git-facts/{:016x}.json",
                                                      std::hash<std::string>{}(in.project)));
     // A long-lived cordon (serve, mcp, the API) keeps the last facts of each project in memory
@@ -446,15 +479,19 @@ GitFacts read_git_facts(const GitFactsInput& in) {
       add_lock(g, path_join(d, "config"), "submodule config", false, seen);
       add_lock(g, path_join(d, "config.worktree"), "submodule config", false, seen);
       add_lock(g, path_join(d, "hooks"), "submodule hooks folder", true, seen);
+      // GIT-3: a commondir made in a submodule's git folder sends git (and the project's own
+      // `git status`, which recurses) to a planted config: a candidate, judged when created.
+      add_lock(g, path_join(d, "commondir"), "submodule commondir", false, seen);
       // GIT-1, GIT-3: a submodule's own linked worktrees.
       for (const auto& w : list_dir(path_join(d, "worktrees")))
         lock_worktree_files(g, path_join(d, "worktrees/" + w), seen);
     }
   }
   for (const auto& [p, why] : globals) add_lock(g, p, why, false, seen);
+  lock_nested(g, in, seen);
 
   std::map<std::string, std::string> extra_stamps;
-  lock_named_files(g, in, seen, extra_stamps);
+  if (g.git_available) lock_named_files(g, in, seen, extra_stamps);
   // Hooks that are symlinks: their targets are locked too (GIT-1).
   for (const auto& l : std::vector<GitLockFact>(g.locks)) {
     if (!l.folder) continue;
@@ -468,7 +505,7 @@ GitFacts read_git_facts(const GitFactsInput& in) {
     record_links(c, in.project, g.links_on_the_way);
 
   // PROT-3: which protected paths git tracks (the index is read once here, then cached).
-  if (!in.protected_rels.empty()) {
+  if (!in.protected_rels.empty() && g.git_available) {
     std::vector<std::string> args = {"--literal-pathspecs", "ls-files", "-z", "--"};
     args.insert(args.end(), in.protected_rels.begin(), in.protected_rels.end());
     auto ls = run_git(args, in.project, in.env);

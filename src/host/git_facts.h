@@ -18,6 +18,10 @@ struct GitFactsInput {
   EnvMap env;
   std::vector<std::string> protected_rels;  // project-relative protected entries (PROT-1, -9)
   std::string cache_dir;                    // "" disables the cache
+  // GIT-8: the nested git folders the directory index knows (project-relative `.git`
+  // folders below the root, kept because they were known clean): their auto-run files are
+  // locked like the project's own (GIT-1), their commondir is a lock candidate (GIT-3).
+  std::vector<std::string> nested_git;
 };
 
 GitFacts read_git_facts(const GitFactsInput& in);

@@ -34,7 +34,7 @@ const std::vector<std::string>& safe_git_overrides() {
 Result<GitOutput> run_git(const std::vector<std::string>& args, const std::string& cwd,
                           const EnvMap& env,
                           const std::vector<std::pair<std::string, std::string>>& extra_env,
-                          const std::string& input) {
+                          const std::string& input, std::chrono::milliseconds timeout) {
   std::string git = find_git(env);
   if (git.empty()) return make_error("git", "git is not installed");
   ProcessSpec spec;
@@ -82,7 +82,9 @@ Result<GitOutput> run_git(const std::vector<std::string>& args, const std::strin
   spec.out = OutputMode::kCapture;
   spec.err = OutputMode::kCapture;
   spec.capture_limit = 64 << 20;
-  spec.timeout = std::chrono::seconds(30);
+  // Well under any command's own timeout: a git that waits on something a command planted (a
+  // FIFO for a file git reads) never holds cordon for long (GIT-8).
+  spec.timeout = timeout;
   spec.new_process_group = true;
   spec.end_group_on_exit = true;
   spec.output_grace = std::chrono::milliseconds(200);

@@ -6,6 +6,7 @@
 // config, rev-parse, read-tree without -u, hash-object --no-filters, cat-file).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@
 #include "core/result.h"
 
 namespace cordon {
+
+// The time bound of every host git call; past it git is ended and the call reports status 124.
+inline constexpr std::chrono::milliseconds kHostGitTimeout{4000};
+
+// `cordon review` (asked for by a person, on the whole change) may take longer.
+inline constexpr std::chrono::milliseconds kReviewGitTimeout{30000};
 
 struct GitOutput {
   int status = -1;
@@ -25,7 +32,8 @@ struct GitOutput {
 Result<GitOutput> run_git(const std::vector<std::string>& args, const std::string& cwd,
                           const EnvMap& env,
                           const std::vector<std::pair<std::string, std::string>>& extra_env = {},
-                          const std::string& input = {});
+                          const std::string& input = {},
+                          std::chrono::milliseconds timeout = kHostGitTimeout);
 
 // The `-c` overrides every host git call carries (for tests and docs).
 const std::vector<std::string>& safe_git_overrides();

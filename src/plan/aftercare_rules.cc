@@ -196,16 +196,26 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
       r.moves.push_back(QuarantineAction{abs, path_parent(abs), shown, b.root});
     restore(b.root, b.rel, b.dev, b.ino, shown);
   }
-  // GIT-4: git files that did not exist at session start are not locked: say so.
+  // GIT-4: git files that did not exist at session start were not locked. Inside the project
+  // or a git folder they are judged by the host (kept only when known clean, GIT-8's
+  // allowlist); elsewhere (the global config) a note says so.
   for (const auto& [path, existed] : before.git_candidates) {
     if (existed) continue;
-    for (const auto& [p2, exists] : after.git_candidates)
-      if (p2 == path && exists)
-        r.notes.push_back(fmt::format(
-            "the command created {}, which git reads and may run code from; it did not exist "
-            "when the session started, so it was not locked (GIT-4). Check it before your next "
-            "git command outside the sandbox.",
-            path));
+    for (const auto& [p2, exists] : after.git_candidates) {
+      if (p2 != path || !exists) continue;
+      bool inside = false;
+      for (const std::string& root : {project, before.git_dir, before.common_dir})
+        inside |= !root.empty() && path != root && path_within(path, root);
+      if (inside) {
+        r.created_git_files.push_back(path);
+        continue;
+      }
+      r.notes.push_back(fmt::format(
+          "the command created {}, which git reads and may run code from; it did not exist "
+          "when the session started, so it was not locked. Check it before your next git "
+          "command outside the sandbox.",
+          path));
+    }
   }
   // GIT-6: a symlink on the way to a locked git file was re-pointed or removed.
   for (const auto& [link, target] : before.git_links) {

@@ -75,6 +75,9 @@ struct AftercareReport {
   std::vector<RestoreAction> restores;  // after the moves
   std::vector<std::string> notes;   // GIT-4, GIT-6, FS-10 and others
   std::vector<std::string> newly_unreadable;  // FS-10: remember for the session
+  // GIT-4: git files (hooks folder, config.worktree, include files) inside the project or a git
+  // folder that did not exist at session start and do now: the host judges each (GIT-8).
+  std::vector<std::string> created_git_files;
 };
 
 // GIT-9: the identities to check after each command: `.git` itself and git's auto-run files

@@ -204,70 +204,14 @@ std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
   return kept;
 }
 
-bool checkout_of_this_repository(const std::string& gitdir_real, const std::string& common_dir,
-                                 const std::string& config_text) {
-  if (gitdir_real.empty() || common_dir.empty()) return false;
-  bool inside = false;
-  for (const char* sub : {"modules", "worktrees"}) {
-    std::string folder = path_join(common_dir, sub);
-    if (gitdir_real != folder && path_within(gitdir_real, folder)) inside = true;
-  }
-  return inside && !git_config_runs_programs(config_text);
-}
-
-namespace {
-
-bool boolean_word(const std::string& v) {
-  std::string l = to_lower(trim(v));
-  return l.empty() || l == "true" || l == "false" || l == "yes" || l == "no" || l == "on" ||
-         l == "off" || l == "1" || l == "0";
-}
-
-// The section name of a `[section "sub"]` header, lower-cased ("" when malformed).
-std::string section_of(const std::string& line) {
-  size_t end = line.find(']');
-  if (end == std::string::npos) return "";
-  std::string inner = trim(line.substr(1, end - 1));
-  size_t sp = inner.find_first_of(" \t\".");
-  return to_lower(sp == std::string::npos ? inner : inner.substr(0, sp));
-}
-
-}  // namespace
-
-bool git_config_runs_programs(const std::string& text) {
-  static const std::set<std::string> kSections = {
-      "filter", "diff", "merge",      "credential", "include",  "includeif",
-      "pager",  "gpg",  "uploadpack", "sequence",   "difftool", "mergetool"};
-  static const std::set<std::string> kCoreKeys = {"hookspath", "sshcommand", "pager",
-                                                  "editor",    "askpass",    "gitproxy"};
-  std::string section;
-  for (std::string line : split(text, '\n')) {
-    line = trim(line);
-    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
-    if (line[0] == '[') {
-      section = section_of(line);
-      if (section.empty() || kSections.count(section)) return true;
-      // A `[section] key = value` on one line: judge the rest too.
-      line = trim(line.substr(line.find(']') + 1));
-      if (line.empty()) continue;
-    }
-    size_t eq = line.find('=');
-    std::string key = to_lower(trim(line.substr(0, eq)));
-    std::string value = eq == std::string::npos ? "" : trim(line.substr(eq + 1));
-    if (key.empty() || key.find_first_of(" \t\\\"") != std::string::npos) return true;
-    if (section == "core" && kCoreKeys.count(key)) return true;
-    if (section == "core" && key == "fsmonitor" && !boolean_word(value)) return true;
-    if (section == "alias" && !value.empty() &&
-        (value[0] == '!' || (value[0] == '"' && value.size() > 1 && value[1] == '!')))
-      return true;
-    if (section == "remote" && (key == "uploadpack" || key == "receivepack" || key == "vcs"))
-      return true;
-    if (value.find('\\') != std::string::npos && value.back() == '\\') return true;
-  }
-  return false;
-}
-
-std::string planted_note(const PlantedFind& f, const std::string& moved_to) {
+std::string planted_note(const PlantedFind& f, const std::string& moved_to,
+                         const std::string& reason) {
+  if (!reason.empty())
+    return fmt::format(
+        "the command {} {}, a git folder that is not known clean ({}) — git would run what it "
+        "names when you work there — so cordon moved it to {}. To keep it, check it and move "
+        "it back yourself.",
+        f.changed ? "changed" : "created", f.rel, reason, moved_to);
   return fmt::format(
       "the command created {} — {} — so cordon moved it to {}. To keep it, move "
       "it back yourself after checking it.",

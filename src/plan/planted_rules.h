@@ -85,21 +85,9 @@ struct PlantedFind {
 std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
                                     const std::vector<DirChange>& changes);
 
-// GIT-8: a `.git` file a command creates is kept only when git wrote it for this repository: a
-// submodule's checkout (`gitdir:` naming a folder under the common git folder's `modules/`) or
-// a linked worktree's (under `worktrees/`, as `git worktree add` makes in .claude/worktrees/),
-// and the config there names no program. `gitdir_real` is the resolved target ("" when it does
-// not resolve); `config_text` the text of that folder's config (config.worktree for a worktree).
-bool checkout_of_this_repository(const std::string& gitdir_real, const std::string& common_dir,
-                                 const std::string& config_text);
-
-// True when a git config text sets a key that makes git run a program (core.fsmonitor,
-// core.hooksPath, core.sshCommand, core.pager, core.editor, filter drivers, diff/textconv
-// drivers, credential helpers, includes, aliases that run a shell). Conservative: a key it
-// cannot parse counts as running one.
-bool git_config_runs_programs(const std::string& text);
-
-// The note for a plant moved aside (GIT-8, PROT-6).
-std::string planted_note(const PlantedFind& f, const std::string& moved_to);
+// The note for a plant moved aside (GIT-8, PROT-6); `reason`, when given, is why a git folder
+// is not known clean (plan/git_folder_rules.h).
+std::string planted_note(const PlantedFind& f, const std::string& moved_to,
+                         const std::string& reason = "");
 
 }  // namespace cordon

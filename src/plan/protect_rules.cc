@@ -114,6 +114,10 @@ std::vector<std::string> pinned_paths(const Facts& facts) {
       break;
     }
   }
+  // GIT-8, GIT-9: a nested git folder kept because it was known clean is pinned (its config
+  // and hooks are locked as "nested repository" files, host/git_facts.cc).
+  for (const auto& l : g.locks)
+    if (l.why.rfind("nested repository", 0) == 0) add(path_parent(l.info.path));
   // PROT-2, PROT-6: every protected folder, and the folders on the way to a protected entry
   // that is read-only (an untracked file, a folder), so that renaming a parent cannot carry the
   // read-only binds away. A tracked file's folder is left alone: git replaces tracked files.
@@ -154,7 +158,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     bool protected_entry = false;
     for (const auto& f : facts.protected_paths) protected_entry |= f.info.path == d;
     if (!protected_entry)
-      pr.decide(path_relative(d, facts.project), "pinned",
+      pr.decide(path_within(d, facts.project) ? path_relative(d, facts.project) : d, "pinned",
                 "a mount point of its own, so it cannot be renamed or replaced (GIT-9)");
   }
   // GIT-5: past 512 entries, modules/ and worktrees/ are read-only whole.

@@ -18,7 +18,7 @@ constexpr size_t kHashBatch = 500;  // paths per hash-object call (well under AR
 
 Result<std::string> git_out(const std::vector<std::string>& args, const std::string& project,
                             const EnvMap& env, const std::string& input = {}) {
-  auto r = run_git(args, project, env, {}, input);
+  auto r = run_git(args, project, env, {}, input, kReviewGitTimeout);
   if (!r.ok()) return r.error();
   if (r->status != 0)
     return make_error("git",

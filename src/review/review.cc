@@ -31,7 +31,7 @@ Result<GitOutput> git_ok(const std::vector<std::string>& args, const std::string
   // --no-replace-objects: refs/replace must not change what the review sees.
   std::vector<std::string> a = {"--no-replace-objects"};
   a.insert(a.end(), args.begin(), args.end());
-  auto r = run_git(a, project, env, extra);
+  auto r = run_git(a, project, env, extra, {}, kReviewGitTimeout);
   if (!r.ok()) return r.error();
   if (r->status != 0)
     return make_error("git", fmt::format("git {} failed: {}", join(args, " "), trim(r->err)));

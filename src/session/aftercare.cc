@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "core/env.h"
 #include "core/paths.h"
 #include "host/after_snapshot.h"
 #include "host/beneath.h"
+#include "host/git_folder_reader.h"
 #include "session/plant_watch.h"
 #include "sys/fs_util.h"
 
@@ -97,6 +100,64 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
         r.shown, from, std::strerror(st.error().sys_errno)));
 }
 
+extern "C" char** environ;
+
+// GIT-4, GIT-8: why a git file the command created (and that did not exist at session start)
+// is not known clean: a folder is judged as a hooks folder (hooks/, a core.hooksPath folder),
+// a file as a config (config.worktree, an include file; anything git cannot read as one, an
+// fsmonitor script, is unclean), commondir and gitdir always are (GIT-3).
+std::string created_git_file_unclean(const Beneath& b, const std::string& rel) {
+  static const EnvMap env = EnvMap::from_environ(environ);
+  std::string name = path_base("/" + rel);
+  if (name == "commondir" || name == "gitdir")
+    return "it sends git to another repository's config and hooks";
+  BeneathStat st = b.lstat(rel);
+  if (st.kind == Kind::kMissing && !st.error && st.via_link.empty()) return "";
+  if (st.kind == Kind::kDir) {
+    Kind kind;
+    bool listed;
+    std::vector<std::pair<std::string, Kind>> entries;
+    read_git_hooks(b, rel, kind, listed, entries);
+    return git_hooks_unclean(kind, listed, entries);
+  }
+  GitConfigFact c = read_git_config(b, rel, env);
+  if (st.kind != Kind::kFile) c.kind = st.kind == Kind::kMissing ? Kind::kOther : st.kind;
+  return git_config_unclean(c, name, GitFolderRole::kNested);
+}
+
+void judge_created_git_files(const ProtectedSnapshot& before,
+                             const std::vector<std::string>& created, AftercareOutcome& out) {
+  for (const auto& path : created) {
+    std::string root;
+    for (const std::string& r : {before.project, before.common_dir, before.git_dir})
+      if (!r.empty() && path != r && path_within(path, r) && r.size() > root.size()) root = r;
+    auto b = Beneath::open(root);
+    if (root.empty() || !b.ok()) continue;
+    std::string rel = path_relative(path, root);
+    std::string why = created_git_file_unclean(*b, rel);
+    if (why.empty()) continue;  // known clean: kept
+    std::string shown = tilde_path(path, "");
+    if (path_within(path, before.project)) shown = path_relative(path, before.project);
+    auto moved = move_aside(*b, rel, path_relative(path_parent(path), root));
+    if (moved.ok()) {
+      std::string to = path_within(*moved, before.project) ? path_relative(*moved, before.project)
+                                                           : *moved;
+      out.moved.push_back(QuarantineMove{shown, to});
+      out.notes.push_back(fmt::format(
+          "the command created {}, which git reads and runs code from, and it is not known "
+          "clean ({}); cordon moved it to {}. To keep it, check it and move it back yourself.",
+          shown, why, to));
+    } else {
+      out.failed.push_back(path);
+      out.notes.push_back(fmt::format(
+          "the command created {}, which git reads and runs code from ({}), and cordon could "
+          "not move it aside ({}). Sandboxed commands are refused until it is moved: move it "
+          "away on the host.",
+          shown, why, std::strerror(moved.error().sys_errno)));
+    }
+  }
+}
+
 }  // namespace
 
 AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watch) {
@@ -105,6 +166,7 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
   AftercareReport rep = compare_snapshots(before, after);
   for (const auto& m : rep.moves) perform_move(m, before.project, out);
   for (const auto& r : rep.restores) perform_restore(r, out);
+  judge_created_git_files(before, rep.created_git_files, out);
   if (watch) {
     watch->finish(before.common_dir, !before.git_dir.empty(), out);
   } else if (!before.dir_index.empty()) {
@@ -112,7 +174,10 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
       w->finish(before.common_dir, !before.git_dir.empty(), out);
   }
   out.notes.insert(out.notes.end(), rep.notes.begin(), rep.notes.end());
-  out.newly_unreadable = rep.newly_unreadable;
+  for (const auto& d : rep.newly_unreadable)
+    if (std::find(out.newly_unreadable.begin(), out.newly_unreadable.end(), d) ==
+        out.newly_unreadable.end())
+      out.newly_unreadable.push_back(d);
   return out;
 }
 

@@ -12,8 +12,10 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/env.h"
 #include "core/trace.h"
 #include "host/beneath.h"
+#include "host/git_folder_reader.h"
 #include "host/path_info.h"
 #include "sys/fs_util.h"
 
@@ -21,55 +23,52 @@ namespace cordon {
 
 namespace {
 
-// The text of a small file beneath the project, never through a link.
-std::string read_beneath(const Beneath& b, const std::string& rel) {
-  Fd fd(open_beneath(b.fd(), rel, O_RDONLY));
-  if (fd.fd < 0) return "";
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while (out.size() < (1 << 16) && (n = read(fd.fd, buf, sizeof buf)) > 0)
-    out.append(buf, static_cast<size_t>(n));
-  return out;
+extern "C" char** environ;
+
+// The environment host git calls see (only to find the git program; run_git removes what
+// would point it elsewhere).
+const EnvMap& host_env() {
+  static const EnvMap env = EnvMap::from_environ(environ);
+  return env;
 }
 
-// GIT-8: a `.git` file that git itself wrote for a submodule or a linked worktree of this
-// repository is kept.
-bool keep_submodule(const Beneath& b, const PlantedFind& f, const std::string& common_dir) {
-  if (f.kind != Kind::kFile || path_base("/" + f.rel) != ".git") return false;
-  std::string line = read_beneath(b, f.rel);
-  line = trim(line.substr(0, line.find('\n')));
-  if (!starts_with(line, "gitdir:")) return false;
-  std::string folder = path_join(b.root(), path_parent("/" + f.rel).substr(1));
-  std::string real = real_or_lexical(path_join(folder, trim(line.substr(7))));
-  std::string text;
-  for (const char* name : {"config", "config.worktree"})
-    if (auto c = read_file(path_join(real, name), 1 << 20); c.ok()) text += *c + "\n";
-  // A linked worktree's commondir must lead back to this repository (else its config, hooks
-  // and fsmonitor are another's).
-  if (auto c = read_file(path_join(real, "commondir"), 4096); c.ok()) {
-    std::string target = real_or_lexical(path_join(real, trim(c->substr(0, c->find('\n')))));
-    if (target != common_dir) return false;
+// GIT-8: a `.git` file is kept only when it is one `gitdir:` line naming a submodule's or a
+// linked worktree's git folder of this repository (under the common folder's modules/ or
+// worktrees/), and that folder is known clean. Why not, or "".
+std::string git_file_judgment(const Beneath& b, const std::string& rel,
+                              const std::string& common_dir) {
+  auto text = read_regular_beneath(b, rel, 1 << 16);
+  if (!text) return "it cannot be read as a regular file";
+  std::string target;
+  if (std::string why = git_file_unclean(*text, &target); !why.empty()) return why;
+  if (common_dir.empty()) return "the project has no git folder for it to belong to";
+  std::string folder = path_join(b.root(), path_parent("/" + rel).substr(1));
+  std::string real = normalize_path(path_join(folder, target));
+  std::string common = real_or_lexical(common_dir);
+  GitFolderRole role = GitFolderRole::kSubmodule;
+  bool inside = false;
+  for (const char* sub : {"modules", "worktrees"}) {
+    std::string top = path_join(common, sub);
+    if (real != top && path_within(real, top)) {
+      inside = true;
+      if (std::string(sub) == "worktrees") role = GitFolderRole::kWorktree;
+    }
   }
-  return checkout_of_this_repository(real, common_dir, text);
+  if (!inside) return "its `gitdir:` line leads outside this repository's submodules and worktrees";
+  auto cb = Beneath::open(common);
+  if (!cb.ok()) return "this repository's git folder cannot be opened";
+  GitFolderFacts facts = read_git_folder(*cb, path_relative(real, common), common, host_env());
+  if (std::string why = git_folder_unclean(facts, role); !why.empty())
+    return "the git folder it names: " + why;
+  return "";
 }
 
-// GIT-8: whether the git folder `dot_git` (project-relative) makes git run a program: its
-// config names one, or a hook that is not one of git's `.sample` files is there. A `gitdir:`
-// file or a link (somewhere else's config) counts as running one.
-bool repo_runs_programs(const Beneath& b, const std::string& dot_git) {
-  BeneathStat st = b.lstat(dot_git);
-  if (st.kind == Kind::kMissing) return false;
-  if (st.kind != Kind::kDir) return true;
-  std::string text = read_beneath(b, dot_git + "/config");
-  for (const char* name : {"/config.worktree", "/commondir"})
-    if (b.lstat(dot_git + name).kind != Kind::kMissing) return true;
-  if (git_config_runs_programs(text)) return true;
-  Fd hooks = b.open_dir(dot_git + "/hooks");
-  if (hooks.fd < 0) return false;
-  for (const auto& name : list_names_at(hooks.fd))
-    if (!ends_with(name, ".sample")) return true;
-  return false;
+// GIT-8: why the planted `.git` at `rel` is not known clean ("" to keep it).
+std::string git_judgment(const Beneath& b, const PlantedFind& f, const std::string& common_dir) {
+  BeneathStat st = b.lstat(f.rel);
+  if (st.kind == Kind::kFile) return git_file_judgment(b, f.rel, common_dir);
+  GitFolderFacts facts = read_git_folder(b, f.rel, common_dir, host_env());
+  return git_folder_unclean(facts, GitFolderRole::kNested);
 }
 
 void forget_name(DirIndex& idx, const std::string& rel) {
@@ -129,15 +128,19 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
   if (!b.ok()) return;
   DirRefresh r = refresh_dir_index(*b, baseline_);
   std::vector<PlantedFind> plants = new_plants(baseline_.dirs, r.changes);
-  if (!was_repo && repo_runs_programs(*b, ".git"))
+  // `git init` at the root of a project that was not a repository: judged like a nested one.
+  if (!was_repo && b->lstat(".git").kind != Kind::kMissing)
     plants.insert(plants.begin(),
                   PlantedFind{".git", b->lstat(".git").kind,
-                              "a git repository whose config or hooks run a program when git "
-                              "runs in the project (GIT-8)"});
-  for (const auto& f : plants) {
-    if (keep_submodule(*b, f, common_dir)) continue;
-    // A nested repository that was there before, changed: moved only if it now runs a program.
-    if (f.changed && f.kind == Kind::kDir && !repo_runs_programs(*b, f.rel)) continue;
+                              "a git repository: its config or hooks could run a program when "
+                              "git runs in the project"});
+  for (auto f : plants) {
+    // GIT-8: a nested git folder or `.git` file is kept only when known clean.
+    std::string reason;
+    if (path_base("/" + f.rel) == ".git") {
+      reason = git_judgment(*b, f, common_dir);
+      if (reason.empty()) continue;
+    }
     std::string dir = path_parent("/" + f.rel).substr(1);
     Status moved = make_error("io", "no free name", f.rel, EEXIST);
     std::string name;
@@ -149,7 +152,7 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
     if (moved.ok()) {
       std::string to = dir.empty() ? name : dir + "/" + name;
       out.moved.push_back(QuarantineMove{f.rel, to});
-      out.notes.push_back(planted_note(f, to));
+      out.notes.push_back(planted_note(f, to, reason));
       forget_name(r.index, f.rel);
     } else {
       out.failed.push_back(path_join(project_, f.rel));
@@ -158,6 +161,19 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
           "commands are refused until it is moved: move it away on the host (PROT-7).",
           f.rel, f.why, std::strerror(moved.error().sys_errno)));
     }
+  }
+  // FS-10: a folder the command made unlistable hides what is below it from the index: it is
+  // read-only for the rest of the session, and the result says so.
+  for (const auto& rel : r.unlistable) {
+    if (std::find(out.newly_unreadable.begin(), out.newly_unreadable.end(), rel) !=
+        out.newly_unreadable.end())
+      continue;
+    out.newly_unreadable.push_back(rel);
+    out.notes.push_back(fmt::format(
+        "the command made {} impossible to list, so cordon cannot check what is inside (a git "
+        "folder there could run a program); it is read-only for the rest of this session. "
+        "Check its contents before restoring its permissions (chmod u+rwx {}).",
+        rel, shell_quote(rel)));
   }
   if (r.changed) (void)save_dir_index(file_, project_, r.index);
   lock_.reset();

@@ -73,6 +73,9 @@ std::vector<std::string> tracked_protected_now(const SessionOptions& o, const st
   gi.cache_dir = o.folders.cache;
   for (const auto& e : protected_entries(o.policy))
     if (!e.anywhere) gi.protected_rels.push_back(e.rel);
+  // As the command's facts read them (host/facts_reader.cc), so that both share the cache.
+  if (!o.folders.cache.empty())
+    gi.nested_git = indexed_nested_git(dir_index_file(o.folders.cache, project), project);
   GitFacts g = read_git_facts(gi);
   known = g.tracked_known;
   return g.tracked;

@@ -94,11 +94,21 @@ Status write_file_exclusive(const std::string& path, const std::string& data, mo
   return ok_status();
 }
 
-Result<std::string> read_file(const std::string& path, size_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+Result<std::string> read_regular(const std::string& path, size_t max_bytes, int extra_flags) {
+  // O_NONBLOCK: a FIFO (or a device) planted where a file was expected opens without waiting
+  // for a writer, and is refused below instead of hanging cordon (GIT-8).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | extra_flags);
   if (fd < 0)
     return make_error("io", fmt::format("cannot read {} ({})", path, std::strerror(errno)), path,
                       errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error("io", fmt::format("cannot read {} (not a regular file)", path), path,
+                      EINVAL);
+  }
   std::string out;
   char buf[65536];
   while (true) {
@@ -119,6 +129,16 @@ Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   }
   ::close(fd);
   return out;
+}
+
+}  // namespace
+
+Result<std::string> read_file(const std::string& path, size_t max_bytes) {
+  return read_regular(path, max_bytes, 0);
+}
+
+Result<std::string> read_file_nofollow(const std::string& path, size_t max_bytes) {
+  return read_regular(path, max_bytes, O_NOFOLLOW);
 }
 
 namespace {

@@ -21,7 +21,11 @@ int write_fully(int fd, const char* data, size_t n);
 // Moves a descriptor to 10 or above, close-on-exec (the old one is closed), so that the small
 // numbers handed to a child stay free; -1 stays -1, and -1 when it cannot be moved.
 int high_fd(int fd);
+// A regular file's text (following links); a FIFO, device or folder is refused (EINVAL) without
+// waiting on it.
 Result<std::string> read_file(const std::string& path, size_t max_bytes = 64 << 20);
+// The same, refusing a symlink as the last component (ELOOP): for files a command may have made.
+Result<std::string> read_file_nofollow(const std::string& path, size_t max_bytes = 64 << 20);
 // Removes a folder tree that cordon made (its private /tmp), without following links.
 Status remove_tree(const std::string& path);
 // 16 lowercase hex characters from the kernel's random source.

@@ -135,39 +135,47 @@ TEST(Planted, NestedRepositoryIsMovedAside) {  // GIT-8, PROT-7
       "echo 'gitdir: .hidden-g' > src/.git && touch -d @0 src");
   EXPECT_FALSE(w.exists("src/.git")) << r.err;
   EXPECT_EQ(quarantined(w.abs("src"), ".git").size(), 1u);
-  // Deep, in a new tree, in one command with other work.
+  // Deep, in a new tree, in one command with other work: a clean `git init` is kept (GIT-8),
+  // one with a planted hook is not.
   r = w.sh("mkdir -p a/b/c/d && git init -q a/b/c/d && echo ok > a/b/file");
-  EXPECT_FALSE(w.exists("a/b/c/d/.git"));
+  EXPECT_TRUE(w.exists("a/b/c/d/.git")) << r.err;
+  r = w.sh("mkdir -p e/f && git init -q e/f && echo 'touch x' > e/f/.git/hooks/post-checkout");
+  EXPECT_FALSE(w.exists("e/f/.git")) << r.err;
   EXPECT_TRUE(w.exists("a/b/file"));
   EXPECT_TRUE(w.exists("vendor/keep/.git/HEAD"));
   users_git(w, w.abs("lib/x"));
   users_git(w, w.abs("src"));
   EXPECT_FALSE(ran(w, "nested"));
   // A second attempt in the same place is caught again.
-  r = w.sh("cd lib/x && git init -q");
+  r = w.sh("cd lib/x && git init -q && git config core.fsmonitor '" + plant_cmd(w, "nested") + "'");
   EXPECT_FALSE(w.exists("lib/x/.git"));
   EXPECT_EQ(quarantined(w.abs("lib/x"), ".git").size(), 2u);
 }
 
-TEST(Planted, ANestedRepositoryThatWasThereIsJudgedWhenItChanges) {  // GIT-8
+TEST(Planted, ANestedRepositoryThatWasThereIsLockedLikeTheProjectsOwn) {  // GIT-8, GIT-1
   REQUIRE_SANDBOX();
   World w;
   w.host({"git", "init", "-q", w.abs("vendor/real")});  // the user's own clone, untracked
   w.sh("true");                                         // the directory index knows it now
-  Proc r = w.sh("git -C vendor/real config user.name Someone && git -C vendor/real status");
+  // Kept means locked: its config is read-only from then on, its work is not.
+  Proc r = w.sh("git -C vendor/real config user.name Someone");
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_EQ(w.host({"git", "config", "user.name"}, w.abs("vendor/real")).out.find("Someone"),
+            std::string::npos);
+  r = w.sh("cd vendor/real && echo a > a && git add a && git commit -qm a && git status");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(w.exists("vendor/real/.git/config"));  // an ordinary change: kept
-  r = w.sh("git -C vendor/real config core.fsmonitor '" + plant_cmd(w, "cfg") + "'");
-  EXPECT_FALSE(w.exists("vendor/real/.git")) << r.err;
-  EXPECT_EQ(quarantined(w.abs("vendor/real"), ".git").size(), 1u);
+  r = w.sh("git -C vendor/real config core.fsmonitor '" + plant_cmd(w, "cfg") + "'; true");
+  EXPECT_TRUE(w.exists("vendor/real/.git/config")) << r.err;
   users_git(w, w.abs("vendor/real"));
   EXPECT_FALSE(ran(w, "cfg"));
   // A hook planted in it.
   w.host({"git", "init", "-q", w.abs("vendor/two")});
   w.sh("true");
   r = w.sh("printf '#!/bin/sh\ntouch " + marker(w, "hk") +
-           "\n' > vendor/two/.git/hooks/pre-commit && chmod +x vendor/two/.git/hooks/pre-commit");
-  EXPECT_FALSE(w.exists("vendor/two/.git")) << r.err;
+           "\n' > vendor/two/.git/hooks/pre-commit; chmod +x vendor/two/.git/hooks/pre-commit");
+  EXPECT_FALSE(w.exists("vendor/two/.git/hooks/pre-commit")) << r.err;
+  w.host({"git", "commit", "-q", "--allow-empty", "-m", "x"}, w.abs("vendor/two"));
+  EXPECT_FALSE(ran(w, "hk"));
 }
 
 TEST(Planted, SubmoduleCheckoutIsKeptAPlantedOneIsNot) {  // GIT-8

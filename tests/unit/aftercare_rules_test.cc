@@ -106,8 +106,23 @@ TEST(Aftercare, NewGitFilesGetANote) {  // GIT-4
   auto r = compare_snapshots(before, after);
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_NE(r.notes[0].find("/home/u/.gitconfig"), std::string::npos);
-  EXPECT_NE(r.notes[0].find("GIT-4"), std::string::npos);
+  EXPECT_EQ(r.notes[0].find("GIT-4"), std::string::npos);  // no requirement ids for people
   EXPECT_TRUE(r.moves.empty());
+  EXPECT_TRUE(r.created_git_files.empty());
+}
+
+TEST(Aftercare, NewGitFilesInsideTheProjectAreJudged) {  // GIT-4, GIT-8
+  auto before = snap({});
+  before.git_dir = before.common_dir = kProject + "/.git";
+  before.git_candidates = {{kProject + "/.git/hooks", false},
+                           {kProject + "/.git/config.worktree", false},
+                           {kProject + "/.git/config", true}};
+  auto after = before;
+  after.git_candidates[0].second = after.git_candidates[1].second = true;
+  auto r = compare_snapshots(before, after);
+  EXPECT_TRUE(r.notes.empty());
+  EXPECT_EQ(r.created_git_files,
+            (std::vector<std::string>{kProject + "/.git/hooks", kProject + "/.git/config.worktree"}));
 }
 
 TEST(Aftercare, RepointedLinkOnTheWayToGitFilesGetsANote) {  // GIT-6

@@ -64,52 +64,5 @@ TEST(PlantedNames, AnExistingGitWithAnotherPrintIsJudgedAgain) {  // GIT-8, GIT-
   EXPECT_TRUE(found[1].changed);
 }
 
-TEST(GitConfigRunsPrograms, EachKindOfDriver) {  // GIT-8, REV-1
-  for (const char* text : {
-           "[core]\n\tfsmonitor = \"touch /tmp/pwned; false\"\n",
-           "[core]\n\thooksPath = /tmp/h\n",
-           "[core]\n\tsshCommand = ./x\n",
-           "[core]\n\tpager = ./x\n",
-           "[core]\n\teditor = ./x\n",
-           "[CORE]\n\tFsMonitor = ./x\n",
-           "[filter \"x\"]\n\tclean = ./x\n",
-           "[diff \"x\"]\n\ttextconv = ./x\n",
-           "[merge \"x\"]\n\tdriver = ./x\n",
-           "[credential]\n\thelper = ./x\n",
-           "[include]\n\tpath = other\n",
-           "[includeIf \"gitdir:/\"]\n\tpath = other\n",
-           "[alias]\n\tst = !./x\n",
-           "[remote \"o\"]\n\tuploadpack = ./x\n",
-           "[core] fsmonitor = ./x\n",
-           "garbage line\n",
-       })
-    EXPECT_TRUE(git_config_runs_programs(text)) << text;
-}
-
-TEST(GitConfigRunsPrograms, AFreshSubmoduleConfigRunsNothing) {  // GIT-8
-  const char* text =
-      "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
-      "\tlogallrefupdates = true\n\tworktree = ../../../lib/sub\n\tfsmonitor = false\n"
-      "[remote \"origin\"]\n\turl = https://example.invalid/sub.git\n"
-      "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
-      "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
-      "; a comment\n# another\n";
-  EXPECT_FALSE(git_config_runs_programs(text));
-}
-
-TEST(CheckoutOfThisRepository, OnlyUnderTheModulesOrWorktreesFolder) {  // GIT-8, PROT-1
-  const std::string common = "/home/u/proj/.git";
-  EXPECT_TRUE(checkout_of_this_repository(common + "/modules/lib/sub", common, "[core]\n"));
-  EXPECT_TRUE(checkout_of_this_repository(common + "/worktrees/wt", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository(common + "/modules", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository(common + "/worktrees", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository("/home/u/proj/planted", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository(common + "/modules-x/a", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository("", common, ""));
-  EXPECT_FALSE(checkout_of_this_repository(common + "/modules/x", "", ""));
-  EXPECT_FALSE(
-      checkout_of_this_repository(common + "/modules/x", common, "[core]\n\tfsmonitor = ./x\n"));
-}
-
 }  // namespace
 }  // namespace cordon

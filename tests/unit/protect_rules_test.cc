@@ -329,6 +329,27 @@ TEST(ProtectRules, GitFolderOutsideTheProjectIsWritableWithItsFilesLocked) {  //
   EXPECT_EQ(hooks->kind, MountKind::kRoBind);
 }
 
+// GIT-2: the project is a linked worktree whose path is longer than the main repository's
+// `.git` path (`git worktree add .claude/worktrees/agent-1`, then cordon run there): the common
+// folder is pinned and named by its own path. This once threw std::out_of_range (rc 134).
+TEST(ProtectRules, LinkedWorktreeLongerThanTheCommonFolderPlans) {  // GIT-2, GIT-9
+  FakeWorld w;
+  w.facts.project = "/r/.claude/worktrees/agent-1-with-a-long-name";
+  w.facts.git.dot_git = w.facts.project + "/.git";
+  w.facts.git.dot_git_kind = Kind::kFile;
+  w.facts.git.git_dir = "/r/.git/worktrees/agent-1-with-a-long-name";
+  w.facts.git.common_dir = "/r/.git";
+  w.facts.git.locks.push_back(
+      GitLockFact{file_info("/r/.git/hooks", Kind::kDir), "hooks folder", true});
+  w.facts.git.locks.push_back(GitLockFact{
+      file_info("/r/.git/worktrees/agent-1-with-a-long-name/config", Kind::kFile),
+      "worktree config", false});
+  Plan p;
+  ASSERT_NO_THROW(p = make_plan(w.policy, w.facts, cmd()));
+  EXPECT_NE(find_dest(p, "/r/.git/worktrees/agent-1-with-a-long-name"), nullptr);
+  for (const auto& d : p.protect) EXPECT_FALSE(d.path.empty());
+}
+
 TEST(ProtectRules, ManyModulesOrWorktreesAreLockedWhole) {  // GIT-5
   FakeWorld w;
   w.facts.git.modules_entries = 513;

@@ -24,6 +24,18 @@ TEST(Paths, NormalizeAndWithin) {
   EXPECT_FALSE(path_within("/ab", "/a"));
   EXPECT_TRUE(path_within("/x", "/"));
   EXPECT_EQ(path_relative("/a/b/c", "/a"), "b/c");
+}
+
+// GIT-2: path_relative of a path not below the root (shorter, beside it, a shared prefix)
+// returns the path itself; it never slices past the end (std::out_of_range aborted cordon).
+TEST(Paths, RelativeOfAPathOutsideTheRootIsThePath) {
+  EXPECT_EQ(path_relative("/r/.git", "/r/.claude/worktrees/agent-1"), "/r/.git");
+  EXPECT_EQ(path_relative("/ab", "/a"), "/ab");
+  EXPECT_EQ(path_relative("/a", "/a/b"), "/a");
+  EXPECT_EQ(path_relative("", "/a"), "");
+  EXPECT_EQ(path_relative("/a", "/a"), "");
+  EXPECT_EQ(path_relative("/a/b", "/"), "a/b");
+  EXPECT_EQ(tilde_path("/home/user2/x", "/home/user"), "/home/user2/x");
   EXPECT_EQ(expand_home("~/.ssh", "/home/u"), "/home/u/.ssh");
   EXPECT_EQ(tilde_path("/home/u/.ssh", "/home/u"), "~/.ssh");
 }
