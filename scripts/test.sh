@@ -93,6 +93,11 @@ if [ -x scripts/mcp_e2e.sh ]; then
   run_step "mcp e2e" ./scripts/mcp_e2e.sh
 fi
 
+if [ -x scripts/clients_e2e.sh ]; then
+  step "the real coding agents (Claude Code, Codex, Gemini CLI) with cordon's setup and hooks, offline"
+  run_step "clients e2e" ./scripts/clients_e2e.sh
+fi
+
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
