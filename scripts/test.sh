@@ -123,7 +123,7 @@ if [ -x scripts/mcp_e2e.sh ]; then
 fi
 
 if [ -x scripts/clients_e2e.sh ]; then
-  step "the real agents (Claude Code, Codex, Gemini CLI) with cordon's setup and hook"
+  step "the real coding agents (Claude Code, Codex, Gemini CLI) with cordon's setup and hooks, offline"
   run_step "clients e2e" env BUILD="$BUILD" ./scripts/clients_e2e.sh
 fi
 

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <memory>
 #include <cstring>
 
 #include "api/face_options.h"
@@ -113,7 +114,15 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   opts.asker = &asker;
   if (args.allow_command) opts.preapproved.push_back(AskKind::kCommand);
   opts.cordon_binary = ctx.exe;
-  opts.on_notice = [](const std::string& n) { print_error(n); };
+  // Issue 28 (ENV-4): the notices come after the command's output, which they do not concern.
+  auto notices = std::make_shared<std::vector<std::string>>();
+  opts.on_notice = [notices](const std::string& n) { notices->push_back(n); };
+  struct SayLater {
+    std::shared_ptr<std::vector<std::string>> n;
+    ~SayLater() {
+      for (const auto& s : *n) print_error(s);
+    }
+  } say_later{notices};
   trace("config loaded");
   auto session = api::open_for_face(opts, face);
   trace("session opened");

@@ -88,7 +88,7 @@ Status carry_out(const SetupStep& s, const CliContext& ctx) {
 }  // namespace
 
 int cmd_setup_client(const CliContext& ctx, const std::string& client, bool print_only,
-                     bool project) {
+                     bool project, const std::string& project_dir) {
   auto c = setup_client(client);
   if (!c) {
     print_error("no client named " + client);
@@ -100,7 +100,19 @@ int cmd_setup_client(const CliContext& ctx, const std::string& client, bool prin
   in.home = ctx.home;
   const std::string xdg = ctx.env.value("XDG_CONFIG_HOME");
   in.config_home = !xdg.empty() && xdg.front() == '/' ? xdg : ctx.home + "/.config";
-  in.project_dir = project_of(ctx.cwd);
+  if (project && !project_dir.empty()) {
+    // DIST-4: `--project DIR`, as `run` and `policy` take it; relative to here.
+    std::string dir = project_dir.front() == '/' ? project_dir : ctx.cwd + "/" + project_dir;
+    char real[PATH_MAX];
+    struct stat st;
+    if (!::realpath(dir.c_str(), real) || ::stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      print_error("--project " + project_dir + ": no such folder");
+      return 2;
+    }
+    in.project_dir = real;
+  } else {
+    in.project_dir = project_of(ctx.cwd);
+  }
   in.cordon = ctx.exe;
   in.has_command = [&ctx](const std::string& prog) {
     return !resolve_command(prog, ctx.env, ctx.cwd).empty();

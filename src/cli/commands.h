@@ -73,7 +73,7 @@ int cmd_setup_apparmor(const CliContext& ctx, bool print_only);
 // DIST-4: registers `cordon mcp` with a coding agent (claude-code, codex, gemini, cursor,
 // vscode, zed) and turns its own shell tool off where it can; `print_only` changes nothing.
 int cmd_setup_client(const CliContext& ctx, const std::string& client, bool print_only,
-                     bool project);
+                     bool project, const std::string& project_dir);
 
 // DIST-4: answers a coding agent's pre-tool hook (`client`: claude-code, codex, gemini,
 // cursor, vscode) with its shell command wrapped in `cordon run`; exit 2 blocks.

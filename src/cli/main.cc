@@ -240,15 +240,21 @@ int main(int argc, char** argv) {
 
   // DIST-4: one subcommand per coding agent.
   std::vector<CLI::App*> setup_clients;
-  bool client_print = false, client_project = false;
+  bool client_print = false;
+  std::string client_project_dir;
+  std::vector<CLI::Option*> client_project;
   for (const char* name : {"claude-code", "codex", "gemini", "cursor", "vscode", "zed"}) {
     auto* sc = setup->add_subcommand(
         name, std::string("Register `cordon mcp` with ") + name +
                   " and turn its own shell tool off where it allows that (see "
                   "docs/integrations.md). Settings files are only added to, backed up first.");
     sc->add_flag("--print", client_print, "show exactly what would be done; change nothing");
-    sc->add_flag("--project", client_project,
-                 "the project's own settings (the git top-level of this folder), not the user's");
+    // DIST-4: `--project` alone, or `--project DIR` as `run` and `policy` take it.
+    client_project.push_back(
+        sc->add_option("--project", client_project_dir,
+                       "the project's own settings, not the user's: DIR, or without it the git "
+                       "top-level of this folder")
+            ->expected(0, 1));
     setup_clients.push_back(sc);
   }
 
@@ -352,7 +358,9 @@ int main(int argc, char** argv) {
   }
   if (setup_apparmor->parsed()) return cmd_setup_apparmor(ctx, setup_print);
   if (hook->parsed()) return cmd_hook(ctx, hook_client);
-  for (auto* sc : setup_clients)
-    if (sc->parsed()) return cmd_setup_client(ctx, sc->get_name(), client_print, client_project);
+  for (size_t i = 0; i < setup_clients.size(); ++i)
+    if (setup_clients[i]->parsed())
+      return cmd_setup_client(ctx, setup_clients[i]->get_name(), client_print,
+                              client_project[i]->count() > 0, client_project_dir);
   return 0;
 }

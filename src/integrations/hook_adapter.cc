@@ -120,33 +120,57 @@ std::string wrap_in_cordon(const std::string& cordon, const std::string& cwd,
                      base64_encode(command));
 }
 
-bool runs_in_cordon(std::string_view command) {
+std::string wrap_for_client(HookClient client, const std::string& cordon, const std::string& cwd,
+                            const std::string& command) {
+  if (client != HookClient::kClaudeCode) return wrap_in_cordon(cordon, cwd, command);
+  return "exec " + wrap_in_cordon(cordon, cwd, command) + " || exit 126\n" + command;
+}
+
+namespace {
+
+// wrap_in_cordon's form exactly; the command it runs.
+std::optional<std::string> plain_wrapped(std::string_view command) {
   // Only the exact form wrap_in_cordon writes: anything more (`cordon run x; rm -rf ~`) would
   // run its tail outside the sandbox, so it is wrapped like any other command.
   const std::string_view marker = " run --base64 --cwd ";
   const size_t at = command.find(marker);
-  if (command.size() < 2 || command.front() != '\'' || at == std::string_view::npos) return false;
+  if (command.size() < 2 || command.front() != '\'' || at == std::string_view::npos)
+    return std::nullopt;
   const std::string_view quoted = command.substr(0, at);
-  if (quoted.back() != '\'') return false;
+  if (quoted.back() != '\'') return std::nullopt;
   std::string path;
   for (size_t i = 1; i + 1 < quoted.size(); ++i) {
     if (quoted.substr(i, 4) == "'\\''") {
       path += '\'';
       i += 3;
     } else if (quoted[i] == '\'') {
-      return false;
+      return std::nullopt;
     } else {
       path += quoted[i];
     }
   }
   const size_t slash = path.rfind('/');
-  if (path.substr(slash == std::string::npos ? 0 : slash + 1) != "cordon") return false;
+  if (path.substr(slash == std::string::npos ? 0 : slash + 1) != "cordon") return std::nullopt;
   const std::string_view rest = command.substr(at + marker.size());
   const size_t c = rest.find(" -c ");
-  if (c == std::string_view::npos) return false;
+  if (c == std::string_view::npos) return std::nullopt;
   auto cwd = base64_decode(rest.substr(0, c));
   auto cmd = base64_decode(rest.substr(c + 4));
-  return cwd && cmd && wrap_in_cordon(path, *cwd, *cmd) == command;
+  if (!cwd || !cmd || wrap_in_cordon(path, *cwd, *cmd) != command) return std::nullopt;
+  return *cmd;
+}
+
+}  // namespace
+
+bool runs_in_cordon(std::string_view command) {
+  if (plain_wrapped(command)) return true;
+  // `exec <plain form> || exit 126\n<the original>`: the tail must be the command encoded.
+  const std::string_view head = "exec ", tail = " || exit 126\n";
+  if (command.substr(0, head.size()) != head) return false;
+  const size_t t = command.find(tail);
+  if (t == std::string_view::npos) return false;
+  auto cmd = plain_wrapped(command.substr(head.size(), t - head.size()));
+  return cmd && *cmd == command.substr(t + tail.size());
 }
 
 HookAnswer answer_hook(HookClient client, std::string_view input, const HookContext& ctx) {
@@ -181,7 +205,7 @@ HookAnswer answer_hook(HookClient client, std::string_view input, const HookCont
         fmt::format("the hook input names no absolute working folder (`cwd`: \"{}\"); "
                     "the command was not run.",
                     cwd));
-  updated["command"] = wrap_in_cordon(ctx.cordon, cwd, command);
+  updated["command"] = wrap_for_client(client, ctx.cordon, cwd, command);
   return HookAnswer{0, dump(client_answer(client, std::move(updated), command)) + "\n", ""};
 }
 

@@ -4,6 +4,13 @@
 // (`cordon run --base64 --cwd B64 -c B64`), so no quote, `$(...)`, backslash, newline or odd
 // byte in them can change what runs. Pure: the caller reads stdin and writes the answer.
 //
+// Claude Code checks its own deny rules (`Bash(cat:*)`) on the command the hook wrote, each
+// part of a compound command on its own. For it the original follows on the next line, where
+// the client's rules still see it and the shell never gets to it:
+//   exec '<cordon>' run --base64 --cwd B64 -c B64 || exit 126
+//   <the original command>
+// `exec` replaces the shell; when it cannot start cordon, a non-interactive shell exits there.
+//
 // A hook is a convenience, not a boundary: a client runs the original command when a hook
 // fails in any way other than exit status 2, and the agent can still use other tools.
 #pragma once
@@ -39,8 +46,13 @@ HookAnswer answer_hook(HookClient client, std::string_view input, const HookCont
 // `'<cordon>' run --base64 --cwd <b64 folder> -c <b64 command>`
 std::string wrap_in_cordon(const std::string& cordon, const std::string& cwd,
                            const std::string& command);
-// True only for a command exactly as wrap_in_cordon writes it (with a binary named cordon): a
-// hand-written `cordon run ...; more` is wrapped again, since its tail would run outside.
+// What the client runs: wrap_in_cordon's form, or for Claude Code the form above that keeps the
+// original visible to its deny rules.
+std::string wrap_for_client(HookClient client, const std::string& cordon, const std::string& cwd,
+                            const std::string& command);
+// True only for a command exactly as wrap_in_cordon or wrap_for_client writes it (with a binary
+// named cordon, and the original after `exit 126` the very command encoded): a hand-written
+// `cordon run ...; more` is wrapped again, since its tail would run outside.
 bool runs_in_cordon(std::string_view command);
 
 }  // namespace cordon

@@ -230,7 +230,7 @@ std::string dotted(const std::vector<std::string>& keys) {
 }  // namespace
 
 TextEdit json_add_member(std::string_view text, const std::vector<std::string>& keys,
-                         const json& value) {
+                         const json& value, const std::function<bool(const json&)>& same) {
   const std::string doc = text.find_first_not_of(" \t\r\n") == std::string_view::npos
                               ? std::string("{}\n")
                               : std::string(text);
@@ -246,7 +246,7 @@ TextEdit json_add_member(std::string_view text, const std::vector<std::string>& 
                       nullptr, true, /*ignore_comments=*/true);
     } catch (const json::exception&) {
     }
-    if (existing == value) return {};
+    if (existing == value || (same && same(existing))) return {};
     return {{},
             fmt::format("`{}` is there already with another value; cordon leaves it as it is",
                         dotted(keys))};

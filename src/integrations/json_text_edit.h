@@ -3,6 +3,7 @@
 // order, indentation. An edit is a list of insertions; nothing is ever removed or replaced.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,9 +25,11 @@ struct TextEdit {
 
 // Adds `value` at the object path `keys` (creating the objects on the way). Already there and
 // equal: nothing to do. Already there and different, or a key on the way is not an object:
-// a problem naming the key (cordon never overwrites it).
-TextEdit json_add_member(std::string_view text, const std::vector<std::string>& keys,
-                         const nlohmann::json& value);
+// a problem naming the key (cordon never overwrites it). `same`, when given, says whether the
+// value there means the same as `value` (a client writes its own spelling back, DIST-4).
+TextEdit json_add_member(
+    std::string_view text, const std::vector<std::string>& keys, const nlohmann::json& value,
+    const std::function<bool(const nlohmann::json& there)>& same = nullptr);
 
 // Adds the string `item` to the array at `keys` (creating it and the objects on the way) unless
 // it holds it already.

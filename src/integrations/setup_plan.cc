@@ -29,8 +29,9 @@ class Builder {
   // Adds `value` at `keys` in the JSON file; false (with a note) when the user's value is in
   // the way. `registered` is true when the value is there after the plan runs.
   bool json_member(const std::string& path, const std::vector<std::string>& keys, const json& value,
-                   const std::string& what) {
-    return json_edit(path, json_add_member(text_of(path), keys, value), what);
+                   const std::string& what,
+                   const std::function<bool(const json&)>& same = nullptr) {
+    return json_edit(path, json_add_member(text_of(path), keys, value, same), what);
   }
   bool json_item(const std::string& path, const std::vector<std::string>& keys,
                  const std::string& item, const std::string& what) {
@@ -108,6 +109,25 @@ json stdio_server(const SetupInput& in, bool with_type) {
   return s;
 }
 
+// The meaning of a server entry: a client writes its own spelling back (`claude mcp add`
+// adds `"env": {}`, `"type": "stdio"` is the default), so a second setup compares meaning, not
+// bytes (DIST-4). Members with an empty value and the default type are left out.
+json server_meaning(const json& s) {
+  if (!s.is_object()) return s;
+  json out = json::object();
+  for (const auto& [k, v] : s.items()) {
+    if ((v.is_object() || v.is_array() || v.is_string()) && v.empty()) continue;
+    if (v.is_null()) continue;
+    if (k == "type" && v == "stdio") continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+std::function<bool(const json&)> same_server(const json& ours) {
+  return [m = server_meaning(ours)](const json& there) { return server_meaning(there) == m; };
+}
+
 // Whether the TOML line at `at` (`shell_tool = false`, spaces and a comment allowed) says false.
 bool setting_is_false(const std::string& table, size_t at) {
   size_t e = table.find('\n', at);
@@ -124,15 +144,23 @@ std::string base(const SetupInput& in) { return in.project ? in.project_dir : in
 void claude_code(const SetupInput& in, Builder& b) {
   const std::string mcp = in.project ? in.project_dir + "/.mcp.json" : in.home + "/.claude.json";
   const json server = stdio_server(in, true);
-  TextEdit probe = json_add_member(b.text_of(mcp), {"mcpServers", "cordon"}, server);
+  TextEdit probe =
+      json_add_member(b.text_of(mcp), {"mcpServers", "cordon"}, server, same_server(server));
   if (!in.project && probe.problem.empty() && !probe.insertions.empty() &&
       in.has_command("claude")) {
     b.run({"claude", "mcp", "add", "-s", "user", "cordon", "--", in.cordon, "mcp"},
           "register cordon mcp with Claude Code (user scope)");
   } else if (!b.json_member(mcp, {"mcpServers", "cordon"}, server,
-                            "register cordon mcp (mcpServers.cordon)")) {
+                            "register cordon mcp (mcpServers.cordon)", same_server(server))) {
     b.plan().registered = false;
   }
+  if (in.project)
+    b.note(
+        "Claude Code starts a server from .mcp.json only after you approve it (`claude mcp "
+        "list` shows it as pending until then): answer its question the next time you start "
+        "`claude` in " +
+        in.project_dir + ", or add \"enabledMcpjsonServers\": [\"cordon\"] to " +
+        in.project_dir + "/.claude/settings.local.json.");
   const std::string settings =
       in.project ? in.project_dir + "/.claude/settings.json" : in.home + "/.claude/settings.json";
   b.json_item(settings, {"permissions", "deny"}, "Bash",
@@ -143,6 +171,42 @@ void claude_code(const SetupInput& in, Builder& b) {
           ? "remove mcpServers.cordon from " + mcp
           : "claude mcp remove -s user cordon (or remove mcpServers.cordon from " + mcp + ")",
       settings);
+}
+
+// DIST-4: with its shell off, Codex refuses an MCP tool call that needs its approval when its
+// approval policy is `never` (`codex exec`): "MCP tool call requires approval, but approval
+// policy is never". cordon asks its own questions, so Codex approves cordon's tools itself.
+constexpr const char* kCodexApproval =
+    "# cordon asks its own questions; without this, `codex exec` refuses cordon's tools.\n"
+    "default_tools_approval_mode = \"approve\"\n";
+
+// The start of the TOML table `header` in `text` (at the start of a line), else npos.
+size_t toml_table(const std::string& text, const std::string& header) {
+  size_t at = 0;
+  while ((at = text.find(header, at)) != std::string::npos) {
+    size_t ls = text.rfind('\n', at == 0 ? 0 : at - 1);
+    ls = ls == std::string::npos || at == 0 ? 0 : ls + 1;
+    if (text.find_first_not_of(" \t", ls) == at) return at;
+    at += header.size();
+  }
+  return std::string::npos;
+}
+
+// A [mcp_servers.cordon] table written before default_tools_approval_mode existed gets it.
+void codex_approval(const std::string& file, Builder& b) {
+  const std::string now = b.text_of(file);
+  size_t t = toml_table(now, "[mcp_servers.cordon]");
+  if (t == std::string::npos) t = toml_table(now, "[mcp_servers.\"cordon\"]");
+  if (t == std::string::npos) return;
+  size_t body = now.find('\n', t);
+  body = body == std::string::npos ? now.size() : body + 1;
+  size_t next = now.find("\n[", body);
+  const std::string table =
+      now.substr(body, next == std::string::npos ? std::string::npos : next - body);
+  if (table.find("default_tools_approval_mode") != std::string::npos) return;
+  b.insert_at(file, body, kCodexApproval,
+              "let Codex run cordon's tools without its own approval "
+              "(default_tools_approval_mode = \"approve\")");
 }
 
 // Codex reads TOML: the table is appended whole; `[features] shell_tool = false` goes in the
@@ -163,13 +227,15 @@ void codex(const SetupInput& in, Builder& b) {
   if (has_header("[mcp_servers.cordon]") != std::string::npos ||
       has_header("[mcp_servers.\"cordon\"]") != std::string::npos) {
     b.note(file + ": [mcp_servers.cordon] is there already; left as it is.");
+    codex_approval(file, b);
   } else {
     b.append(file,
              fmt::format("[mcp_servers.cordon]\ncommand = {}\nargs = [\"mcp\"]\n"
                          "# Longer than cordon mcp's own 10-minute default, so cordon answers "
-                         "first.\ntool_timeout_sec = 660\nstartup_timeout_sec = 30\n",
-                         json(in.cordon).dump()),
-             "register cordon mcp ([mcp_servers.cordon], tool_timeout_sec = 660)");
+                         "first.\ntool_timeout_sec = 660\nstartup_timeout_sec = 30\n{}",
+                         json(in.cordon).dump(), kCodexApproval),
+             "register cordon mcp ([mcp_servers.cordon], tool_timeout_sec = 660, "
+             "default_tools_approval_mode = \"approve\")");
   }
   const std::string now = b.text_of(file);
   size_t f = std::string::npos;
@@ -204,35 +270,47 @@ void codex(const SetupInput& in, Builder& b) {
              "`shell_tool = false` to make the agent use cordon's bash tool.");
     }
   }
+  if (in.project)
+    b.note("Codex reads " + file +
+           " only in a project you trust (it says \"Untrusted project-local configuration is "
+           "disabled\"): run `codex exec --trust` once in " + in.project_dir +
+           ", or answer its question the next time you start `codex` there (or add "
+           "[projects.\"" + in.project_dir +
+           "\"] trust_level = \"trusted\" to " + in.home +
+           "/.codex/config.toml). Until then its own shell stays on and cordon is not offered.");
+  b.note(
+      "If you also add the hook `cordon hook codex`, Codex runs it only after you review it "
+      "(/hooks in Codex); until then its commands run without cordon.");
   b.plan().undo = "remove the [mcp_servers.cordon] table and the `shell_tool = false` line from " +
                   file + " (or run `codex mcp remove cordon`)";
 }
 
+// DIST-4: Gemini CLI 0.61 never loads workspace policy files (its bundle sets
+// disableWorkspacePolicies), so a `.gemini/policies` rule left its shell on. `tools.exclude`
+// in settings.json is what it honours, in the user's file and in a trusted project's.
 void gemini(const SetupInput& in, Builder& b) {
+  // The file is edited even when `gemini` is installed: `gemini mcp add` would change the file
+  // that tools.exclude goes in after cordon planned that edit.
   const std::string settings = base(in) + "/.gemini/settings.json";
   const json server = stdio_server(in, false);
-  TextEdit probe = json_add_member(b.text_of(settings), {"mcpServers", "cordon"}, server);
-  if (probe.problem.empty() && !probe.insertions.empty() && in.has_command("gemini")) {
-    b.run(
-        {"gemini", "mcp", "add", "-s", in.project ? "project" : "user", "cordon", in.cordon, "mcp"},
-        "register cordon mcp with Gemini CLI");
-  } else if (!b.json_member(settings, {"mcpServers", "cordon"}, server,
-                            "register cordon mcp (mcpServers.cordon)")) {
+  if (!b.json_member(settings, {"mcpServers", "cordon"}, server,
+                     "register cordon mcp (mcpServers.cordon)", same_server(server)))
     b.plan().registered = false;
-  }
-  const std::string policy = base(in) + "/.gemini/policies/cordon.toml";
-  const std::string rule =
-      "# Written by `cordon setup gemini`: shell commands go through cordon's MCP bash tool.\n"
-      "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"deny\"\npriority = 500\n";
-  auto existing = in.read(policy);
-  if (!existing)
-    b.append(policy, rule, "turn run_shell_command off (a policy rule)");
-  else if (*existing != rule)
-    b.note(policy + " exists and is not cordon's; left as it is.");
+  if (!b.json_item(settings, {"tools", "exclude"}, "run_shell_command",
+                   "turn run_shell_command off (tools.exclude)"))
+    b.note("Gemini CLI's shell stays ON: cordon could not add run_shell_command to "
+           "tools.exclude in " + settings + ".");
+  if (in.project)
+    b.note("Gemini CLI reads " + settings +
+           " only in a folder you trust; in a folder it does not trust it starts no MCP server "
+           "and its own shell stays ON. Trust " + in.project_dir +
+           " when Gemini asks (or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true "
+           "where you start it. `cordon setup gemini` without --project turns the shell off "
+           "for every folder.");
   b.plan().undo = fmt::format(
-      "gemini mcp remove cordon (or remove mcpServers.cordon from {}); "
-      "delete {}",
-      settings, policy);
+      "gemini mcp remove cordon (or remove mcpServers.cordon from {}); remove "
+      "\"run_shell_command\" from tools.exclude in {}",
+      settings, settings);
 }
 
 void cursor(const SetupInput& in, Builder& b) {

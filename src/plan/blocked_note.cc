@@ -114,6 +114,11 @@ std::string refused_path(const std::vector<std::string>& lines, const Plan& plan
 std::string writable_entry(const std::string& path, const std::string& home) {
   if (home.empty() || home == "/" || !path_within(path, home) || path == home) return "";
   std::vector<std::string> parts = split(path_relative(path, home), '/');
+  // RES-3 (issue 28): a file right in the home folder (a dotfile such as ~/.bashrc, or a name
+  // with an extension such as ~/outside.txt) is no tool's folder: making it writable for every
+  // command is not the advice to give. A bare name (~/go) is taken for a tool's folder.
+  if (parts.size() == 1 && (parts[0].front() == '.' || parts[0].find('.') != std::string::npos))
+    return "";
   size_t keep = 1;
   if (parts[0] == ".cache" || parts[0] == ".config") keep = 2;
   if (parts[0] == ".local" && parts.size() > 1 && (parts[1] == "share" || parts[1] == "state"))

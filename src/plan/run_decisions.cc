@@ -20,14 +20,52 @@ bool strips_variables(const Plan& plan) {
 }
 
 std::vector<std::string> start_notices(const Plan& plan, bool say_stripped,
-                                       const std::vector<std::string>& extra_warnings) {
+                                       const std::vector<std::string>& extra_warnings,
+                                       const std::vector<std::string>& unsaid) {
   std::vector<std::string> out = plan.notices;
   for (const auto& w : plan.warnings) out.push_back("warning: " + w);
   for (const auto& w : extra_warnings) out.push_back("warning: " + w);
-  if (say_stripped && strips_variables(plan))
-    out.push_back("these variables are not available to commands (ENV-4): " +
-                  join(plan.stripped, ", ") + ".");
+  std::vector<std::string> names;
+  for (const auto& n : plan.stripped)
+    if (std::find(unsaid.begin(), unsaid.end(), n) == unsaid.end()) names.push_back(n);
+  if (say_stripped && strips_variables(plan) && !names.empty())
+    out.push_back("these variables are not available to commands (ENV-4): " + join(names, ", ") +
+                  ".");
   return out;
+}
+
+std::vector<std::string> agents_own_keys(const EnvMap& env) {
+  std::vector<std::string> out;
+  if (env.value("CLAUDECODE") == "1")
+    out.insert(out.end(), {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"});
+  if (env.value("GEMINI_CLI") == "1")
+    out.insert(out.end(), {"GEMINI_API_KEY", "GOOGLE_API_KEY"});
+  for (const auto& [name, value] : env.vars)
+    if (name.rfind("CODEX_", 0) == 0) {
+      out.insert(out.end(), {"OPENAI_API_KEY", "CODEX_API_KEY"});
+      break;
+    }
+  return out;
+}
+
+std::string outer_sandbox_note(const EnvMap& env, const std::string& bwrap_words,
+                               bool read_only_cache) {
+  std::string why;
+  const std::string codex = env.value("CODEX_SANDBOX");
+  if (!codex.empty())
+    why = "Codex's own sandbox (CODEX_SANDBOX=" + codex + ")";
+  else if (env.value("CODEX_SANDBOX_NETWORK_DISABLED") == "1")
+    why = "Codex's own sandbox (CODEX_SANDBOX_NETWORK_DISABLED=1)";
+  else if (bwrap_words.find("Failed to create NETLINK_ROUTE socket") != std::string::npos)
+    why = "a sandbox that refuses network sockets (bwrap could not bring up loopback)";
+  else if (read_only_cache)
+    why = "a sandbox that made cordon's cache folder read-only (you own it)";
+  if (why.empty()) return "";
+  return "cordon runs inside another sandbox, " + why +
+         ", which keeps cordon's own sandbox from starting. Fix: let the agent run cordon "
+         "outside its sandbox (for Codex, run the hook's commands unsandboxed, or set "
+         "sandbox_mode = \"danger-full-access\" since cordon is the sandbox), or use cordon's "
+         "MCP server instead of the agent's shell (`cordon setup <agent>`)";
 }
 
 void keep_tracked_since_start(Facts& facts, bool persistent, bool known,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
 
@@ -34,7 +35,21 @@ bool strips_variables(const Plan& plan);
 // start`): the plan's notices, its warnings and `extra_warnings` ("warning: ..."), then the
 // ENV-4 list of stripped variables when `say_stripped` and the plan strips any.
 std::vector<std::string> start_notices(const Plan& plan, bool say_stripped,
-                                       const std::vector<std::string>& extra_warnings = {});
+                                       const std::vector<std::string>& extra_warnings = {},
+                                       const std::vector<std::string>& unsaid = {});
+
+// ENV-4 (issue 28): the stripped names the notice leaves unsaid: the provider key of the coding
+// agent cordon runs under, which every agent has and knows about (still stripped). Claude Code
+// sets CLAUDECODE=1 for its commands, Gemini CLI GEMINI_CLI=1, Codex its CODEX_* variables.
+std::vector<std::string> agents_own_keys(const EnvMap& env);
+
+// PROBE-4 (issue 28): cordon run inside another sandbox (a coding agent's own, such as Codex's),
+// which refuses what cordon's sandbox needs. The evidence: Codex's CODEX_SANDBOX or
+// CODEX_SANDBOX_NETWORK_DISABLED, bwrap's "Failed to create NETLINK_ROUTE socket" in
+// `bwrap_words`, or `read_only_cache` (cordon's own cache folder refused a write although the
+// user owns it). The sentence for the diagnosis, with the fix; "" without evidence.
+std::string outer_sandbox_note(const EnvMap& env, const std::string& bwrap_words,
+                               bool read_only_cache);
 
 // PROT-3: a file counts as tracked only when it was tracked at the session's start (or its
 // last resume) and still is. An ephemeral session (`persistent` false) takes what is tracked

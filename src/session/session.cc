@@ -193,12 +193,22 @@ Status Session::prepare() {
   const std::string& cache = opts_.folders.cache;
   if (opts_.policy.mode == SandboxMode::kOn) {
     tmp_ = store_.tmp_dir(record_.id);
-    if (auto r = make_dirs(tmp_, 0700); !r.ok())
-      return make_error("io",
-                        fmt::format("cannot create the session's private /tmp at {} ({}). Fix: "
-                                    "make {} writable by you.",
-                                    tmp_, std::strerror(r.error().sys_errno), cache),
-                        tmp_, r.error().sys_errno);
+    if (auto r = make_dirs(tmp_, 0700); !r.ok()) {
+      // PROBE-4 (issue 28): a folder of the user's own that refuses a write: another sandbox.
+      struct stat cs;
+      const int err = r.error().sys_errno;
+      const bool owned = ::stat(cache.c_str(), &cs) == 0 && cs.st_uid == ::geteuid();
+      const std::string outer = outer_sandbox_note(
+          opts_.env, "", owned && (err == EROFS || err == EACCES || err == EPERM));
+      return make_error(
+          "io",
+          outer.empty() ? fmt::format("cannot create the session's private /tmp at {} ({}). Fix: "
+                                      "make {} writable by you.",
+                                      tmp_, std::strerror(err), cache)
+                        : fmt::format("cannot create the session's private /tmp at {} ({}): {}.",
+                                      tmp_, std::strerror(err), outer),
+          tmp_, err);
+    }
     tmp_ = real_or_lexical(tmp_);
     std::string empty = path_join(cache, "empty");
     empty_dir_ = path_join(empty, "dir");
@@ -643,8 +653,13 @@ void Session::first_notices(const Plan& plan, CommandResult& res) {
   }
   if (!first) return;
   // ENV-4 "on first use": the list is said again only when it names something new.
-  res.notices =
-      start_notices(plan, strips_variables(plan) && stripped_names_changed(plan.stripped));
+  // Issue 28: the agent's own provider key is left unsaid (it is still stripped).
+  const std::vector<std::string> unsaid = agents_own_keys(opts_.env);
+  std::vector<std::string> said;
+  for (const auto& n : plan.stripped)
+    if (std::find(unsaid.begin(), unsaid.end(), n) == unsaid.end()) said.push_back(n);
+  res.notices = start_notices(
+      plan, strips_variables(plan) && !said.empty() && stripped_names_changed(said), {}, unsaid);
   if (opts_.on_notice)
     for (const auto& n : res.notices) opts_.on_notice(n);
 }
@@ -850,12 +865,24 @@ CommandResult Session::launch_error(Command& c, const Error& e) {
 
 // bwrap failed while setting up: nothing of the command ran. PROBE-4: its words, diagnosed.
 std::optional<Refusal> Session::setup_failure(Command& c, const ProcessOutcome& o) {
-  // The sandbox's pid 1 that cannot fork the command (a process limit met once it is in its
-  // cgroup) is a start that failed too: nothing of the command ran.
-  const bool pid1_failed =
-      o.bwrap_started && starts_with(c.res.stderr_text, "bwrap: Can't fork for pid 1");
-  if (!under_bwrap(c) || (o.bwrap_started && !pid1_failed) || o.timed_out || o.canceled)
-    return std::nullopt;
+  if (!under_bwrap(c) || o.timed_out || o.canceled) return std::nullopt;
+  // PROBE-4 (issue 28): bwrap reports its child before it brings up loopback; a failure there
+  // ("bwrap: loopback: Failed ...", status 1, nothing else said) is still the sandbox's.
+  const bool loopback = o.bwrap_started && o.exit_code == 1 &&
+                        o.held_err.rfind("bwrap: loopback: ", 0) == 0 &&
+                        c.res.stdout_text.empty();
+  // PROC-6: so is a sandbox pid 1 that cannot fork the command (a process limit met once it
+  // is in its cgroup): nothing of the command ran.
+  const bool pid1_failed = o.bwrap_started &&
+                           (starts_with(o.held_err, "bwrap: Can't fork for pid 1") ||
+                            starts_with(c.res.stderr_text, "bwrap: Can't fork for pid 1"));
+  if (o.bwrap_started && !loopback && !pid1_failed) return std::nullopt;
+  const std::string outer = outer_sandbox_note(opts_.env, o.held_err + c.res.stderr_text, false);
+  if (!outer.empty())
+    return Refusal{"unavailable",
+                   fmt::format("the sandbox could not start: {}{}", outer,
+                               o.held_err.empty() ? std::string(".")
+                                                  : " (bwrap said: " + trim(o.held_err) + ").")};
   Diagnosis d = diagnose_sandbox_start(o.held_err + c.res.stderr_text, c.bwrap, opts_.folders);
   const std::string hint = limits_hint(c.plan.limits, opts_.policy.source_file);  // PROC-6
   return Refusal{"unavailable",

@@ -57,6 +57,28 @@ TEST(Secrets, CredentialNamesAndValueShapesAreStrippedCertificateBundlesPass) { 
   }
 }
 
+// ENV-4 (issue 28): under a coding agent (Claude Code sets CLAUDECODE=1), its own key is not
+// announced on the hook's commands, though still hidden; the notice follows the output.
+TEST(Secrets, TheAgentsOwnKeyIsHiddenUnsaidAndTheNoticeFollowsTheOutput) {
+  REQUIRE_SANDBOX();
+  World w;
+  w.env["CLAUDECODE"] = "1";
+  w.env["ANTHROPIC_API_KEY"] = "sk-own";
+  Proc only = w.sh("echo \"[$ANTHROPIC_API_KEY]\"; echo OUTPUT-LINE >&2");
+  ASSERT_EQ(only.status, 0) << only.err;
+  EXPECT_TRUE(has(only.out, "[]")) << only.out;  // hidden all the same
+  EXPECT_FALSE(has(only.err, "ENV-4")) << only.err;
+  World g;
+  g.env["CLAUDECODE"] = "1";
+  g.env["ANTHROPIC_API_KEY"] = "sk-own";
+  g.env["GITHUB_TOKEN"] = "x";
+  Proc r = g.sh("echo OUTPUT-LINE >&2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.err, "GITHUB_TOKEN")) << r.err;
+  EXPECT_FALSE(has(r.err, "ANTHROPIC_API_KEY")) << r.err;
+  EXPECT_LT(r.err.find("OUTPUT-LINE"), r.err.find("GITHUB_TOKEN")) << r.err;
+}
+
 TEST(Secrets, TheStrippedNamesNoticeComesOncePerProject) {  // ENV-4
   REQUIRE_SANDBOX();
   World w;

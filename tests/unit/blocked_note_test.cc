@@ -130,7 +130,9 @@ const RealRefusal kRealRefusals[] = {
      "~/.m2/repository/junit", "~/.m2"},
     {"java", "java.nio.file.AccessDeniedException: /home/u/.gradle/caches/8.5",
      "~/.gradle/caches/8.5", "~/.gradle"},
-    {"c", "touch: cannot touch '/home/u/.bashrc': Read-only file system", "~/.bashrc", "~/.bashrc"},
+    // RES-3 (issue 28): a file right in the home folder gets no `writable` advice.
+    {"c", "touch: cannot touch '/home/u/.bashrc': Read-only file system", "~/.bashrc", ""},
+    {"sh", "sh: 1: cannot create /home/u/outside.txt: Read-only file system", "~/outside.txt", ""},
     {"sh", "/bin/sh: 1: cannot create /home/u/.sometool/state: Read-only file system",
      "~/.sometool/state", "~/.sometool"},
     {"c", "mkdir: cannot create directory ‘/srv/data’: Permission denied", "/srv/data", ""},
@@ -138,7 +140,7 @@ const RealRefusal kRealRefusals[] = {
     {"git", "fatal: could not create leading directories of '/srv/repo': Permission denied",
      "/srv/repo", ""},
     {"git", "error: could not lock config file /home/u/.gitconfig: Read-only file system",
-     "~/.gitconfig", "~/.gitconfig"},
+     "~/.gitconfig", ""},
 };
 
 TEST(BlockedNote, RealRefusalsNameThePathAndTheSetting) {  // RES-3

@@ -44,8 +44,16 @@ json updated_input(HookClient c, const json& a) {
   }
 }
 
-// The folder and the command inside `'<cordon>' run --base64 --cwd B64 -c B64`.
-std::pair<std::string, std::string> unwrap(const std::string& cmd) {
+// The folder and the command inside `'<cordon>' run --base64 --cwd B64 -c B64`, or Claude
+// Code's `exec <that> || exit 126\n<original>` (whose tail must be the original).
+std::pair<std::string, std::string> unwrap(std::string cmd) {
+  if (cmd.rfind("exec ", 0) == 0) {
+    size_t t = cmd.find(" || exit 126\n");
+    EXPECT_NE(t, std::string::npos) << cmd;
+    auto inner = unwrap(cmd.substr(5, t - 5));
+    EXPECT_EQ(cmd.substr(t + 13), inner.second);
+    return inner;
+  }
   const std::string prefix = "'/usr/local/bin/cordon' run --base64 --cwd ";
   EXPECT_EQ(cmd.rfind(prefix, 0), 0u) << cmd;
   std::string rest = cmd.substr(prefix.size());
@@ -112,6 +120,34 @@ TEST(HookAdapter, OtherToolsAndWrappedCommandsPass) {  // DIST-4
     a = answer_hook(c, in.dump(), kCtx);
     EXPECT_EQ(a.stdout_text, "{}\n");
   }
+}
+
+// DIST-4 (issue 28): Claude Code matches its deny rules (`Bash(cat:*)`) on the rewritten
+// command, part by part; the base64 form hid `cat README` from them. Its form keeps the original
+// on a line of its own after `exec ... || exit 126`. Checked with Claude Code 2.1.197 by
+// tests/clients (a denied command stays denied, through &&, ; and pipes; an allowed one runs in
+// cordon; with cordon missing, the original does not run).
+TEST(HookAdapter, ClaudeCodeKeepsTheOriginalVisibleToItsDenyRules) {
+  json in = json::parse(fixture("claude-code"));
+  in["tool_input"]["command"] = "echo a && cat README | head";
+  HookAnswer a = answer_hook(HookClient::kClaudeCode, in.dump(), kCtx);
+  ASSERT_EQ(a.exit_code, 0);
+  const std::string cmd = updated_input(HookClient::kClaudeCode, json::parse(a.stdout_text))["command"];
+  EXPECT_EQ(cmd, "exec " + wrap_in_cordon("/usr/local/bin/cordon", "/home/user/my-project",
+                                          "echo a && cat README | head") +
+                     " || exit 126\necho a && cat README | head");
+  EXPECT_TRUE(runs_in_cordon(cmd));
+  // Only the exact form: a tail that differs from the encoded command would run unseen by the
+  // hook, so it is wrapped again.
+  const std::string w = wrap_in_cordon("/usr/bin/cordon", "/p", "ls");
+  for (const std::string& s : std::vector<std::string>{
+           "exec " + w + " || exit 126\nrm -rf ~", "exec " + w + " || exit 126\nls\nrm x",
+           "exec " + w + " || true\nls", "exec " + w + "; exit 126\nls", "exec " + w + " || exit 126 ls"})
+    EXPECT_FALSE(runs_in_cordon(s)) << s;
+  EXPECT_TRUE(runs_in_cordon("exec " + w + " || exit 126\nls"));
+  // The other clients keep the plain form (an interactive terminal must not be replaced).
+  EXPECT_EQ(wrap_for_client(HookClient::kVsCode, "/c/cordon", "/p", "ls"),
+            wrap_in_cordon("/c/cordon", "/p", "ls"));
 }
 
 TEST(HookAdapter, OnlyTheExactWrappedFormPasses) {  // DIST-4: no way around by lookalikes

@@ -58,6 +58,58 @@ TEST(RunDecisions, StartNoticesComposedOnce) {  // ENV-4, FS-7
   EXPECT_EQ(start_notices(p, true).size(), 2u);
 }
 
+// ENV-4 (issue 28): under a coding agent, every command began with "these variables are not
+// available to commands: ANTHROPIC_API_KEY": the agent's own key is left unsaid (still stripped).
+TEST(RunDecisions, TheAgentsOwnKeyIsNotAnnounced) {
+  Plan p;
+  p.mode = SandboxMode::kOn;
+  p.stripped = {"ANTHROPIC_API_KEY"};
+  EnvMap claude;
+  claude.set("CLAUDECODE", "1");
+  EXPECT_TRUE(start_notices(p, true, {}, agents_own_keys(claude)).empty());
+  p.stripped = {"ANTHROPIC_API_KEY", "GITHUB_TOKEN"};
+  auto n = start_notices(p, true, {}, agents_own_keys(claude));
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0], "these variables are not available to commands (ENV-4): GITHUB_TOKEN.");
+  // Another agent's key, or none: said.
+  EnvMap gemini;
+  gemini.set("GEMINI_CLI", "1");
+  EXPECT_EQ(start_notices(p, true, {}, agents_own_keys(gemini))[0],
+            "these variables are not available to commands (ENV-4): ANTHROPIC_API_KEY, "
+            "GITHUB_TOKEN.");
+  EnvMap codex;
+  codex.set("CODEX_THREAD_ID", "t1");
+  EXPECT_EQ(agents_own_keys(codex), (std::vector<std::string>{"OPENAI_API_KEY", "CODEX_API_KEY"}));
+  EXPECT_TRUE(agents_own_keys(EnvMap{}).empty());
+}
+
+// PROBE-4 (issue 28): under `codex sandbox`, cordon said "make ~/.cache/cordon writable by you"
+// (it was: the outer sandbox made it read-only), then gave bwrap's netlink refusal as the
+// command's own failure. The diagnosis names the outer sandbox and the way out.
+TEST(RunDecisions, AnotherSandboxAroundCordonIsNamed) {
+  EnvMap none;
+  EXPECT_EQ(outer_sandbox_note(none, "", false), "");
+  EXPECT_EQ(outer_sandbox_note(none, "bwrap: Creating new namespace failed", false), "");
+  EnvMap codex;
+  codex.set("CODEX_SANDBOX", "seatbelt");
+  std::string n = outer_sandbox_note(codex, "", false);
+  EXPECT_NE(n.find("inside another sandbox, Codex's own sandbox (CODEX_SANDBOX=seatbelt)"),
+            std::string::npos)
+      << n;
+  EXPECT_NE(n.find("MCP server"), std::string::npos) << n;
+  EnvMap net;
+  net.set("CODEX_SANDBOX_NETWORK_DISABLED", "1");
+  EXPECT_NE(outer_sandbox_note(net, "", false).find("CODEX_SANDBOX_NETWORK_DISABLED"),
+            std::string::npos);
+  EXPECT_NE(outer_sandbox_note(none,
+                               "bwrap: loopback: Failed to create NETLINK_ROUTE socket: "
+                               "Operation not permitted\n",
+                               false)
+                .find("refuses network sockets"),
+            std::string::npos);
+  EXPECT_NE(outer_sandbox_note(none, "", true).find("read-only (you own it)"), std::string::npos);
+}
+
 TEST(RunDecisions, TrackedMeansTrackedAtStartAndStillTracked) {  // PROT-3, SES-4
   FakeWorld w;
   w.facts.git.tracked = {".envrc", "Makefile", "new.sh"};

@@ -196,7 +196,8 @@ TEST(SetupPlan, Codex) {  // DIST-4: TOML, tool_timeout_sec, [features] shell_to
   fs.apply(p);
   EXPECT_NE(fs.files["/home/u/.codex/config.toml"].find("shell_tool = true"), std::string::npos);
   EXPECT_EQ(fs.files["/home/u/.codex/config.toml"].find("shell_tool = false"), std::string::npos);
-  ASSERT_EQ(p.notes.size(), 1u);
+  ASSERT_EQ(p.notes.size(), 2u);  // shell_tool left alone; the hook review (/hooks)
+  EXPECT_NE(p.notes[1].find("/hooks"), std::string::npos) << p.notes[1];
   // No file: both tables, in a new file.
   Fs empty;
   p = plan_setup(empty.input(SetupClient::kCodex, true));
@@ -205,7 +206,9 @@ TEST(SetupPlan, Codex) {  // DIST-4: TOML, tool_timeout_sec, [features] shell_to
             std::string::npos);
 }
 
-TEST(SetupPlan, Gemini) {  // DIST-4: mcpServers and a policy rule on run_shell_command
+// DIST-4 (issue 28): Gemini CLI 0.61 never loads workspace policy files, so the shell is turned
+// off with tools.exclude in settings.json, which it honours; no policy file is written.
+TEST(SetupPlan, GeminiTurnsTheShellOffWithToolsExclude) {
   Fs fs;
   fs.files["/home/u/.gemini/settings.json"] = data("gemini_settings.json");
   SetupPlan p = plan_setup(fs.input(SetupClient::kGemini));
@@ -213,17 +216,108 @@ TEST(SetupPlan, Gemini) {  // DIST-4: mcpServers and a policy rule on run_shell_
   json s = json::parse(fs.files["/home/u/.gemini/settings.json"]);
   EXPECT_EQ(s["mcpServers"]["cordon"], kServer);
   EXPECT_EQ(s["mcpServers"]["pythonTools"]["timeout"], 15000);
-  EXPECT_NE(fs.files["/home/u/.gemini/policies/cordon.toml"].find(
-                "toolName = \"run_shell_command\"\ndecision = \"deny\""),
-            std::string::npos);
+  EXPECT_EQ(s["tools"]["exclude"], json::array({"run_shell_command"}));
+  EXPECT_EQ(fs.files.count("/home/u/.gemini/policies/cordon.toml"), 0u);
   EXPECT_TRUE(plan_setup(fs.input(SetupClient::kGemini)).steps.empty());
-  // With the gemini command: `gemini mcp add`, its scope from --project.
+  // The user's own exclusions are kept; cordon's is added to them.
+  Fs own;
+  own.files["/home/u/.gemini/settings.json"] = R"({"tools": {"exclude": ["web_fetch"]}})";
+  own.apply(plan_setup(own.input(SetupClient::kGemini)));
+  EXPECT_EQ(json::parse(own.files["/home/u/.gemini/settings.json"])["tools"]["exclude"],
+            json::array({"web_fetch", "run_shell_command"}));
+  // Project scope: the project's settings.json, and setup says the folder must be trusted.
+  // With the gemini command too: the file is edited (`gemini mcp add` would change it under
+  // the tools.exclude edit).
   Fs g;
   g.commands = {"gemini"};
-  auto ran = g.apply(plan_setup(g.input(SetupClient::kGemini, true)));
-  ASSERT_EQ(ran.size(), 1u);
-  EXPECT_EQ(ran[0], (std::vector<std::string>{"gemini", "mcp", "add", "-s", "project", "cordon",
-                                              "/usr/local/bin/cordon", "mcp"}));
+  p = plan_setup(g.input(SetupClient::kGemini, true));
+  EXPECT_TRUE(g.apply(p).empty());
+  EXPECT_EQ(json::parse(g.files["/work/p/.gemini/settings.json"])["mcpServers"]["cordon"], kServer);
+  EXPECT_EQ(json::parse(g.files["/work/p/.gemini/settings.json"])["tools"]["exclude"],
+            json::array({"run_shell_command"}));
+  std::string printed = describe_setup(p);
+  EXPECT_NE(printed.find("only in a folder you trust"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("shell stays ON"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("GEMINI_CLI_TRUST_WORKSPACE"), std::string::npos) << printed;
+}
+
+// DIST-4 (issue 28): what `gemini mcp add` writes back (its own spelling) is cordon's entry.
+TEST(SetupPlan, GeminiSecondRunAfterItsOwnCommand) {
+  Fs fs;
+  fs.files["/home/u/.gemini/settings.json"] =
+      R"({"mcpServers": {"cordon": {"command": "/usr/local/bin/cordon", "args": ["mcp"],)"
+      R"( "env": {}, "type": "stdio"}}, "tools": {"exclude": ["run_shell_command"]}})";
+  fs.commands = {"gemini"};
+  SetupPlan p = plan_setup(fs.input(SetupClient::kGemini));
+  EXPECT_TRUE(p.steps.empty()) << describe_setup(p);
+  EXPECT_TRUE(p.registered);
+}
+
+// DIST-4 (issue 28): `claude mcp add` writes `"env": {}`; a second `cordon setup claude-code`
+// compares meaning, changes nothing and succeeds. A different command is still the user's own.
+TEST(SetupPlan, ClaudeCodeSecondRunAfterClaudeMcpAdd) {
+  Fs fs;
+  fs.commands = {"claude"};
+  fs.files["/home/u/.claude.json"] =
+      R"({"numStartups": 3, "mcpServers": {"cordon": {"type": "stdio", "command":)"
+      R"( "/usr/local/bin/cordon", "args": ["mcp"], "env": {}}}})";
+  fs.files["/home/u/.claude/settings.json"] = R"({"permissions": {"deny": ["Bash"]}})";
+  SetupPlan p = plan_setup(fs.input(SetupClient::kClaudeCode));
+  EXPECT_TRUE(p.steps.empty()) << describe_setup(p);
+  EXPECT_TRUE(p.registered);
+  EXPECT_NE(describe_setup(p).find("Nothing to change"), std::string::npos);
+  fs.files["/home/u/.claude.json"] =
+      R"({"mcpServers": {"cordon": {"type": "stdio", "command": "/opt/other/cordon", "args":)"
+      R"( ["mcp"], "env": {}}}})";
+  p = plan_setup(fs.input(SetupClient::kClaudeCode));
+  EXPECT_FALSE(p.registered);
+  fs.files["/home/u/.claude.json"] =
+      R"({"mcpServers": {"cordon": {"type": "stdio", "command": "/usr/local/bin/cordon",)"
+      R"( "args": ["mcp"], "env": {"CORDON_MODE": "off"}}}})";
+  EXPECT_FALSE(plan_setup(fs.input(SetupClient::kClaudeCode)).registered);
+}
+
+// DIST-4 (issue 28): a project's .mcp.json waits for the user's approval; setup says how.
+TEST(SetupPlan, ClaudeCodeProjectSaysTheServerNeedsApproval) {
+  Fs fs;
+  SetupPlan p = plan_setup(fs.input(SetupClient::kClaudeCode, true));
+  std::string printed = describe_setup(p);
+  EXPECT_NE(printed.find("enabledMcpjsonServers"), std::string::npos) << printed;
+  EXPECT_EQ(describe_setup(plan_setup(fs.input(SetupClient::kClaudeCode))).find("approve"),
+            std::string::npos);
+}
+
+// DIST-4 (issue 28): plain `codex exec` (approval policy never) refused cordon's bash; the
+// server's tools are approved by Codex itself (cordon asks its own questions). A table written
+// before gets the line; a second run changes nothing.
+TEST(SetupPlan, CodexApprovesCordonsTools) {
+  Fs fs;
+  SetupPlan p = plan_setup(fs.input(SetupClient::kCodex));
+  fs.apply(p);
+  const std::string& after = fs.files["/home/u/.codex/config.toml"];
+  EXPECT_NE(after.find("startup_timeout_sec = 30\n# cordon asks its own questions; without this, "
+                       "`codex exec` refuses cordon's tools.\n"
+                       "default_tools_approval_mode = \"approve\"\n\n[features]"),
+            std::string::npos)
+      << after;
+  EXPECT_TRUE(plan_setup(fs.input(SetupClient::kCodex)).steps.empty());
+  Fs old;
+  old.files["/home/u/.codex/config.toml"] =
+      "model = \"o3\"\n\n[mcp_servers.cordon]\ncommand = \"/usr/local/bin/cordon\"\nargs = "
+      "[\"mcp\"]\n\n[features]\nshell_tool = false\n";
+  old.apply(plan_setup(old.input(SetupClient::kCodex)));
+  EXPECT_NE(old.files["/home/u/.codex/config.toml"].find(
+                "[mcp_servers.cordon]\n# cordon asks its own questions; without this, `codex "
+                "exec` refuses cordon's tools.\ndefault_tools_approval_mode = \"approve\"\n"
+                "command = "),
+            std::string::npos)
+      << old.files["/home/u/.codex/config.toml"];
+  EXPECT_TRUE(plan_setup(old.input(SetupClient::kCodex)).steps.empty());
+  // Project scope: the trust Codex needs before it reads the project's file.
+  Fs proj;
+  std::string printed = describe_setup(plan_setup(proj.input(SetupClient::kCodex, true)));
+  EXPECT_NE(printed.find("[projects.\"/work/p\"] trust_level = \"trusted\""), std::string::npos)
+      << printed;
 }
 
 TEST(SetupPlan, Cursor) {  // DIST-4
