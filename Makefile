@@ -31,13 +31,13 @@ integration: build
 	@./scripts/deps.sh test
 	@$(BUILD)/tests/integration_tests --gtest_brief=1
 
-asan: deps
+asan: build
 	@./scripts/deps.sh test
-	@CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCORDON_SANITIZE=ON -DCORDON_FUZZ=ON -DCORDON_BENCH=OFF >/dev/null
-	@cmake --build build-asan -j $(JOBS) --target cordon unit_tests integration_tests
+	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
+	  -DCORDON_BENCH=OFF >/dev/null
+	@cmake --build build-asan -j $(JOBS) --target cordon unit_tests
 	@build-asan/tests/unit_tests --gtest_brief=1
-	@build-asan/tests/integration_tests --gtest_brief=1
+	@CORDON_TEST_BINARY=$(CURDIR)/build-asan/cordon $(BUILD)/tests/integration_tests --gtest_brief=1
 
 demo: build
 	@./scripts/deps.sh demo
