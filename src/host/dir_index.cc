@@ -234,19 +234,22 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
   std::set<std::string> known;
   for (const auto& d : index.dirs) known.insert(d.rel);
   std::set<std::string> gone;  // folders dropped or walked afresh: their old records are skipped
+  // FS-10: a folder that is there but cannot be listed is kept as it was (looked at again next
+  // time) and reported.
+  auto keep_unlistable = [&r](const DirRecord& old) {
+    r.unlistable.push_back(old.rel);
+    DirRecord kept = old;
+    kept.racy = true;
+    r.index.dirs.push_back(std::move(kept));
+    r.changed = true;
+  };
   for (const auto& old : index.dirs) {
     if (!old.rel.empty() && under_any(old.rel, gone)) continue;
     Listing l;
     Fd probe = b.open_dir(old.rel);
     struct stat st;
     if (probe.fd < 0 && (errno == EACCES || errno == EPERM)) {
-      // FS-10: there, but not listable: kept as it was (looked at again next time), reported,
-      // and everything below it keeps its records.
-      r.unlistable.push_back(old.rel);
-      DirRecord kept = old;
-      kept.racy = true;
-      r.index.dirs.push_back(std::move(kept));
-      r.changed = true;
+      keep_unlistable(old);  // everything below it keeps its records
       continue;
     }
     if (probe.fd < 0 || fstat(probe.fd, &st) != 0) {
@@ -266,12 +269,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     bool denied = false;
     if (!list_folder(b, old.rel, now, l, &denied)) {
       if (denied) {
-        // FS-10: kept in the index as it was (looked at again next time), and reported.
-        r.unlistable.push_back(old.rel);
-        DirRecord kept = old;
-        kept.racy = true;
-        r.index.dirs.push_back(std::move(kept));
-        r.changed = true;
+        keep_unlistable(old);
         continue;
       }
       gone.insert(old.rel), r.changed = true;
