@@ -29,15 +29,17 @@ unit: build
 
 integration: build
 	@./scripts/deps.sh test
-	@$(BUILD)/tests/integration_tests --gtest_brief=1
+	@./scripts/run_gtests.sh $(BUILD)/tests/integration_tests
+	@./scripts/run_gtests.sh $(BUILD)/tests/library_tests
 
+# The sanitizer tree (scripts/build_sanitizer_tree.sh): its unit and library tests, and the
+# integration tests against its cordon.
 asan: build
 	@./scripts/deps.sh test
-	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
-	  -DCORDON_BENCH=OFF >/dev/null
-	@cmake --build build-asan -j $(JOBS) --target cordon unit_tests
-	@build-asan/tests/unit_tests --gtest_brief=1
-	@CORDON_TEST_BINARY=$(CURDIR)/build-asan/cordon $(BUILD)/tests/integration_tests --gtest_brief=1
+	@./scripts/build_sanitizer_tree.sh
+	@build-san/tests/unit_tests --gtest_brief=1
+	@CORDON_TEST_BINARY=$(CURDIR)/build-san/cordon ./scripts/run_gtests.sh build-san/tests/library_tests
+	@CORDON_TEST_BINARY=$(CURDIR)/build-san/cordon ./scripts/run_gtests.sh $(BUILD)/tests/integration_tests
 
 demo: build
 	@./scripts/deps.sh demo
@@ -51,6 +53,7 @@ requirements:
 	@./scripts/requirements.py
 
 fuzz:
+	@./scripts/deps.sh test
 	@./scripts/fuzz.sh
 
 # The binary stripped (the debug information stays in $(BUILD)/cordon), the man page, the
@@ -67,4 +70,4 @@ check-package: build
 	@./scripts/check_package.sh
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz build-macos
+	rm -rf $(BUILD) build-san build-macos

@@ -18,29 +18,57 @@ set(CORDON_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
 # A header moved to another layer must not stay reachable through a stale link.
 file(REMOVE_RECURSE ${CORDON_LAYER_ROOT})
 
-# cordon_layer(<name> SOURCES <globs> HEADERS <globs> [DEPS <layers>] [LIBS <targets>])
+# Every source under src/ belongs to exactly one layer (issue 29): a layer claims the sources
+# it compiles (SOURCES) and those it owns that only the other configuration compiles (ELSEWHERE:
+# a macOS build's in a Linux one, and the other way round); ALSO compiles another layer's
+# sources a second time without claiming them (the process primitives' shared part, in the
+# POSIX primitive built here for its tests). cordon_check_claims, at the end, fails the
+# configuration on a source no layer claims or two do, and on a header no layer lists.
+set_property(GLOBAL PROPERTY CORDON_CLAIMS "")
+set_property(GLOBAL PROPERTY CORDON_LISTED_HEADERS "")
+
+# cordon_glob(<what> <layer> <out> <globs>...): the files under src/ matching the globs; a glob
+# that matches nothing is an error (a stale glob).
+function(cordon_glob what layer out)
+  set(all)
+  foreach(g ${ARGN})
+    file(GLOB found CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${g})
+    if(NOT found)
+      message(FATAL_ERROR "layer ${layer}: no ${what} matches src/${g} (a stale glob in "
+        "cmake/CordonLayers.cmake: remove it or fix the path)")
+    endif()
+    list(APPEND all ${found})
+  endforeach()
+  set(${out} ${all} PARENT_SCOPE)
+endfunction()
+
+# cordon_claim(<layer> <files>...): records that <layer> owns these sources.
+function(cordon_claim layer)
+  foreach(f ${ARGN})
+    file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR}/src ${f})
+    set_property(GLOBAL APPEND PROPERTY CORDON_CLAIMS "${rel}=${layer}")
+  endforeach()
+endfunction()
+
+# cordon_layer(<name> SOURCES <globs> HEADERS <globs> [ELSEWHERE <globs>] [ALSO <globs>]
+#              [DEPS <layers>] [LIBS <targets>])
 # Globs are relative to src/. Defines the OBJECT library cordon_<name> and the INTERFACE
 # library cordon_<name>_use (its include tree, its deps' trees, LIBS), for the layers above.
 function(cordon_layer name)
-  cmake_parse_arguments(L "" "" "SOURCES;HEADERS;DEPS;LIBS" ${ARGN})
+  cmake_parse_arguments(L "" "" "SOURCES;HEADERS;ELSEWHERE;ALSO;DEPS;LIBS" ${ARGN})
   set(src ${CMAKE_SOURCE_DIR}/src)
   set(tree ${CORDON_LAYER_ROOT}/${name})
   file(MAKE_DIRECTORY ${tree})
-  set(sources)
-  foreach(g ${L_SOURCES})
-    file(GLOB found CONFIGURE_DEPENDS ${src}/${g})
-    if(NOT found)
-      message(FATAL_ERROR "layer ${name}: no source matches src/${g} (a stale glob)")
-    endif()
-    list(APPEND sources ${found})
-  endforeach()
+  cordon_glob(source ${name} sources ${L_SOURCES})
+  cordon_glob(source ${name} elsewhere ${L_ELSEWHERE})
+  cordon_glob(source ${name} also ${L_ALSO})
+  cordon_claim(${name} ${sources} ${elsewhere})
+  list(APPEND sources ${also})
   foreach(g ${L_HEADERS})
-    file(GLOB found CONFIGURE_DEPENDS ${src}/${g})
-    if(NOT found)
-      message(FATAL_ERROR "layer ${name}: no header matches src/${g} (a stale glob)")
-    endif()
+    cordon_glob(header ${name} found ${g})
     foreach(h ${found})
       file(RELATIVE_PATH rel ${src} ${h})
+      set_property(GLOBAL APPEND PROPERTY CORDON_LISTED_HEADERS ${rel})
       get_filename_component(dir ${tree}/${rel} DIRECTORY)
       file(MAKE_DIRECTORY ${dir})
       file(CREATE_LINK ${h} ${tree}/${rel} SYMBOLIC)
@@ -110,13 +138,15 @@ cordon_layer(files_rules SOURCES files/*_rules.cc HEADERS files/*_rules.h DEPS p
 # declares it: the data types of backend/linux/process.h and launcher.h are seen here, their
 # functions are not linked (tests/check_pure.sh fails on any call into a higher layer).
 # The seccomp compiler needs libseccomp: not in a macOS build (CORDON_MACOS_BUILD).
-set(CORDON_SECCOMP_SOURCE backend/linux/seccomp_bpf.cc)
 if(CORDON_MACOS_BUILD)
-  set(CORDON_SECCOMP_SOURCE)
+  set(CORDON_SECCOMP_SOURCE ELSEWHERE backend/linux/seccomp_bpf.cc)
+else()
+  set(CORDON_SECCOMP_SOURCE SOURCES backend/linux/seccomp_bpf.cc)
 endif()
 cordon_layer(render
+  ${CORDON_SECCOMP_SOURCE}
   SOURCES backend/linux/bwrap_args.cc backend/linux/bwrap_version.cc
-    backend/linux/bwrap_diagnosis.cc ${CORDON_SECCOMP_SOURCE} backend/macos/seatbelt*.cc
+    backend/linux/bwrap_diagnosis.cc backend/macos/seatbelt*.cc
     backend/backend_choice.cc
   HEADERS backend/linux/bwrap_args.h backend/linux/bwrap_version.h
     backend/linux/bwrap_diagnosis.h backend/linux/seccomp_bpf.h backend/macos/seatbelt*.h
@@ -137,26 +167,33 @@ cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS a
 # The machine's process table (which processes exist, their environment): /proc on Linux and
 # in a pretend-macOS build here, sysctl on a Mac.
 if(APPLE)
-  set(CORDON_PROCESS_TABLE backend/macos/process_table.cc)
+  set(CORDON_PROCESS_TABLE SOURCES backend/macos/process_table.cc
+    ELSEWHERE backend/linux/process_table.cc)
 else()
-  set(CORDON_PROCESS_TABLE backend/linux/process_table.cc)
+  set(CORDON_PROCESS_TABLE SOURCES backend/linux/process_table.cc
+    ELSEWHERE backend/macos/process_table.cc)
 endif()
-cordon_layer(process_table SOURCES ${CORDON_PROCESS_TABLE} HEADERS backend/process_table.h
+cordon_layer(process_table ${CORDON_PROCESS_TABLE} HEADERS backend/process_table.h
   DEPS core)
 # process: the one primitive that starts a process and waits for it. Linux: clone, pidfd and
 # /proc (backend/linux/process.cc). macOS: the POSIX primitive (backend/posix), which a Linux
 # build compiles too, as its own layer, for its tests (posix_process_tests).
 # What both primitives share (backend/process_common: the child's set-up, the record of our
 # children, PATH lookups, output streams) is compiled into each.
-cordon_layer(process_posix SOURCES backend/posix/*.cc backend/process_common/*.cc
-  HEADERS backend/posix/*.h DEPS process_table process)
+# The shared part belongs to the process layer; a macOS build's process layer has only the
+# headers, and its POSIX primitive compiles the shared part.
 if(CORDON_MACOS_BUILD)
-  set(CORDON_PROCESS_SOURCES)
+  set(CORDON_PROCESS_SOURCES ELSEWHERE backend/linux/process.cc)
+  set(CORDON_PROCESS_COMMON SOURCES backend/posix/*.cc ELSEWHERE backend/process_common/*.cc
+    ALSO backend/process_common/*.cc)
   set(CORDON_PROCESS_IMPL process_table process_posix)
 else()
   set(CORDON_PROCESS_SOURCES SOURCES backend/linux/process.cc backend/process_common/*.cc)
+  set(CORDON_PROCESS_COMMON SOURCES backend/posix/*.cc ALSO backend/process_common/*.cc)
   set(CORDON_PROCESS_IMPL process_table process)
 endif()
+cordon_layer(process_posix ${CORDON_PROCESS_COMMON}
+  HEADERS backend/posix/*.h DEPS process_table process)
 cordon_layer(process ${CORDON_PROCESS_SOURCES}
   HEADERS backend/linux/process.h backend/process.h backend/linux/bwrap_status.h
     backend/process_common/*.h
@@ -168,16 +205,19 @@ cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files
 # A macOS build has backend/macos/linux_absent.cc in place of bwrap's launcher, its probe and
 # cgroups, and net_absent.cc in place of the NET-7 stage (every entry point says why it cannot
 # run there).
+set(CORDON_LINUX_LAUNCH backend/linux/launcher.cc backend/linux/probe.cc
+  backend/linux/bwrap_info.cc backend/linux/cgroup*.cc)
+set(CORDON_LINUX_NET backend/linux/command_proxy.cc backend/linux/net_stage.cc)
 if(CORDON_MACOS_BUILD)
-  set(CORDON_LINUX_LAUNCH backend/macos/linux_absent.cc)
-  set(CORDON_LINUX_NET backend/macos/net_absent.cc)
+  set(CORDON_LAUNCH_HERE SOURCES backend/macos/linux_absent.cc ELSEWHERE ${CORDON_LINUX_LAUNCH})
+  set(CORDON_NET_HERE SOURCES backend/macos/net_absent.cc ELSEWHERE ${CORDON_LINUX_NET})
 else()
-  set(CORDON_LINUX_LAUNCH backend/linux/launcher.cc backend/linux/probe.cc
-    backend/linux/bwrap_info.cc backend/linux/cgroup*.cc)
-  set(CORDON_LINUX_NET backend/linux/command_proxy.cc backend/linux/net_stage.cc)
+  set(CORDON_LAUNCH_HERE SOURCES ${CORDON_LINUX_LAUNCH} ELSEWHERE backend/macos/linux_absent.cc)
+  set(CORDON_NET_HERE SOURCES ${CORDON_LINUX_NET} ELSEWHERE backend/macos/net_absent.cc)
 endif()
 cordon_layer(launch
-  SOURCES ${CORDON_LINUX_LAUNCH} backend/linux/judge_process.cc
+  ${CORDON_LAUNCH_HERE}
+  SOURCES backend/linux/judge_process.cc
     backend/macos/launcher.cc backend/macos/sandbox_exec_probe.cc backend/unconfined.cc
     backend/probe_cache.cc
   HEADERS backend/linux/launcher.h backend/linux/probe.h backend/linux/judge_process.h
@@ -187,7 +227,8 @@ cordon_layer(launch
 # net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
 # stage that runs first inside a sandbox. Only commands under [network] allow start its thread.
 cordon_layer(net
-  SOURCES net/*.cc ${CORDON_LINUX_NET}
+  ${CORDON_NET_HERE}
+  SOURCES net/*.cc
   HEADERS net/*.h backend/linux/command_proxy.h backend/linux/net_stage.h
   DEPS launch LIBS Threads::Threads cordon_asio)
 cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
@@ -199,6 +240,57 @@ cordon_layer(api SOURCES api/*.cc HEADERS api/*.h DEPS session files review)
 cordon_layer(server SOURCES server/server*.cc HEADERS server/server*.h DEPS api jsonrpc)
 set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc ${CORDON_PROCESS_IMPL} host launch net
   files review session api server)
+
+# The CLI's sources are the `cordon` executable's (the top CMakeLists.txt), above every layer.
+cordon_glob(source cli CORDON_CLI_SOURCES cli/*.cc)
+cordon_claim(cli ${CORDON_CLI_SOURCES})
+file(GLOB CORDON_CLI_HEADERS RELATIVE ${CMAKE_SOURCE_DIR}/src CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/src/cli/*.h)
+set_property(GLOBAL APPEND PROPERTY CORDON_LISTED_HEADERS ${CORDON_CLI_HEADERS})
+
+# Fails the configuration on a source under src/ that no layer claims or two claim, and on a
+# header no layer lists: such a file would be silently not built, or built twice.
+function(cordon_check_claims)
+  get_property(claims GLOBAL PROPERTY CORDON_CLAIMS)
+  get_property(listed GLOBAL PROPERTY CORDON_LISTED_HEADERS)
+  file(GLOB_RECURSE all_sources RELATIVE ${CMAKE_SOURCE_DIR}/src CONFIGURE_DEPENDS
+    ${CMAKE_SOURCE_DIR}/src/*.cc ${CMAKE_SOURCE_DIR}/src/*.cpp ${CMAKE_SOURCE_DIR}/src/*.c)
+  file(GLOB_RECURSE all_headers RELATIVE ${CMAKE_SOURCE_DIR}/src CONFIGURE_DEPENDS
+    ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/src/*.hpp)
+  set(problems)
+  foreach(f ${all_sources})
+    set(owners)
+    foreach(c ${claims})
+      string(FIND "${c}" "${f}=" at)
+      if(at EQUAL 0)
+        string(LENGTH "${f}=" n)
+        string(SUBSTRING "${c}" ${n} -1 layer)
+        list(APPEND owners ${layer})
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES owners)
+    list(LENGTH owners count)
+    if(count EQUAL 0)
+      list(APPEND problems "src/${f} belongs to no layer: move it into a layer's folder or "
+        "add it to a layer's SOURCES in cmake/CordonLayers.cmake\n")
+    elseif(count GREATER 1)
+      string(REPLACE ";" ", " owners "${owners}")
+      list(APPEND problems "src/${f} belongs to two layers (${owners}): keep it in one\n")
+    endif()
+  endforeach()
+  foreach(h ${all_headers})
+    list(FIND listed ${h} at)
+    if(at EQUAL -1)
+      list(APPEND problems "src/${h} is in no layer's HEADERS: add it to the layer of its "
+        "sources in cmake/CordonLayers.cmake\n")
+    endif()
+  endforeach()
+  if(problems)
+    string(REPLACE ";" "" problems "${problems}")
+    message(FATAL_ERROR "cordon's layers (cmake/CordonLayers.cmake):\n${problems}")
+  endif()
+endfunction()
+cordon_check_claims()
 
 set(CORDON_LINK_LIBS ${CORDON_SECCOMP_LIB} ${CORDON_RE2_LIB} Threads::Threads)
 

@@ -19,8 +19,9 @@ case $what in
   build) ;;
   demo) packages+=(curl python3 make) ;;
   test) packages+=(
-  # tests: clang for the sanitizer tree and libFuzzer, the tools the tests drive
-  clang python3 util-linux procps iproute2
+  # tests: clang 16 and its runtimes for the sanitizer tree and libFuzzer (clang 14 has no
+  # C++20 coroutines with this libstdc++), the tools the tests drive
+  clang-16 libclang-rt-16-dev python3 util-linux procps iproute2
   # the allowlist proxy tests (NET-7): curl as a real client, and the tools tested one by one
   # through the proxy (NetTools.*): pip, Java, cargo, go (git and node are listed already)
   curl python3-pip default-jdk-headless cargo golang-go

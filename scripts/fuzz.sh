@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (in build-fuzz, or FUZZ_BUILD; FUZZ_NO_BUILD=1 when
-# that tree is built already, as make test's sanitizer tree is) and runs every fuzz_* target
+# Builds the libFuzzer targets in the sanitizer tree (scripts/build_sanitizer_tree.sh: build-san,
+# or FUZZ_BUILD; FUZZ_NO_BUILD=1 when it is built already, as make test's is) and runs every fuzz_* target
 # built there, side by side: a fixed number of inputs each (tests/fuzz/runs.txt, so a slow
 # machine fuzzes as much as a fast one), or FUZZ_SECONDS each when set; starting from the seeds
 # in tests/fuzz/corpus/<target>/ and the dictionary tests/fuzz/<target>.dict when present.
@@ -9,18 +9,12 @@
 # $FUZZ_BUILD/artifacts/<target>/ and can be replayed with `$FUZZ_BUILD/tests/fuzz/<target> FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${FUZZ_BUILD:-build-fuzz}
+BUILD=${FUZZ_BUILD:-build-san}
 SECONDS_EACH=${FUZZ_SECONDS:-}
 JOBS=${JOBS:-$(nproc)}
 
-if ! command -v clang++ >/dev/null 2>&1; then
-  echo "fuzz: clang++ is not installed; the fuzz targets need clang's libFuzzer" >&2
-  exit 1
-fi
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCORDON_FUZZ=ON -DCORDON_TESTS=OFF \
-    -DCORDON_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets
+  SAN_BUILD=$BUILD JOBS=$JOBS ./scripts/build_sanitizer_tree.sh
 fi
 # runs_for TARGET: the number of inputs tests/fuzz/runs.txt gives it (default 100000).
 runs_for() {

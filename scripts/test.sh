@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# Runs every test: unit tests, integration tests (as this user, and again as an unprivileged
-# user when run as root), a sanitizer tree (AddressSanitizer and UndefinedBehaviorSanitizer)
-# that runs the unit tests and gives the integration tests a sanitized cordon, the macOS
-# configuration built on Linux, the fuzz targets for a fixed number of inputs, the package, and
-# the end-to-end checks with real clients.
+# Runs every test: unit tests, integration tests (the binary's and the library's, as this user
+# and again as an unprivileged user when run as root, side by side by scripts/run_gtests.sh),
+# a sanitizer tree (clang: AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's
+# coverage) that runs the unit and library tests, gives the integration tests a sanitized
+# cordon and runs the fuzz targets for a fixed number of inputs, the macOS configuration built
+# on Linux, the package, and the end-to-end checks with real clients.
 #
-# The main tree ($BUILD) is built by `make build` before this runs. The other three trees build
+# The main tree ($BUILD) is built by `make build` before this runs. The other two trees build
 # in the background, one after the other and at a lower priority, while the main tree's tests
 # run (they mostly wait on sandboxes, so the cores are free for the compiler); each tree's
 # tests run as soon as it is built. The phase times are printed at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-SAN_BUILD=${SAN_BUILD:-build-asan}
+SAN_BUILD=${SAN_BUILD:-build-san}
 MAC_BUILD=${MAC_BUILD:-build-macos}
-FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 JOBS=${JOBS:-$(nproc)}
 logs=$(mktemp -d /tmp/cordon-test-logs.XXXXXX)
 failed=()
@@ -43,19 +43,10 @@ wait_for() {
   fi
 }
 
-# The sanitizer tree: GCC, ASan+UBSan, unoptimized; the integration tests run against its cordon.
-# (One clang tree for the sanitizers and the fuzz targets was tried: clang 14 with this
-# machine's libstdc++ has no C++20 coroutines, which the proxy's Asio code needs.)
+# The sanitizer tree (clang; scripts/build_sanitizer_tree.sh): the unit and library tests, a
+# sanitized cordon for the integration tests, and the fuzz targets.
 build_sanitizer_tree() {
-  cmake -S . -B "$SAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCORDON_SANITIZE=ON \
-    -DCORDON_BENCH=OFF &&
-    cmake --build "$SAN_BUILD" -j "$JOBS" --target unit_tests cordon
-}
-# The fuzz targets: clang and libFuzzer, the pure layers only (scripts/fuzz.sh runs them).
-build_fuzz_tree() {
-  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD" -G Ninja -DCORDON_FUZZ=ON -DCORDON_TESTS=OFF \
-    -DCORDON_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
-    cmake --build "$FUZZ_BUILD" -j "$JOBS" --target fuzz_targets
+  SAN_BUILD=$SAN_BUILD JOBS=$JOBS ./scripts/build_sanitizer_tree.sh
 }
 # MAC-5: the macOS configuration (CORDON_PRETEND_MACOS: no libseccomp, no bwrap backend, the
 # POSIX process primitive), unoptimized to build fast, only what its suites need.
@@ -79,7 +70,6 @@ build_in_background() {
 builds=()
 [ -z "${CORDON_SKIP_SANITIZER:-}" ] && builds+=(sanitizer)
 [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ] && builds+=(macos)
-builds+=(fuzz)
 build_in_background "${builds[@]}" &
 background=$!
 trap 'kill $background 2>/dev/null; rm -rf "$logs" "${shared:-}"' EXIT
@@ -93,15 +83,17 @@ run_step "portable sources" ./scripts/check_portable.sh
 step "the POSIX process primitive (MAC-5: the one a macOS build links), run here"
 run_step "posix process primitive" "$BUILD/tests/posix_process_tests" --gtest_brief=1
 
-step "layers (issue 15: the pure archive calls nothing of the host, and no higher layer)"
+step "layers: the pure archive calls nothing of the host, no layer includes a higher one, every source is in one layer"
 run_step "pure archive" ./scripts/check_pure.sh "$BUILD/libcordon_pure.a"
 run_step "layer includes" env BUILD="$BUILD" ./scripts/check_layers.sh
+run_step "layer claims" ./scripts/check_layer_claims.sh
 
 step "requirements: docs/requirements.md is current and every requirement id has a test"
 run_step "requirements" ./scripts/requirements.py --check
 
-step "integration tests as $(id -un)"
-run_step "integration tests ($(id -un))" "$BUILD/tests/integration_tests" --gtest_brief=1
+step "integration tests as $(id -un): the binary's, then the library's (side by side, scripts/run_gtests.sh)"
+run_step "integration tests ($(id -un))" ./scripts/run_gtests.sh "$BUILD/tests/integration_tests"
+run_step "library tests ($(id -un))" ./scripts/run_gtests.sh "$BUILD/tests/library_tests"
 
 if [ "$(id -u)" -eq 0 ]; then
   user=cordon-test
@@ -110,12 +102,13 @@ if [ "$(id -u)" -eq 0 ]; then
   fi
   # The clone may live where that user cannot read (/root): run copies from a shared folder.
   shared=$(mktemp -d /tmp/cordon-test-bin.XXXXXX)
-  cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$shared/"
+  cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$BUILD/tests/library_tests" "$shared/"
   chmod 755 "$shared" "$shared"/*
+  as_user=(runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin
+    CORDON_MUST_WORK="${CORDON_MUST_WORK:-}" CORDON_TEST_BINARY="$shared/cordon")
   step "integration tests as the unprivileged user $user"
-  run_step "integration tests ($user)" runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin \
-    CORDON_MUST_WORK="${CORDON_MUST_WORK:-}" CORDON_TEST_BINARY="$shared/cordon" \
-    "$shared/integration_tests" --gtest_brief=1
+  run_step "integration tests ($user)" ./scripts/run_gtests.sh "${as_user[@]}" "$shared/integration_tests"
+  run_step "library tests ($user)" ./scripts/run_gtests.sh "${as_user[@]}" "$shared/library_tests"
 fi
 
 step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"
@@ -137,11 +130,18 @@ if [ -x scripts/clients_e2e.sh ]; then
 fi
 
 if [ -z "${CORDON_SKIP_SANITIZER:-}" ]; then
-  step "AddressSanitizer and UndefinedBehaviorSanitizer: unit tests, and the integration tests against a sanitized cordon"
+  step "AddressSanitizer and UndefinedBehaviorSanitizer: unit and library tests, the integration tests against a sanitized cordon; the fuzz targets beside them"
   if wait_for sanitizer; then
+    # The fuzz targets run beside the sanitized tests, which mostly wait on sandboxes.
+    fuzz_t0=$SECONDS
+    (renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
+     FUZZ_BUILD="$SAN_BUILD" FUZZ_NO_BUILD=1 ./scripts/fuzz.sh >"$logs/fuzz.out" 2>&1
+     echo $? >"$logs/fuzz.rc") &
+    fuzz=$!
+    san=(env CORDON_TEST_BINARY="$PWD/$SAN_BUILD/cordon")
     run_step "unit tests (asan+ubsan)" "$SAN_BUILD/tests/unit_tests" --gtest_brief=1
-    run_step "integration tests (asan+ubsan cordon)" env CORDON_TEST_BINARY="$PWD/$SAN_BUILD/cordon" \
-      "$BUILD/tests/integration_tests" --gtest_brief=1
+    run_step "library tests (asan+ubsan)" ./scripts/run_gtests.sh "${san[@]}" "$SAN_BUILD/tests/library_tests"
+    run_step "integration tests (asan+ubsan cordon)" ./scripts/run_gtests.sh "${san[@]}" "$BUILD/tests/integration_tests"
   fi
 fi
 
@@ -154,9 +154,12 @@ if [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ]; then
       "$MAC_BUILD/tests/macos_suites" --gtest_brief=1
   fi
 fi
-step "fuzz targets (a fixed number of inputs each)"
-if wait_for fuzz; then
-  run_step "fuzz" env FUZZ_BUILD="$FUZZ_BUILD" FUZZ_NO_BUILD=1 ./scripts/fuzz.sh
+if [ -n "${fuzz:-}" ]; then
+  step "fuzz targets (a fixed number of inputs each, from the sanitizer tree)"
+  wait "$fuzz"
+  cat "$logs/fuzz.out"
+  phases+=("$(printf '%5ss  %s' $((SECONDS - fuzz_t0)) "fuzz (beside the sanitized tests)")")
+  if [ "$(cat "$logs/fuzz.rc")" = 0 ]; then echo "==> fuzz: passed"; else echo "==> fuzz: FAILED"; failed+=(fuzz); fi
 fi
 wait "$background" 2>/dev/null
 
