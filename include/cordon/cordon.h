@@ -43,6 +43,8 @@
 #include <vector>
 
 #include "cordon/approval.h"
+#include "cordon/error.h"
+#include "cordon/policy.h"
 #include "cordon/result.h"
 
 namespace cordon::api {
@@ -55,22 +57,6 @@ using cordon::Ok;
 using cordon::PersonAnswer;
 using cordon::Question;
 using cordon::Reply;
-
-// An error of the public API: what happened, which path, and the fix, for a person.
-struct Error {
-  ErrorCode code = ErrorCode::kRefused;
-  std::string message;  // full sentence(s) a person can act on
-  std::string path;     // the path concerned, when there is one
-  int sys_errno = 0;    // errno when a syscall failed
-  // The same error in libcordon's own form (its code as SRV-1's word), for the faces.
-  operator cordon::Error() const {  // NOLINT(google-explicit-constructor)
-    return cordon::Error{std::string(to_string(code)), message, path, sys_errno};
-  }
-};
-
-template <class T>
-using Result = cordon::Result<T, Error>;
-using Status = Result<Ok>;
 
 // Runs the helper that a sandbox starts inside itself (the probe's checker), when argv asks for
 // it, and returns its exit status; returns -1 for an ordinary start. Call it first in main() of
@@ -134,6 +120,9 @@ struct Options {
   // Called with each start notice (mode off, variables stripped, ...) as soon as it is known,
   // before the first command runs; may be empty.
   std::function<void(const std::string&)> on_notice;
+  // The policy, made in code with a PolicyBuilder (cordon/policy.h), in place of the user's
+  // config.toml, which is then not read. nullopt: the user's config (CFG-1).
+  std::optional<SandboxPolicy> policy;
 };
 
 // The sandbox as `initialize` reports it (SRV-1).

@@ -14,6 +14,7 @@
 #include "backend/linux/judge_process.h"
 #include "backend/linux/probe.h"
 #include "commands/classify.h"
+#include "config/config_file.h"
 #include "cordon/cordon.h"
 #include "core/error_code.h"
 #include "core/paths.h"
@@ -572,7 +573,11 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
                                  "remove it."));
   HostContext host = read_host_context(std::move(env), options.cwd);
   trace("api: host read");
-  auto policy = load_user_policy(host.folders);
+  // A policy made in code (PolicyBuilder) takes the place of the user's config file; it was
+  // checked when built, by the same parser.
+  auto policy = options.policy
+                    ? parse_config(options.policy->toml(), "the policy given in Options::policy")
+                    : load_user_policy(host.folders);
   trace("api: config read");
   if (!policy.ok())
     return fail(ErrorCode::kUnavailable,

@@ -1,0 +1,29 @@
+// The public API's error and result types (cordon/cordon.h, cordon/policy.h).
+#pragma once
+
+#include <string>
+
+#include "cordon/result.h"
+
+namespace cordon::api {
+
+using cordon::ErrorCode;
+using cordon::Ok;
+
+// An error of the public API: what happened, which path, and the fix, for a person.
+struct Error {
+  ErrorCode code = ErrorCode::kRefused;
+  std::string message;  // full sentence(s) a person can act on
+  std::string path;     // the path concerned, when there is one
+  int sys_errno = 0;    // errno when a syscall failed
+  // The same error in libcordon's own form (its code as SRV-1's word), for the faces.
+  operator cordon::Error() const {  // NOLINT(google-explicit-constructor)
+    return cordon::Error{std::string(to_string(code)), message, path, sys_errno};
+  }
+};
+
+template <class T>
+using Result = cordon::Result<T, Error>;
+using Status = Result<Ok>;
+
+}  // namespace cordon::api
