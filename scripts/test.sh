@@ -6,7 +6,7 @@
 # cordon and runs the fuzz targets for a fixed number of inputs, the macOS configuration built
 # on Linux, the package, and the end-to-end checks with real clients.
 #
-# The main tree ($BUILD) is built by `make build` before this runs. The other two trees build
+# The main tree ($BUILD) is built first (`make build`, a timed phase). The other two trees build
 # in the background, one after the other and at a lower priority, while the main tree's tests
 # run (they mostly wait on sandboxes, so the cores are free for the compiler); each tree's
 # tests run as soon as it is built. The phase times are printed at the end.
@@ -67,6 +67,10 @@ build_in_background() {
     mv "$logs/$name.rc.tmp" "$logs/$name.rc"
   done
 }
+step "the main tree (make build)"
+run_step "main build" make --no-print-directory build BUILD="$BUILD" JOBS="$JOBS"
+if [ ${#failed[@]} -gt 0 ]; then echo "FAILED: the main tree did not build"; exit 1; fi
+
 builds=()
 [ -z "${CORDON_SKIP_SANITIZER:-}" ] && builds+=(sanitizer)
 [ -z "${CORDON_SKIP_MACOS_CHECK:-}" ] && builds+=(macos)
