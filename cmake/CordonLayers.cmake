@@ -134,6 +134,12 @@ endif()
 # Asio only where the proxy is (the net layer).
 add_library(cordon_asio INTERFACE)
 target_include_directories(cordon_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  # Asio 1.22 finds co_await on clang only through the coroutines TS (__cpp_coroutines and
+  # <experimental/coroutine>), which clang 16 with libstdc++ no longer offers; it has C++20's
+  # coroutines, which Asio's GCC branch detects for the library part (ASIO_HAS_STD_COROUTINE).
+  target_compile_definitions(cordon_asio INTERFACE ASIO_HAS_CO_AWAIT=1)
+endif()
 
 # --- The pure layers: no syscalls that read or change the host. --------------------------
 cordon_layer(core SOURCES core/*.cc HEADERS core/*.h LIBS cordon_third_party)
