@@ -118,16 +118,45 @@ set(CORDON_HOST_CXX_FLAGS "" CACHE STRING "Extra compile flags for the host laye
 separate_arguments(CORDON_HOST_FLAGS NATIVE_COMMAND "${CORDON_HOST_CXX_FLAGS}")
 # The pure layers: no syscalls that read or change the host (defined below, in this order).
 set(CORDON_PURE_LAYERS core config plan commands approval files_rules render integrations)
+# cordon_pch_sum(TARGET): the checksum ccache hashes instead of TARGET's precompiled header
+# (cmake/PchSum.cmake), made before the header and so before every object that uses it.
+function(cordon_pch_sum target)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(out ${dir}/cmake_pch.hxx.pch.sum)
+  else()
+    set(out ${dir}/cmake_pch.hxx.gch.sum)
+  endif()
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
+  separate_arguments(base NATIVE_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}}")
+  set(defs "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(incs "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(flags ${base} "$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>"
+    "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>" "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
+    -std=c++${CMAKE_CXX_STANDARD})
+  # One argument, the flags joined by '|' (PchSum.cmake splits them again).
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DCXX=${CMAKE_CXX_COMPILER} "-DFLAGS=$<JOIN:${flags},|>"
+      -DHEADER=${dir}/cmake_pch.hxx -DOUT=${out} -P ${CMAKE_SOURCE_DIR}/cmake/PchSum.cmake
+    DEPENDS ${CMAKE_SOURCE_DIR}/cmake/PchSum.cmake
+    DEPFILE ${out}.d
+    VERBATIM)
+  add_custom_target(${target}_sum DEPENDS ${out})
+  add_dependencies(${target} ${target}_sum)
+endfunction()
+
 if(CORDON_PCH)
   add_library(cordon_pch OBJECT ${CMAKE_SOURCE_DIR}/cmake/pch_stub.cc)
   target_link_libraries(cordon_pch PRIVATE cordon_third_party)
   target_compile_options(cordon_pch PRIVATE ${CORDON_WARNINGS})
   target_precompile_headers(cordon_pch PRIVATE ${CORDON_PCH_HEADERS})
+  cordon_pch_sum(cordon_pch)
   if(CORDON_HOST_FLAGS)
     add_library(cordon_pch_host OBJECT ${CMAKE_SOURCE_DIR}/cmake/pch_stub.cc)
     target_link_libraries(cordon_pch_host PRIVATE cordon_third_party)
     target_compile_options(cordon_pch_host PRIVATE ${CORDON_WARNINGS} ${CORDON_HOST_FLAGS})
     target_precompile_headers(cordon_pch_host PRIVATE ${CORDON_PCH_HEADERS})
+    cordon_pch_sum(cordon_pch_host)
   endif()
 endif()
 

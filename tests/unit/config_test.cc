@@ -233,6 +233,25 @@ TEST(Config, NonAsciiIsParsedOrRefusedNeverUndefined) {  // CFG-2 (fuzz_config f
   EXPECT_FALSE(nbsp.ok());
 }
 
+// CFG-2 (fuzz_config found this: toml++ asserted on a control character where a key starts).
+TEST(Config, ControlCharactersAreRefusedWithTheirLine) {
+  for (char c : {'\0', '\x01', '\x1f', '\x7f', '\r'}) {
+    std::string text = "[sandbox]\nmode = \"on\"\n[";
+    text += c;
+    text += "away]\n";
+    auto r = parse_config(text, "/c.toml");
+    ASSERT_FALSE(r.ok()) << int(c);
+    EXPECT_NE(r.error().message.find("/c.toml:3: the config has a control character"),
+              std::string::npos)
+        << r.error().message;
+  }
+  // Tab and CRLF newlines are TOML; a control character inside a string is refused too.
+  EXPECT_TRUE(parse_config("[sandbox]\r\nmode\t= \"on\"\r\n", "/c.toml").ok());
+  EXPECT_FALSE(parse_config("[sandbox]\nhide = [\"/a\x02"
+                                   "b\"]\n",
+                                   "/c.toml").ok());
+}
+
 }  // namespace
 }  // namespace cordon
 
