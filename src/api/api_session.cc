@@ -510,6 +510,7 @@ class SessionImpl : public Session {
       std::lock_guard<std::mutex> lock(classifier_mu_);
       if (!classifier_ && !classifier_error_) {
         auto c = CommandClassifier::create(policy_.commands);
+        trace("api: command classifier made");
         if (c.ok())
           classifier_.emplace(std::move(*c));
         else
