@@ -5,7 +5,7 @@
 // plan of an ordinary project already has about 20, so 10 is not reachable); and per-command
 // overhead in a git repository of 100 and of 100,000 files (PERF-3).
 //
-//   bench_compare CORDON_BINARY [--runs N] [--only NAME]
+//   bench_compare CORDON_BINARY [--runs N] [--only NAME] [--also OTHER_CORDON_BINARY]
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -213,10 +213,11 @@ int main(int argc, char** argv) {
   std::string self = std::filesystem::canonical("/proc/self/exe").string();
   const std::string floor_wrapper = self.substr(0, self.rfind('/')) + "/floor_wrapper";
   int runs = 200;
-  std::string only;
+  std::string only, also;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+    if (!std::strcmp(argv[i], "--also")) also = argv[i + 1];  // another cordon (before/after)
   }
   auto bpf = cordon::compile_seccomp(cordon::default_seccomp_rules());
   if (!bpf.ok()) die(bpf.error().message);
@@ -247,7 +248,15 @@ int main(int argc, char** argv) {
     big.env[0] = "HOME=" + home2;
     big.cwd = home2 + "/project";
     time_once(big);  // the first walk, then cached
-    auto r = alternate({c, b, t, w, big}, runs);
+    std::vector<Cmd> cmds{c, b, t, w, big};
+    if (!also.empty()) {
+      Cmd o = c, ob = big;
+      o.argv[0] = ob.argv[0] = also;
+      time_once(ob);
+      cmds.push_back(o);
+      cmds.push_back(ob);
+    }
+    auto r = alternate(cmds, runs);
     const bool root = geteuid() == 0;
     report(root ? "cordon run -- true [root, cgroup]" : "cordon run -- true", r[0]);
     report("bwrap (hand-written, same plan)", r[1]);
@@ -261,6 +270,13 @@ int main(int argc, char** argv) {
                 pct(r[0], 0.1) / pct(r[3], 0.1), pct(r[0], 0.9) / pct(r[3], 0.9));
     std::printf("  30,000-file ~/.claude adds %.2f ms per command (median; target < 0.5)\n",
                 median(r[4]) - median(r[0]));
+    if (!also.empty()) {
+      report("--also: cordon run -- true", r[5]);
+      report("--also: 30,000-file ~/.claude", r[6]);
+      std::printf("  --also cordon / floor: median %.3f, p10 %.3f, p90 %.3f\n",
+                  median(r[5]) / median(r[3]), pct(r[5], 0.1) / pct(r[3], 0.1),
+                  pct(r[5], 0.9) / pct(r[3], 0.9));
+    }
   }
 
   if (only.empty() || only == "probe") {
