@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <mutex>
+#include <thread>
 #include <set>
 
 #include "api/face_options.h"
@@ -97,6 +98,9 @@ class SessionImpl : public Session {
  public:
   SessionImpl(const Options& opts, const FaceOptions& face, HostContext host, Policy policy)
       : opts_(opts), face_(face), host_(std::move(host)), policy_(std::move(policy)) {}
+  ~SessionImpl() override {
+    if (warm_.joinable()) warm_.join();
+  }
 
   Status init() {
     SessionOptions so;
@@ -283,6 +287,9 @@ class SessionImpl : public Session {
       io.capture_limit = req.output_limit;
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
+    // PERF-1: the command policy's tables are built (once per process) on a thread while the
+    // sandbox starts; the check waits for them only if they are not ready by then.
+    if (check) warm_classifier();
     CommandResult cr = session_->run(r, io, check);
     if (cr.refusal && !cr.withheld) return from_refusal(*cr.refusal);
 
@@ -503,22 +510,36 @@ class SessionImpl : public Session {
     return v;
   }
 
+  // The command classifier, made once (classifier_mu_ held).
+  void make_classifier_locked() {
+    if (classifier_ || classifier_error_) return;
+    auto c = CommandClassifier::create(policy_.commands);
+    trace("api: command classifier made");
+    if (c.ok())
+      classifier_.emplace(std::move(*c));
+    else
+      classifier_error_ = make_error(
+          "unavailable", fmt::format("{}: {} Commands are refused until the config is fixed "
+                                     "(CFG-2).",
+                                     policy_.source_file, c.error().message));
+  }
+
+  void warm_classifier() {
+    std::lock_guard<std::mutex> lock(warm_mu_);
+    if (warm_.joinable()) return;  // started once: the classifier lasts the session
+    warm_ = std::thread([this] {
+      std::lock_guard<std::mutex> l(classifier_mu_);
+      make_classifier_locked();
+    });
+  }
+
   cordon::Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
                                                         const std::optional<std::string>& command,
                                                         const std::string& cwd, bool network) {
     const CommandClassifier* classifier;
     {
       std::lock_guard<std::mutex> lock(classifier_mu_);
-      if (!classifier_ && !classifier_error_) {
-        auto c = CommandClassifier::create(policy_.commands);
-        if (c.ok())
-          classifier_.emplace(std::move(*c));
-        else
-          classifier_error_ = make_error(
-              "unavailable", fmt::format("{}: {} Commands are refused until the config is fixed "
-                                         "(CFG-2).",
-                                         policy_.source_file, c.error().message));
-      }
+      make_classifier_locked();
       if (classifier_error_) return *classifier_error_;
       classifier = &*classifier_;
     }
@@ -542,6 +563,8 @@ class SessionImpl : public Session {
   std::mutex classifier_mu_;
   std::optional<CommandClassifier> classifier_;
   std::optional<cordon::Error> classifier_error_;
+  std::mutex warm_mu_;
+  std::thread warm_;  // makes the classifier while the first command's sandbox starts
   SessionInfo info_;
   SteadyClock clock_;
   std::unique_ptr<JudgeProcess> judge_;

@@ -50,7 +50,7 @@ namespace {
 
 // FS-5: the targets of links inside the hidden folders. cordon's own folders are left out: they
 // are hidden to keep sessions apart, and commands write links there (their /tmp).
-void read_hidden_links(Facts& f) {
+void read_hidden_links(Facts& f, const std::string& cache_dir) {
   std::vector<std::string> roots, shown;
   std::vector<size_t> owner;
   for (size_t i = 0; i < f.hidden.size(); ++i) {
@@ -64,10 +64,17 @@ void read_hidden_links(Facts& f) {
     }
   }
   if (roots.empty()) return;
+  trace("facts: hidden links walk");
   auto kept = [&](const std::string& t) {
     return !link_target_kept_because(t, f.home, f.project).empty();
   };
-  HiddenLinkScan scan = scan_hidden_links(roots, shown, kept);
+  // PERF-1: the listings of unchanged folders come from the cache; every link is resolved anew.
+  const std::string file = cache_dir.empty() ? "" : path_join(cache_dir, "hidden-links");
+  HiddenLinkCache cache;
+  if (!file.empty()) cache = load_hidden_link_cache(file);
+  HiddenLinkScan scan = scan_hidden_links(roots, shown, kept, {}, file.empty() ? nullptr : &cache);
+  if (!file.empty()) (void)save_hidden_link_cache(file, cache);
+  trace("facts: hidden links");
   f.hidden_links_refusal = std::move(scan.refusal);
   for (auto& l : scan.links) f.hidden[owner[l.root]].links.push_back(std::move(l.info));
 }
@@ -98,7 +105,7 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     }
     f.hidden.push_back(std::move(h));
   }
-  read_hidden_links(f);
+  read_hidden_links(f, in.folders.cache);
   for (const auto& w : policy.writable)
     f.writable.push_back(read_path_info(expand_home(w, in.home)));
   std::vector<ProtectEntry> entries = protected_entries(policy);
@@ -114,13 +121,16 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     gi.nested_git = indexed_nested_git(dir_index_file(in.folders.cache, in.project), in.project);
   f.git = read_git_facts(gi);
   f.protected_paths = read_protected_facts(entries, in.project, f.git);
+  trace("facts: protected");
   f.git_config_copies = sanitized_git_configs(in.env, in.home, in.folders.cache);  // FS-12
   // NET-3: a token in the project's own remote URL, for every command (what a command can read
   // now, a later networked one can send).
   if (auto c = sanitized_project_git_config(f.git.common_dir, in.project, in.env, in.folders.cache))
     f.git_config_copies.push_back(std::move(*c));
+  trace("facts: git config copies");
   f.home_config_copies =  // FS-4, FS-6
       sanitized_home_configs({in.home, in.folders.cordon_home}, in.home, in.folders.cache);
+  trace("facts: home config copies");
   if (in.network) {
     CredentialScanLimits lim;
     lim.cache_dir = in.folders.cache;
@@ -139,6 +149,7 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   ci.env = in.env;
   ci.prepare = in.prepare_caches;
   f.caches = read_cache_facts(ci);
+  trace("facts: caches");
   f.machine.bwrap = find_bwrap(in.env);
   long am = sysconf(_SC_ARG_MAX);
   if (am > 0) f.machine.arg_max = static_cast<uint64_t>(am);

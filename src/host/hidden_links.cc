@@ -6,14 +6,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ctime>
+#include <map>
 #include <set>
 
 #include "core/paths.h"
+#include "core/strings.h"
+#include "host/file_open.h"
 #include "host/path_info.h"
+#include "sys/fs_util.h"
 
 namespace cordon {
 
 namespace {
+
+constexpr int64_t kRacyNs = 100 * 1000 * 1000;  // above any kernel's timestamp granularity
+constexpr const char* kMagic = "cordon-hidden-links-v1";
+
+int64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return timespec_ns(ts);
+}
 
 struct Walk {
   const HiddenLinkLimits& limits;
@@ -23,6 +37,8 @@ struct Walk {
   std::vector<std::string> shown;  // how each root is named
   std::vector<size_t> origin;      // for each root, the caller's root it was reached from
   std::set<std::string> found;     // link targets already recorded
+  HiddenLinkCache* cache = nullptr;
+  std::map<std::string, HiddenDirListing> walked;  // this walk's listings, for the cache
 
   bool inside_a_root(const std::string& p) const {
     for (const auto& r : roots)
@@ -62,39 +78,68 @@ struct Walk {
     return true;
   }
 
-  // Lists one folder; false when a bound was passed.
-  bool list(const std::string& dir, size_t ri, std::vector<std::pair<std::string, size_t>>& todo) {
+  // One folder's listing: the cached one while the folder is unchanged, else read now.
+  // False when it cannot be listed (unreadable to cordon, so to the command too).
+  bool listing_of(const std::string& dir, HiddenDirListing& out) {
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return true;  // unreadable to cordon, so to the command too
+    if (fd < 0) return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+      ::close(fd);
+      return false;
+    }
+    const int64_t ctime = timespec_ns(stat_ctime(st));
+    if (cache) {
+      auto it = cache->dirs.find(dir);
+      if (it != cache->dirs.end() && !it->second.racy && it->second.dev == st.st_dev &&
+          it->second.ino == st.st_ino && it->second.ctime_ns == ctime) {
+        ::close(fd);
+        out = it->second;
+        return true;
+      }
+    }
     DIR* d = fdopendir(fd);
     if (!d) {
       ::close(fd);
-      return true;
+      return false;
     }
-    bool ok = true;
+    out = HiddenDirListing{};
+    out.dev = st.st_dev;
+    out.ino = st.st_ino;
+    out.ctime_ns = ctime;
+    out.racy = now_ns() - ctime < kRacyNs;
     while (dirent* e = readdir(d)) {
       std::string name = e->d_name;
       if (name == "." || name == "..") continue;
-      if (++scan.entries_seen > limits.max_entries) {
-        refuse(fmt::format("holds more than {} entries to search", limits.max_entries), shown[ri]);
-        ok = false;
-        break;
-      }
+      ++out.entries;
       unsigned char type = e->d_type;
       if (type == DT_UNKNOWN) {
-        struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+        struct stat est;
+        if (fstatat(dirfd(d), e->d_name, &est, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        type = S_ISDIR(est.st_mode) ? DT_DIR : S_ISLNK(est.st_mode) ? DT_LNK : DT_REG;
       }
-      std::string path = path_join(dir, name);
-      if (type == DT_DIR) todo.emplace_back(std::move(path), ri);
-      if (type == DT_LNK && !on_link(path, ri, todo)) {
-        ok = false;
-        break;
-      }
+      if (type == DT_DIR) out.subdirs.push_back(std::move(name));
+      else if (type == DT_LNK) out.links.push_back(std::move(name));
     }
     closedir(d);
-    return ok;
+    if (cache) cache->changed = true;
+    return true;
+  }
+
+  // Lists one folder; false when a bound was passed.
+  bool list(const std::string& dir, size_t ri, std::vector<std::pair<std::string, size_t>>& todo) {
+    HiddenDirListing l;
+    if (!listing_of(dir, l)) return true;
+    scan.entries_seen += l.entries;
+    if (scan.entries_seen > limits.max_entries) {
+      refuse(fmt::format("holds more than {} entries to search", limits.max_entries), shown[ri]);
+      return false;
+    }
+    for (const auto& name : l.subdirs) todo.emplace_back(path_join(dir, name), ri);
+    for (const auto& name : l.links)
+      if (!on_link(path_join(dir, name), ri, todo)) return false;
+    if (cache) walked.emplace(dir, std::move(l));
+    return true;
   }
 };
 
@@ -103,8 +148,8 @@ struct Walk {
 HiddenLinkScan scan_hidden_links(const std::vector<std::string>& roots,
                                  const std::vector<std::string>& shown,
                                  const std::function<bool(const std::string&)>& kept_visible,
-                                 const HiddenLinkLimits& limits) {
-  Walk w{limits, kept_visible, {}, {}, {}, {}, {}};
+                                 const HiddenLinkLimits& limits, HiddenLinkCache* cache) {
+  Walk w{limits, kept_visible, {}, {}, {}, {}, {}, cache, {}};
   std::vector<std::pair<std::string, size_t>> todo;
   for (size_t i = 0; i < roots.size(); ++i) {
     std::string r = normalize_path(roots[i]);
@@ -119,7 +164,60 @@ HiddenLinkScan scan_hidden_links(const std::vector<std::string>& roots,
     todo.pop_back();
     if (!w.list(dir, ri, todo)) break;
   }
+  if (cache) {
+    // A refused walk stopped early: its listings are kept, the rest of the cache too.
+    if (!w.scan.refusal.empty()) {
+      for (auto& [k, v] : w.walked) cache->dirs[k] = std::move(v);
+    } else {
+      if (w.walked.size() != cache->dirs.size()) cache->changed = true;
+      cache->dirs = std::move(w.walked);
+    }
+  }
   return std::move(w.scan);
+}
+
+// The file: the magic, then per folder seven fields, each ended by a NUL: path, device, inode,
+// ctime, racy, entry count, subfolder names and link names (each list joined by '/', which no
+// name holds).
+HiddenLinkCache load_hidden_link_cache(const std::string& file) {
+  HiddenLinkCache c;
+  auto text = read_file_nofollow(file, 64 << 20);
+  if (!text.ok()) return c;
+  std::vector<std::string> f;
+  size_t pos = 0;
+  while (pos < text->size()) {
+    size_t z = text->find('\0', pos);
+    if (z == std::string::npos) return HiddenLinkCache{};
+    f.push_back(text->substr(pos, z - pos));
+    pos = z + 1;
+  }
+  if (f.empty() || f[0] != kMagic || (f.size() - 1) % 8 != 0) return HiddenLinkCache{};
+  try {
+    for (size_t i = 1; i + 8 <= f.size(); i += 8) {
+      HiddenDirListing l;
+      l.dev = std::stoull(f[i + 1]);
+      l.ino = std::stoull(f[i + 2]);
+      l.ctime_ns = std::stoll(f[i + 3]);
+      l.racy = f[i + 4] != "0";
+      l.entries = std::stoull(f[i + 5]);
+      if (!f[i + 6].empty()) l.subdirs = split(f[i + 6], '/');
+      if (!f[i + 7].empty()) l.links = split(f[i + 7], '/');
+      c.dirs.emplace(f[i], std::move(l));
+    }
+  } catch (...) {
+    return HiddenLinkCache{};
+  }
+  return c;
+}
+
+Status save_hidden_link_cache(const std::string& file, const HiddenLinkCache& c) {
+  if (!c.changed) return ok_status();
+  std::string out = std::string(kMagic) + '\0';
+  for (const auto& [path, l] : c.dirs)
+    out += fmt::format("{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}", path, '\0', l.dev, '\0', l.ino, '\0',
+                       l.ctime_ns, '\0', l.racy ? "1" : "0", '\0', l.entries, '\0',
+                       join(l.subdirs, "/"), '\0', join(l.links, "/"), '\0');
+  return write_file_atomic(file, out, false, 0600);
 }
 
 }  // namespace cordon

@@ -8,10 +8,16 @@
 // folder, rather than run with a secret left readable.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "core/result.h"
 
 #include "plan/facts.h"
 
@@ -35,6 +41,30 @@ struct HiddenLinkScan {
   size_t entries_seen = 0;
 };
 
+// PERF-1: what the walk read of each folder, kept between commands. A folder's listing is used
+// again only while the folder is the same one (device, inode) with the same ctime: an entry
+// added, removed or renamed in it, and a utimes() on it, change its ctime. A folder listed
+// within the clock's granularity of its last change is "racy" and listed again next time (as
+// the directory index and git do). Links are not kept: each link found is resolved again at
+// every walk (its target, or a folder on the way to it, may have changed), and a folder that
+// could not be listed is tried again.
+struct HiddenDirListing {
+  uint64_t dev = 0, ino = 0;
+  int64_t ctime_ns = 0;
+  bool racy = false;
+  size_t entries = 0;                 // for the bound
+  std::vector<std::string> subdirs;   // names of the folders in it
+  std::vector<std::string> links;     // names of the links in it
+};
+struct HiddenLinkCache {
+  std::map<std::string, HiddenDirListing> dirs;  // by the folder's path, as walked
+  bool changed = false;  // a listing was read again, or a folder is no longer walked
+};
+// The cache saved in `file`; empty when it is missing, damaged or of another version.
+HiddenLinkCache load_hidden_link_cache(const std::string& file);
+// Written atomically (0600); nothing is written when `cache.changed` is false.
+Status save_hidden_link_cache(const std::string& file, const HiddenLinkCache& cache);
+
 // Walks the folders `roots` (real paths of hidden folders; `shown[i]` is how roots[i] is named
 // to a person, "~/.config/gh"). A folder cordon cannot list is skipped: a command, running with
 // the same rights or fewer, cannot list it either. A link's target folder is walked too, unless
@@ -43,6 +73,9 @@ struct HiddenLinkScan {
 HiddenLinkScan scan_hidden_links(const std::vector<std::string>& roots,
                                  const std::vector<std::string>& shown,
                                  const std::function<bool(const std::string&)>& kept_visible,
-                                 const HiddenLinkLimits& limits = {});
+                                 const HiddenLinkLimits& limits = {},
+                                 HiddenLinkCache* cache = nullptr);
+// With `cache`: the listings of unchanged folders are taken from it (no readdir) and the cache
+// is left holding the listings of this walk.
 
 }  // namespace cordon

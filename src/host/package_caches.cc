@@ -42,13 +42,20 @@ bool is_real_dir(const std::string& p) {
 // project's caches at the same place below it.
 std::string view_dir(const std::string& root) { return path_join(root, "view"); }
 
+std::string first_line(const std::string& file);
+
 Status prepare(const CacheFactsInput& in, const std::string& root, const std::string& tools) {
   if (auto s = make_dirs(tools, 0700); !s.ok()) return s;
   std::string chain = path_join(view_dir(root), path_relative(tools, in.folders.cache));
   if (auto s = make_dirs(chain, 0700); !s.ok()) return s;
-  (void)write_file_atomic(path_join(root, kProjectFile), in.project + "\n", false);
-  (void)write_file_atomic(path_join(root, kUsedFile), std::to_string(std::time(nullptr)) + "\n",
-                          false);
+  // PERF-1: written when they change, not at every command (a write and a rename each): the
+  // project's name once, the time of last use at most once a minute (`cordon cache` shows it).
+  if (first_line(path_join(root, kProjectFile)) != in.project)
+    (void)write_file_atomic(path_join(root, kProjectFile), in.project + "\n", false);
+  const std::time_t now = std::time(nullptr);
+  const std::string used = first_line(path_join(root, kUsedFile));
+  if (used.empty() || now - std::atoll(used.c_str()) >= 60)
+    (void)write_file_atomic(path_join(root, kUsedFile), std::to_string(now) + "\n", false);
   for (const auto& t : cache_tools()) {
     if (t.way != CacheWay::kMount) continue;
     // PKG-3: only over a cache the user already has; nothing is made in the home, not even a

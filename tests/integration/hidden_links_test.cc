@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "harness.h"
 
 namespace cordon::it {
@@ -78,6 +80,72 @@ TEST(HiddenLinks, PastTheBoundTheWalkRefusesNamingTheFolder) {  // FS-5, NET-3's
   HiddenLinkLimits few_targets{100000, 3};
   s = scan_hidden_links({h + "/.aws"}, {"~/.aws"}, kNothingKept, few_targets);
   EXPECT_TRUE(has(s.refusal, "~/.aws holds links to more than 3 places")) << s.refusal;
+}
+
+// PERF-1: the walk's cache. An unchanged folder is not listed again, yet a new link anywhere
+// below, a target reached through a folder replaced by a link, and a folder that became
+// listable are all seen by the next walk.
+TEST(HiddenLinks, TheCacheSeesEveryChangeByTheNextWalk) {  // FS-5, PERF-1
+  World w(false);
+  std::string h = w.home();
+  w.write(h + "/.claude/projects/p/a.jsonl", "{}\n");
+  w.write(h + "/.claude/todos/t.json", "[]\n");
+  w.write(h + "/dotfiles/gh/hosts.yml", "t\n");
+  w.write(h + "/other/hosts.yml", "t2\n");
+  w.write(h + "/.claude/locked/inner/x", "x\n");
+  link(h + "/dotfiles/gh/hosts.yml", h + "/.claude/hosts");
+  w.write(h + "/keys2/k2", "k2\n");
+  link(h + "/keys2/k2", h + "/.claude/locked/inner/k2");
+  ASSERT_EQ(::chmod((h + "/.claude/locked").c_str(), 0), 0);
+  const bool root = geteuid() == 0;  // root lists a mode-0 folder all the same
+  const std::string file = h + "/hidden-links-cache";
+  ::usleep(200 * 1000);  // past the racy window, so the listings are kept
+  bool changed = false;
+  auto walk = [&] {
+    HiddenLinkCache c = load_hidden_link_cache(file);
+    HiddenLinkScan s = scan_hidden_links({h + "/.claude"}, {"~/.claude"}, kNothingKept, {}, &c);
+    changed = c.changed;
+    EXPECT_TRUE(save_hidden_link_cache(file, c).ok());
+    EXPECT_TRUE(s.refusal.empty()) << s.refusal;
+    return targets(s);
+  };
+  const std::string hosts = h + "/dotfiles/gh/hosts.yml", k2 = h + "/keys2/k2";
+  auto first = walk();
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(first, root ? (std::vector<std::string>{hosts, k2}) : std::vector<std::string>{hosts});
+  EXPECT_EQ(walk(), first);
+  EXPECT_FALSE(changed);  // every listing from the cache
+  // A new link deep inside.
+  w.write(h + "/keys/token", "SECRET\n");
+  link(h + "/keys/token", h + "/.claude/projects/p/token");
+  auto after = walk();
+  EXPECT_NE(std::find(after.begin(), after.end(), h + "/keys/token"), after.end());
+  // A folder on the way to a target replaced by a link: the link now leads elsewhere.
+  ASSERT_EQ(::rename((h + "/dotfiles/gh").c_str(), (h + "/dotfiles/gh-old").c_str()), 0);
+  link(h + "/other", h + "/dotfiles/gh");
+  after = walk();
+  EXPECT_NE(std::find(after.begin(), after.end(), h + "/other/hosts.yml"), after.end());
+  // A folder that could not be listed is tried again (its own ctime says nothing of ours).
+  ASSERT_EQ(::chmod((h + "/.claude/locked").c_str(), 0755), 0);
+  after = walk();
+  EXPECT_NE(std::find(after.begin(), after.end(), k2), after.end());
+}
+
+// The next command sees a link added to ~/.claude since the last one (the cache is no excuse).
+TEST(HiddenLinks, ALinkAddedBetweenCommandsIsHiddenFromTheNextOne) {  // FS-5, PERF-1
+  REQUIRE_SANDBOX();
+  World w;
+  std::string h = w.home();
+  w.write(h + "/.claude/projects/p/a.jsonl", "{}\n");
+  w.write(h + "/keys/token", "SECRET-TOKEN\n");
+  Proc r = w.sh("cat " + h + "/keys/token");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "SECRET-TOKEN")) << r.out;  // not linked yet: an ordinary file
+  ::usleep(200 * 1000);
+  ASSERT_EQ(w.sh("true").status, 0);  // the listings are cached now
+  link(h + "/keys/token", h + "/.claude/projects/p/token");
+  r = w.sh("cat " + h + "/keys/token");
+  EXPECT_FALSE(has(r.out, "SECRET-TOKEN")) << r.out;
 }
 
 // What a command sees: stow-style dotfiles, a link to a file and one to a folder.

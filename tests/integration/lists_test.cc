@@ -179,6 +179,26 @@ TEST(Lists, TheGlobalGitConfigKeepsOnlyTheKeysKnownToHoldNoSecret) {  // FS-12, 
   EXPECT_FALSE(has(p.out, "pw-")) << p.out;
 }
 
+// FS-12, PERF-1: git's reading of the global config is kept between commands, by content: a
+// changed config is what the next command sees, sanitized again.
+TEST(Lists, AChangedGlobalGitConfigIsSeenByTheNextCommand) {  // FS-12, PERF-1
+  REQUIRE_SANDBOX();
+  World w;
+  for (const char* v :
+       {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"})
+    w.env.erase(v);
+  w.write(w.home() + "/.gitconfig", "[user]\n\tname = Ada Lovelace\n");
+  Proc r = w.sh("git config --global --list");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "user.name=Ada Lovelace")) << r.out;
+  // Same size, same second: only the content tells them apart.
+  w.write(w.home() + "/.gitconfig", "[user]\n\tname = Bea Lovelace\n[my]\n\tapikey = pw-x\n");
+  r = w.sh("git config --global --list; cat ~/.gitconfig");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "user.name=Bea Lovelace")) << r.out;
+  EXPECT_FALSE(has(r.out, "pw-x")) << r.out;
+}
+
 // PROT-6: PROT-1's entries created in any subfolder are moved aside after the command; the
 // user's own are left alone; a package's files inside node_modules are not touched.
 TEST(Lists, ProtectedEntriesPlantedBelowTheRootAreMovedAside) {  // PROT-6, PROT-7

@@ -80,6 +80,48 @@ TEST(PendingSandbox, StartHandOverReleaseWait) {  // PERF-1, FS-1, PROC-5
   EXPECT_TRUE(rig.ran());
 }
 
+// PROC-6, PERF-1: the cgroup is made and joined off the start's critical path, but by the time
+// the command is released, bwrap and the sandbox's pid 1 are in it (so the command is from its
+// first instruction), and the cgroup is gone once the sandbox was waited for.
+TEST(PendingSandbox, ReleasedOnlyOnceInTheCommandsCgroup) {  // PROC-6, PERF-1
+  REQUIRE_SANDBOX();
+  if (geteuid() != 0) GTEST_SKIP() << "no cgroup can be made here as a plain user";
+  Rig rig;
+  rig.part.argv = {"/bin/sleep", "1"};
+  Limits limits;
+  limits.pids = 50;
+  std::string path;
+  {
+  auto s = PendingSandbox::start(rig.part, limits, std::chrono::seconds(60), rig.bwrap, "", rig.io);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const pid_t pid = s->pid();
+  ASSERT_TRUE(s->hand_over(rig.plan()).ok());
+  ASSERT_TRUE(s->release().ok());
+  auto cgroup_of = [](pid_t p) {
+    std::ifstream f("/proc/" + std::to_string(p) + "/cgroup");
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string mine = cgroup_of(pid);
+  const auto at = mine.find("pids:/");
+  ASSERT_NE(at, std::string::npos) << mine;
+  path = mine.substr(at + 5, mine.find('\n', at) - at - 5);
+  EXPECT_NE(path.find("cordon-"), std::string::npos) << mine;
+  std::ifstream kids("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  pid_t child = 0;
+  ASSERT_TRUE(kids >> child) << "bwrap's pid 1";
+  EXPECT_NE(cgroup_of(child).find("pids:" + path), std::string::npos) << cgroup_of(child);
+  std::ifstream max("/sys/fs/cgroup/pids" + path + "/pids.max");
+  std::string value;
+  max >> value;
+  EXPECT_EQ(value, "50");
+  auto o = s->wait();
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o->bwrap_exit_code.value_or(-1), 0) << o->err;
+  }  // the handle, dropped, removes the cgroup
+  struct stat st;
+  EXPECT_NE(::stat(("/sys/fs/cgroup/pids" + path).c_str(), &st), 0) << "the cgroup is removed";
+}
+
 TEST(PendingSandbox, AbortedBeforeReleaseRunsNothingAndForgetsItsPid) {  // NET-4, PROC-3, SES-2
   REQUIRE_SANDBOX();
   Rig rig;

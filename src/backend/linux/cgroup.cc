@@ -1,5 +1,6 @@
 #include "backend/linux/cgroup.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <fmt/format.h>
@@ -8,11 +9,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -149,6 +152,7 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
       plan.push_back({l.pids, {{"pids.max", std::to_string(pids)}}});
   }
   if (plan.empty()) return make_error("cgroup", "no cgroup can be made here");
+  const bool v2 = plan.front().first.version == 2;
   for (auto& [h, files] : plan) {
     std::string dir = path_join(parent_dir(h), "cordon-" + name);
     if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
@@ -170,6 +174,7 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
       return make_error("cgroup", "cannot open cgroup.procs");
     }
     j.procs_fds.push_back(fd);
+    if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   }
   j.mechanism = limit_mechanisms(limits);
   return j;
@@ -209,9 +214,31 @@ Status attach_tree(pid_t pid, const std::vector<int>& fds) {
 
 }  // namespace
 
-void CgroupAttach::start(pid_t pid, std::vector<int> procs_fds) {
-  if (procs_fds.empty()) return;
-  thread_ = std::thread([this, pid, fds = std::move(procs_fds)] { result_ = attach_tree(pid, fds); });
+bool cgroup_v2_usable() {
+  Layout l = read_layout();
+  return l.v2 && can_make_under(l.unified);
+}
+
+int CgroupAttach::prepare_birth(const Limits& limits) {
+  if ((!limits.memory && !limits.cgroup_pids()) || !cgroup_v2_usable()) return -1;
+  auto made = make_cgroups(limits, random_hex16());
+  if (!made.ok()) return -1;
+  join_ = std::move(*made);
+  born_ = true;
+  return join_.v2_dir_fd;
+}
+
+void CgroupAttach::start(pid_t pid, const Limits& limits) {
+  if (born_ || (!limits.memory && !limits.cgroup_pids())) return;
+  thread_ = std::thread([this, pid, limits] {
+    sweep_leftover_cgroups(limits);
+    auto made = make_cgroups(limits, random_hex16());
+    if (!made.ok()) return;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
+    join_ = std::move(*made);
+    trace("cgroup: made");
+    result_ = attach_tree(pid, join_.procs_fds);
+    trace("cgroup: joined (on its thread)");
+  });
 }
 
 Status CgroupAttach::finish() {
@@ -221,16 +248,49 @@ Status CgroupAttach::finish() {
 
 CgroupAttach::~CgroupAttach() {
   if (thread_.joinable()) thread_.join();
+  remove_cgroups(join_);
 }
 
 void remove_cgroups(CgroupJoin& j) {
+  if (j.procs_fds.empty() && j.dirs.empty()) return;
   for (int fd : j.procs_fds) ::close(fd);
   j.procs_fds.clear();
+  if (j.v2_dir_fd >= 0) ::close(j.v2_dir_fd);
+  j.v2_dir_fd = -1;
   for (const auto& d : j.dirs) {
     // The processes are gone (confirmed by the caller); the kernel may take a moment to let go.
-    for (int i = 0; i < 50 && rmdir(d.c_str()) != 0 && errno == EBUSY; ++i) usleep(2000);
+    // Not long on the command's path (PERF-1): one still busy is left to the next command's
+    // sweep (sweep_leftover_cgroups).
+    for (int i = 0; i < 5 && rmdir(d.c_str()) != 0 && errno == EBUSY; ++i) usleep(200);
   }
   j.dirs.clear();
+  trace("cgroup: removed");
+}
+
+void sweep_leftover_cgroups(const Limits& limits) {
+  if (!limits.memory && !limits.cgroup_pids()) return;
+  Layout l = read_layout();
+  std::vector<Hierarchy> hs;
+  if (l.v2) hs.push_back(l.unified);
+  for (const auto& h : {l.memory, l.pids})
+    if (!h.mount.empty()) hs.push_back(h);
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  for (const auto& h : hs) {
+    if (!can_make_under(h)) continue;
+    const std::string parent = parent_dir(h);
+    DIR* d = opendir(parent.c_str());
+    if (!d) continue;
+    while (dirent* e = readdir(d)) {
+      if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
+      std::string dir = path_join(parent, e->d_name);
+      struct stat st;
+      // Older than a minute: not one another cordon has just made and is about to join.
+      if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
+      (void)rmdir(dir.c_str());  // fails while a process is in it
+    }
+    closedir(d);
+  }
 }
 
 }  // namespace cordon

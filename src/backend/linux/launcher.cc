@@ -121,13 +121,13 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
 }
 
 struct PendingSandbox::State {
-  explicit State(const Limits& limits) : cg(limits, random_hex16()) {}
   ProcessPart part;  // what bwrap was started with: the plan must hold the same
   std::string bwrap, cache_dir;
   std::string bpf;  // the part's seccomp program, compiled
   Fd sr, aw, kw;    // ours: bwrap's status to read; its options and its filter to write
-  CgroupScope cg;
-  CgroupAttach attach;  // bwrap moved into cg while cordon plans (joined before release)
+  // PROC-6: the cgroups made and bwrap moved in while cordon plans (joined before release;
+  // removed after bwrap was collected, so declared before proc).
+  CgroupAttach attach;
   ProcessSpec spec;
   std::optional<StartedProcess> proc;  // dropped: bwrap is killed and collected
 };
@@ -141,7 +141,7 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
                                              std::optional<std::chrono::milliseconds> timeout,
                                              const std::string& bwrap, const std::string& cache_dir,
                                              const LaunchIo& io) {
-  auto s = std::make_unique<State>(limits);
+  auto s = std::make_unique<State>();
   s->part = part;
   s->bwrap = bwrap;
   s->cache_dir = cache_dir;
@@ -165,10 +165,14 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   apply_io(spec, io);
   spec.timeout = timeout;
   spec.bwrap_status_fd = s->sr.fd;
+  // PROC-6 on cgroup v2: bwrap is born in the command's cgroup (the child's own write stays as
+  // the fallback for a kernel without clone3).
+  spec.cgroup_fd = s->attach.prepare_birth(limits);
+  if (spec.cgroup_fd >= 0) spec.cgroup_procs_fds = s->attach.procs_fds();
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();
   s->proc.emplace(std::move(*proc));
-  s->attach.start(s->proc->pid(), s->cg.join.procs_fds);
+  s->attach.start(s->proc->pid(), limits);
   trace("launch: bwrap started early");
   return PendingSandbox(std::move(s));
 }

@@ -35,6 +35,10 @@ struct ProcessSpec {
   bool end_group_on_exit = false;     // SIGKILL the process group once the first process exits
   Limits limits;                      // applied as rlimits before exec (PROC-6)
   std::vector<int> cgroup_procs_fds;  // cgroup.procs files the child joins ("0") before exec
+  // A cgroup v2 folder the child is born in (clone3 with CLONE_INTO_CGROUP: no move, so no wait
+  // for an RCU grace period, PERF-1); -1 for none. On a kernel without clone3 the child joins
+  // `cgroup_procs_fds` instead.
+  int cgroup_fd = -1;
   InputMode in = InputMode::kNull;
   std::string in_data;
   OutputMode out = OutputMode::kInherit, err = OutputMode::kInherit;
