@@ -514,9 +514,9 @@ class SessionImpl : public Session {
           classifier_.emplace(std::move(*c));
         else
           classifier_error_ = make_error(
-              "unavailable", fmt::format("{}: {} Commands are refused until the config is fixed "
-                                         "(CFG-2).",
-                                         policy_.source_file, c.error().message));
+              "unavailable",
+              fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
+                          policy_.source_file, c.error().message));
       }
       if (classifier_error_) return *classifier_error_;
       classifier = &*classifier_;
@@ -575,9 +575,10 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
   auto policy = load_user_policy(host.folders);
   trace("api: config read");
   if (!policy.ok())
-    return fail(ErrorCode::kUnavailable,
-                policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
-                policy.error().path);
+    return fail(
+        ErrorCode::kUnavailable,
+        policy.error().message + " Commands are refused until the config is fixed.",  // CFG-2
+        policy.error().path);
   auto s = std::make_unique<SessionImpl>(options, face, std::move(host), std::move(*policy));
   if (auto st = s->init(); !st.ok()) return st.error();
   return std::unique_ptr<Session>(std::move(s));
