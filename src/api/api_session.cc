@@ -519,9 +519,9 @@ class SessionImpl : public Session {
       classifier_.emplace(std::move(*c));
     else
       classifier_error_ = make_error(
-          "unavailable", fmt::format("{}: {} Commands are refused until the config is fixed "
-                                     "(CFG-2).",
-                                     policy_.source_file, c.error().message));
+          "unavailable",
+          fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
+                      policy_.source_file, c.error().message));
   }
 
   void warm_classifier() {
@@ -603,9 +603,10 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
                     : load_user_policy(host.folders);
   trace("api: config read");
   if (!policy.ok())
-    return fail(ErrorCode::kUnavailable,
-                policy.error().message + " Commands are refused until the config is fixed (CFG-2).",
-                policy.error().path);
+    return fail(
+        ErrorCode::kUnavailable,
+        policy.error().message + " Commands are refused until the config is fixed.",  // CFG-2
+        policy.error().path);
   auto s = std::make_unique<SessionImpl>(options, face, std::move(host), std::move(*policy));
   if (auto st = s->init(); !st.ok()) return st.error();
   return std::unique_ptr<Session>(std::move(s));

@@ -334,7 +334,7 @@ Status Approver::set_away(bool on) {
   if (on) {
     if (config_.mode == ApprovalMode::kApproveAll)
       return make_error("refused",
-                        "Going away is refused under approve-all (APR-4): approve-all already "
+                        "Going away is refused under approve-all: approve-all already "  // APR-4
                         "approves everything but outside_sandbox. Use mode \"manual\" or "
                         "\"auto\" to go away.");
     // The counts are zero whenever nobody is away (every way out of away resets them), so a

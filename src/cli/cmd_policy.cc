@@ -55,15 +55,15 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
 // NET-11: the lists, the refused ranges and the proxy's port.
 void print_allowlist(const Policy& p, const Plan& plan) {
   if (p.network.allow.empty() && p.network.deny.empty() && !p.network.ask_unknown) {
-    std::printf("\nnetwork allowlist: none ([network] allow is empty: no proxy, NET-6)\n");
+    std::printf("\nnetwork allowlist: none ([network] allow is empty: no proxy)\n");  // NET-6
     return;
   }
-  std::printf("\nnetwork allowlist ([network], NET-6):\n");
+  std::printf("\nnetwork allowlist ([network]):\n");
   for (const auto& a : p.network.allow) std::printf("  allow  %s\n", printable(a).c_str());
   for (const auto& d : p.network.deny) std::printf("  deny   %s\n", printable(d).c_str());
   std::printf("  other hosts: %s\n",
               p.network.ask_unknown
-                  ? "asked about while the connection waits (unknown = \"ask\", NET-10)"
+                  ? "asked about while the connection waits (unknown = \"ask\")"  // NET-10
                   : "refused (unknown = \"refuse\")");
   if (plan.proxy_port)
     std::printf("  proxy:  127.0.0.1:%d inside each sandbox (HTTP CONNECT, http://, SOCKS5)\n",
@@ -126,18 +126,18 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
               p.escape == EscapeMode::kAsk
                   ? "--network and --outside-sandbox, each approved per command"
                   : "none (escape = \"never\")");
-  std::printf("network:      %s\n", p.mode != SandboxMode::kOn ? "the machine's own"
-                                    : sp ? "closed: none inside each command, loopback too (MAC-1)"
-                                    : plan.proxy_port
-                                        ? "only loopback and the hosts in [network] allow, "
-                                          "through the proxy (NET-7)"
-                                        : "closed: only loopback inside each command (NET-1)");
+  std::printf("network:      %s\n",
+              p.mode != SandboxMode::kOn ? "the machine's own"
+              : sp              ? "closed: none inside each command, loopback too"  // MAC-1
+              : plan.proxy_port ? "only loopback and the hosts in [network] allow, "
+                                  "through the proxy"                            // NET-7
+                                : "closed: only loopback inside each command");  // NET-1
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");
     for (const auto& w : plan.writable_roots)
       std::printf("  %s%s\n", w.c_str(), w == (*session)->tmp() ? "  (private /tmp)" : "");
-    std::printf("\nhidden (read as empty; resolved before each command, FS-5):\n");
+    std::printf("\nhidden (read as empty; resolved before each command):\n");  // FS-5
     for (const auto& h : plan.hidden) {
       if (h.hidden)
         std::printf("  %-40s %s\n", h.path.c_str(), h.why.c_str());
@@ -145,7 +145,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
         std::printf("  %-40s KEPT VISIBLE: %s\n", h.path.c_str(), h.kept_because.c_str());
     }
     if (!plan.git_config_removed.empty()) {
-      std::printf("\nremoved from the git config commands see (FS-12):\n");
+      std::printf("\nremoved from the git config commands see:\n");  // FS-12
       for (const auto& r : plan.git_config_removed) std::printf("  %s\n", r.c_str());
     }
     if (!plan.protect.empty()) {
@@ -163,10 +163,10 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
     if (sp)  // MAC-2: the profile's path filters against the cap
       std::printf("\nprofile:      %zu bytes, %zu path filters of at most %zu%s\n",
                   sp->profile.size(), sp->filters.total(), SeatbeltOptions{}.max_path_filters,
-                  plan.coarsened ? " (file-by-file folders made read-only whole, MAC-2)" : "");
+                  plan.coarsened ? " (file-by-file folders made read-only whole)" : "");
     else
       std::printf("\nmounts:       %zu of a budget of 256%s\n", plan.mount_count(),
-                  plan.coarsened ? " (file-by-file folders made read-only whole, BUD-2)" : "");
+                  plan.coarsened ? " (file-by-file folders made read-only whole)" : "");  // BUD-2
   }
   std::printf("\nenvironment stripped: %s\n",
               plan.stripped.empty() ? "(none)" : join(plan.stripped, ", ").c_str());

@@ -89,7 +89,7 @@ int cmd_session(const CliContext& ctx, const SessionArgs& args) {
                             to_string(policy->mode)));
     for (const auto& n : p.notices) print_error(n);
     if (!p.stripped.empty() && policy->mode != SandboxMode::kExternal)
-      print_error("these variables are not available to commands (ENV-4): " +
+      print_error("these variables are not available to commands: " +  // ENV-4
                   join(p.stripped, ", ") + ".");
     if (p.refusal) print_error("note: sandboxed commands are refused now: " + p.refusal->message);
     return 0;

@@ -92,8 +92,9 @@ int main(int argc, char** argv) {
                 "are hidden)");
   run->add_flag("--outside-sandbox", run_args.outside_sandbox,
                 "approve running this command unconfined (the environment is still stripped)");
-  run->add_flag("--away", run_args.away,
-                "the user is not watching (APR-4): whatever would ask on the terminal is refused");
+  run->add_flag(
+      "--away", run_args.away,
+      "the user is not watching: whatever would ask on the terminal is refused");  // APR-4
   run->add_flag("--allow-command", run_args.allow_command,
                 "approve running a command that the command policy says needs approval (when "
                 "there is no sandbox: mode off or external)");
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
 
   PolicyArgs policy_args;
   auto* policy =
-      app.add_subcommand("policy", "Print the policy resolved for the current project (CFG-6).");
+      app.add_subcommand("policy", "Print the policy resolved for the current project.");  // CFG-6
   policy->add_option("--project", policy_args.project, "project root");
   policy->add_flag("--json", policy_args.json, "stable machine-readable form");
   policy->add_flag("--seatbelt", policy_args.seatbelt,
@@ -128,7 +129,7 @@ int main(int argc, char** argv) {
   auto* review = app.add_subcommand(
       "review",
       "Show what changed since `cordon review start`, from a fresh index built from the "
-      "recorded commit (REV-1).");
+      "recorded commit.");  // REV-1
   review->add_option("--project", review_args.project, "project root");
   review->add_option("--session", review_args.session, "the session the review belongs to");
   review->add_flag("--json", review_args.json, "machine-readable output");
@@ -139,14 +140,15 @@ int main(int argc, char** argv) {
 
   CacheArgs cache_args;
   auto* cache = app.add_subcommand(
-      "cache", "List the projects' sandbox package caches with their sizes and last use (PKG-5).");
+      "cache",
+      "List the projects' sandbox package caches with their sizes and last use.");  // PKG-5
   auto* cache_clean = cache->add_subcommand(
       "clean", "Remove the sandbox package caches of the current project, another or all.");
   cache_clean->add_option("--project", cache_args.project, "the project whose caches to remove");
   cache_clean->add_flag("--all", cache_args.all, "remove every project's caches");
 
   SessionArgs session_args;
-  auto* session = app.add_subcommand("session", "Manage lasting sessions (SES-1).");
+  auto* session = app.add_subcommand("session", "Manage lasting sessions.");  // SES-1
   session->require_subcommand(1);
   auto* s_start = session->add_subcommand(
       "start", "Start a session; prints its id (use it with --session or CORDON_SESSION).");
@@ -157,14 +159,14 @@ int main(int argc, char** argv) {
   s_end->add_option("id", session_args.id, "session id")->required();
   auto* s_resume = session->add_subcommand(
       "resume",
-      "Resume a session: handle what a killed cordon left (SES-3), refresh the "
-      "tracked set (SES-4).");
+      "Resume a session: handle what a killed cordon left, refresh the "  // SES-3
+      "tracked set.");                                                    // SES-4
   s_resume->add_option("id", session_args.id, "session id")->required();
 
   ServeArgs serve_args;
   auto* serve = app.add_subcommand(
       "serve",
-      "JSON-RPC 2.0 server for agent harnesses, one object per line on stdin/stdout (SRV-1); "
+      "JSON-RPC 2.0 server for agent harnesses, one object per line on stdin/stdout; "  // SRV-1
       "see docs/protocol.md.");
   serve->add_option("--max-in-flight", serve_args.max_in_flight,
                     "requests running at once (default 32)");
@@ -174,13 +176,13 @@ int main(int argc, char** argv) {
        allow_write_outside = false, allow_protected_write = false;
   auto* mcp = app.add_subcommand(
       "mcp",
-      "Model Context Protocol server over stdio (SRV-2): tools bash, read_file, write_file, "
+      "Model Context Protocol server over stdio: tools bash, read_file, write_file, "  // SRV-2
       "edit_file, search. Questions go to the user by MCP elicitation; for a client without "
       "it, the --allow-* options approve a kind of request for the whole session. Nothing "
       "approves outside_sandbox in advance.");
   mcp->add_option("--project", mcp_args.project,
                   "project root (default: the git top-level of the working folder)");
-  mcp->add_option("--session", mcp_args.session, "use this lasting session (SES-1)");
+  mcp->add_option("--session", mcp_args.session, "use this lasting session");  // SES-1
   mcp->add_flag("--away", mcp_args.away, "the user is not watching: refuse whatever would ask");
   mcp->add_flag("--allow-network", allow_network,
                 "approve `network: true` for every command of this session");
@@ -201,12 +203,12 @@ int main(int argc, char** argv) {
 
   ClassifyArgs classify_args;
   std::string classify_line;
-  auto* classify =
-      app.add_subcommand("classify",
-                         "Say whether a command only reads, needs approval or is denied (CMD-6).\n"
-                         "  cordon classify -- git status\n"
-                         "  cordon classify -c 'grep -rn TODO src | head'\n"
-                         "  cordon classify --json -- rm -rf /");
+  auto* classify = app.add_subcommand(
+      "classify",
+      "Say whether a command only reads, needs approval or is denied.\n"  // CMD-6
+      "  cordon classify -- git status\n"
+      "  cordon classify -c 'grep -rn TODO src | head'\n"
+      "  cordon classify --json -- rm -rf /");
   classify->add_flag("--json", classify_args.json,
                      "print {\"class\", \"reason\", \"word\", \"rule\"} as JSON");
   classify->add_flag("--network", classify_args.network,
@@ -215,13 +217,13 @@ int main(int argc, char** argv) {
   classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
 
   auto* setup = app.add_subcommand(
-      "setup", "Set this machine, or a coding agent (DIST-4), up for the sandbox.");
+      "setup", "Set this machine, or a coding agent, up for the sandbox.");  // DIST-4
   setup->require_subcommand(1);
   auto* setup_apparmor = setup->add_subcommand(
       "apparmor",
       "Print the AppArmor profile that lets bwrap create user namespaces where AppArmor "
       "restricts them (Ubuntu 23.10 and later), and how to install it; run as root, write it "
-      "to /etc/apparmor.d/bwrap and load it (PROBE-4).\n"
+      "to /etc/apparmor.d/bwrap and load it.\n"  // PROBE-4
       "  cordon setup apparmor | sudo tee /etc/apparmor.d/bwrap\n"
       "  sudo cordon setup apparmor");
   bool setup_print = false;
@@ -232,7 +234,7 @@ int main(int argc, char** argv) {
   auto* hook = app.add_subcommand(
       "hook",
       "Answer a coding agent's pre-tool hook: reads its hook JSON on stdin and answers with the "
-      "shell command wrapped in `cordon run` (DIST-4; see docs/integrations.md). Exit status 2 "
+      "shell command wrapped in `cordon run` (see docs/integrations.md). Exit status 2 "  // DIST-4
       "blocks the command. A hook is a convenience, not a boundary.\n"
       "  settings: \"command\": \"cordon hook claude-code\"");
   hook->add_option("client", hook_client, "claude-code, codex, gemini, cursor or vscode")
@@ -259,7 +261,7 @@ int main(int argc, char** argv) {
   }
 
   auto* version = app.add_subcommand(
-      "version", "Print cordon's version and commit, the bwrap found and the backend (DIST-3).");
+      "version", "Print cordon's version and commit, the bwrap found and the backend.");  // DIST-3
 
   // DIST-1: the man page and completions are generated from this definition at build time.
   if (argc == 2 && std::strcmp(argv[1], "__man") == 0) {

@@ -184,8 +184,7 @@ class Walk {
   void start() {
     if (ctx_.network)
       add(CommandClass::kNeedsApproval, "network", "network",
-          "the command asks for the network, and a networked command is never read-only "
-          "(CMD-3).");
+          "the command asks for the network, and a networked command is never read-only.");  // CMD-3
     const std::string cwd = cwds_[0];
     check_folder(cwd, "");
     if (ctx_.resolve) {
@@ -203,14 +202,14 @@ class Walk {
     std::string bomb = find_fork_bomb(text);
     if (!bomb.empty())
       add(CommandClass::kDenied, bomb, "denied-command",
-          fmt::format("{} is a fork bomb: it starts copies of itself without end (CMD-4).",
+          fmt::format("{} is a fork bomb: it starts copies of itself without end.",  // CMD-4
                       display(bomb)));
     // `: ${GIT_DIR:=x}` assigns as it expands (CMD-2): judged like `GIT_DIR=x`.
     for (const auto& [name, value] : assigning_expansions(text))
       if (!harmless_variable(name, value.find('$') == std::string::npos ? value : "?"))
         add(CommandClass::kNeedsApproval, "${" + name + "}", "environment",
             fmt::format("`${{{}:=...}}` assigns {}, which can change what later commands run or "
-                        "read (CMD-2).",
+                        "read.",
                         name, name));
     ShellScript script = parse_shell(text, depth);
     for (const auto& c : script.commands) simple(c, depth);
@@ -220,7 +219,7 @@ class Walk {
       size_t at = std::min(script.problem_offset, text.size());
       std::string excerpt(text.substr(at, 32));
       add(CommandClass::kNeedsApproval, excerpt, "unparsed",
-          fmt::format("the line cannot be parsed with confidence: {}{} (CMD-1).", script.problem,
+          fmt::format("the line cannot be parsed with confidence: {}{}.", script.problem,  // CMD-1
                       excerpt.empty() ? "" : ", at " + display(excerpt)));
     }
   }
@@ -310,15 +309,13 @@ class Walk {
       if (r.op == RedirectOp::kHereDoc) {
         if (!r.here_doc_quoted && r.target.has_expansion)
           add(CommandClass::kNeedsApproval, program, "unparsed",
-              fmt::format("the script {} reads from a here-document expands at run time "
-                          "(CMD-1).",
+              fmt::format("the script {} reads from a here-document expands at run time.",  // CMD-1
                           display(program)));
         line(r.here_doc, depth + 1);
       } else if (r.op == RedirectOp::kHereString) {
         if (dynamic(r.target))
           add(CommandClass::kNeedsApproval, program, "unparsed",
-              fmt::format("the script {} reads from a here-string expands at run time "
-                          "(CMD-1).",
+              fmt::format("the script {} reads from a here-string expands at run time.",
                           display(program)));
         line(r.target.text, depth + 1);
       }
@@ -335,7 +332,8 @@ class Walk {
     const ShellWord& w0 = words[0];
     if (dynamic(w0) || w0.has_glob || w0.process_substitution) {
       add(CommandClass::kNeedsApproval, w0.text, "expansion",
-          fmt::format("the command name {} is only known at run time (CMD-1).", display(w0.text)));
+          fmt::format("the command name {} is only known at run time.",
+                      display(w0.text)));  // CMD-1
       for (size_t i = 1; i < words.size(); ++i) check_word(words[i], true, false);
       return;
     }
@@ -347,7 +345,7 @@ class Walk {
     const std::string program = slash == std::string::npos ? name : name.substr(slash + 1);
     if (program.empty()) {
       add(CommandClass::kNeedsApproval, name, "not-read-only",
-          fmt::format("{} is not a program on the read-only list (CMD-2).", display(name)));
+          fmt::format("{} is not a program on the read-only list.", display(name)));  // CMD-2
       return;
     }
 
@@ -378,9 +376,9 @@ class Walk {
     for (size_t i = 1; i < words.size(); ++i) check_word(words[i], no_paths, !no_paths);
     if (!fed_by.empty() && !no_paths)
       add(CommandClass::kNeedsApproval, program, "expansion",
-          fmt::format("{} gives {} arguments only known at run time, which cannot be checked "
-                      "(CMD-3).",
-                      fed_by, display(program)));
+          fmt::format(
+              "{} gives {} arguments only known at run time, which cannot be checked.",  // CMD-3
+              fed_by, display(program)));
     implicit_folder(program, texts);
     note_printed(program, words);
     if (fed_by == "xargs" && destroys_targets(program)) {
@@ -398,7 +396,7 @@ class Walk {
     c.cls = CommandClass::kReadOnly;
     if (matched_.empty()) {
       c.rule = "nothing-to-run";
-      c.reason = "the line runs no command (CMD-2).";
+      c.reason = "the line runs no command.";  // CMD-2
       return c;
     }
     std::vector<std::string> shown;
@@ -409,7 +407,7 @@ class Walk {
     c.rule = "read-only-list";
     c.word = matched_[0];
     c.reason =
-        fmt::format("every command is on the read-only list (CMD-2): {}.", join(shown, ", "));
+        fmt::format("every command is on the read-only list: {}.", join(shown, ", "));  // CMD-2
     return c;
   }
 
@@ -423,7 +421,7 @@ class Walk {
 
   void too_deep(std::string_view where) {
     add(CommandClass::kNeedsApproval, std::string(where.substr(0, 32)), "unparsed",
-        "the command nests shells, wrappers and substitutions too deeply to follow (CMD-1).");
+        "the command nests shells, wrappers and substitutions too deeply to follow.");  // CMD-1
   }
 
   // `~user`, `~+` and `~-` name folders only known at run time.
@@ -442,12 +440,12 @@ class Walk {
     if (!d.empty())
       add(CommandClass::kDenied, cwd, "denied-path",
           fmt::format("the working folder {}{} is within the denied path {} "
-                      "([commands] denied_paths) (CMD-5).",
+                      "([commands] denied_paths).",  // CMD-5
                       display(cwd), how, d));
     std::string m = sensitive_.match(cwd);
     if (!m.empty())
       add(CommandClass::kNeedsApproval, cwd, "sensitive-path",
-          fmt::format("the working folder {}{} is a sensitive path ({}) (CMD-3, CMD-5).",
+          fmt::format("the working folder {}{} is a sensitive path ({}).",  // CMD-3
                       display(cwd), how, m));
   }
 
@@ -458,23 +456,22 @@ class Walk {
     if (w.risky_expansion)
       add(CommandClass::kNeedsApproval, w.text, "expansion",
           fmt::format("{} uses an expansion that can run code kept in a variable (arithmetic, "
-                      "${{!name}}, ${{name@P}}, subscripts) (CMD-1).",
+                      "${{!name}}, ${{name@P}}, subscripts).",  // CMD-1
                       display(w.text)));
     if (dynamic(w) && (checked_loop_value(w) || value_not_path(w))) return;
     if (dynamic(w)) {
       std::string d = denied_.mentioned_in(w.text);
       if (!d.empty())
         add(CommandClass::kDenied, w.text, "denied-path",
-            fmt::format("{} names the denied path {} ([commands] denied_paths) (CMD-5).",
+            fmt::format("{} names the denied path {} ([commands] denied_paths).",  // CMD-5
                         display(w.text), d));
       std::string m = sensitive_.match_names(w.text);
       if (!m.empty())
         add(CommandClass::kNeedsApproval, w.text, "sensitive-path",
-            fmt::format("{} names a sensitive path ({}) (CMD-3, CMD-5).", display(w.text), m));
+            fmt::format("{} names a sensitive path ({}).", display(w.text), m));  // CMD-3
       if (!allow_expansion)
         add(CommandClass::kNeedsApproval, w.text, "expansion",
-            fmt::format("{} is only known at run time, so the path it names cannot be checked "
-                        "(CMD-3).",
+            fmt::format("{} is only known at run time, so the path it names cannot be checked.",
                         display(w.text)));
       return;
     }
@@ -486,7 +483,7 @@ class Walk {
     if (!checked_.insert(std::move(key)).second) return;
     if (checked_.size() > kMaxPathChecks) {
       add(CommandClass::kNeedsApproval, t, "unparsed",
-          fmt::format("the line names more than {} paths, too many to check (CMD-3).",
+          fmt::format("the line names more than {} paths, too many to check.",  // CMD-3
                       kMaxPathChecks));
       return;
     }
@@ -520,7 +517,7 @@ class Walk {
     std::string m = sensitive_.match_names(t);
     if (!m.empty())
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
-          fmt::format("{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), m));
+          fmt::format("{} is a sensitive path ({}).", display(word), m));  // CMD-3, CMD-5
     std::string expanded = (t == "~" || starts_with(t, "~/")) ? expand_home(t, home_) : t;
     if (!expanded.empty() && expanded[0] == '/') {
       check_abs(word, normalize_path(expanded), glob);
@@ -571,22 +568,20 @@ class Walk {
     if (!d.empty()) {
       add(CommandClass::kDenied, word, "denied-path",
           fmt::format("{}{} is within the denied path {} ([commands] denied_paths); no approval "
-                      "can allow it (CMD-5).",
+                      "can allow it.",  // CMD-5
                       display(word), how, d));
     } else if (reach && !(d = denied_.reaches(abs)).empty()) {
       add(CommandClass::kNeedsApproval, word, "denied-path",
-          fmt::format("{}{} is a folder that holds the denied path {} (CMD-5).", display(word), how,
-                      d));
+          fmt::format("{}{} is a folder that holds the denied path {}.", display(word), how, d));
     }
     std::string m = not_a_process(abs, sensitive_.match(abs));
     if (m.empty() && is_disk_device(abs)) m = "a raw disk or memory device";
     if (!m.empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
-          fmt::format("{}{} is a sensitive path ({}) (CMD-3, CMD-5).", display(word), how, m));
+          fmt::format("{}{} is a sensitive path ({}).", display(word), how, m));  // CMD-3, CMD-5
     } else if (reach && !(m = not_a_process(abs, sensitive_.reaches(abs))).empty()) {
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
-          fmt::format("{}{} is a folder that holds the sensitive path {} (CMD-3, CMD-5).",
-                      display(word), how, m));
+          fmt::format("{}{} is a folder that holds the sensitive path {}.", display(word), how, m));
     }
   }
 
@@ -645,17 +640,17 @@ class Walk {
     std::string d = denied_.could_name(pattern);
     if (!d.empty()) {
       add(CommandClass::kDenied, word, "denied-path",
-          fmt::format("{} could expand to the denied path {} ([commands] denied_paths) (CMD-5).",
+          fmt::format("{} could expand to the denied path {} ([commands] denied_paths).",  // CMD-5
                       display(word), d));
     } else if (!(d = denied_.could_reach(pattern)).empty()) {
       add(CommandClass::kNeedsApproval, word, "denied-path",
-          fmt::format("{} could expand to a folder that holds the denied path {} (CMD-5).",
-                      display(word), d));
+          fmt::format("{} could expand to a folder that holds the denied path {}.", display(word),
+                      d));
     }
     std::string m = sensitive_.could_match(pattern);
     if (!m.empty())
       add(CommandClass::kNeedsApproval, word, "sensitive-path",
-          fmt::format("{} could expand to a sensitive path ({}) (CMD-3, CMD-5).", display(word),
+          fmt::format("{} could expand to a sensitive path ({}).", display(word),  // CMD-3, CMD-5
                       m));
   }
 
@@ -670,7 +665,7 @@ class Walk {
     }
     if (cwds_.size() > kMaxCwds) {
       add(CommandClass::kNeedsApproval, dir, "unparsed",
-          "the line changes folders too often to follow (CMD-1).");
+          "the line changes folders too often to follow.");  // CMD-1
       cwds_.resize(kMaxCwds);
     }
   }
@@ -694,15 +689,15 @@ class Walk {
       std::string d = denied_.reaches(cwd);
       if (!d.empty())
         add(CommandClass::kNeedsApproval, program, "denied-path",
-            fmt::format("{} searches the working folder {}, which holds the denied path {} "
-                        "(CMD-5).",
-                        display(program), display(cwd), d));
+            fmt::format(
+                "{} searches the working folder {}, which holds the denied path {}.",  // CMD-5
+                display(program), display(cwd), d));
       std::string m = sensitive_.reaches(cwd);
       if (!m.empty())
         add(CommandClass::kNeedsApproval, program, "sensitive-path",
-            fmt::format("{} searches the working folder {}, which holds the sensitive path {} "
-                        "(CMD-3, CMD-5).",
-                        display(program), display(cwd), m));
+            fmt::format(
+                "{} searches the working folder {}, which holds the sensitive path {}.",  // CMD-3
+                display(program), display(cwd), m));
     }
   }
 
@@ -714,7 +709,7 @@ class Walk {
       if (t.risky_expansion)
         add(CommandClass::kNeedsApproval, t.text, "expansion",
             fmt::format("the here-document or here-string after {} uses an expansion that can "
-                        "run code kept in a variable (CMD-1).",
+                        "run code kept in a variable.",  // CMD-1
                         display(t.text)));
     };
     switch (r.op) {
@@ -758,7 +753,7 @@ class Walk {
   void network_device(const ShellWord& t) {
     if (starts_with(t.text, "/dev/tcp/") || starts_with(t.text, "/dev/udp/"))
       add(CommandClass::kNeedsApproval, t.text, "network",
-          fmt::format("{} opens a network connection (CMD-3).", display(t.text)));
+          fmt::format("{} opens a network connection.", display(t.text)));  // CMD-3
   }
 
   void output(const ShellWord& t, const char* op) {
@@ -773,7 +768,7 @@ class Walk {
         if (is_disk_device(abs)) {
           add(CommandClass::kDenied, t.text, "denied-command",
               fmt::format("{} {} writes straight to a disk or memory device (or the kernel's "
-                          "SysRq trigger) (CMD-4).",
+                          "SysRq trigger).",  // CMD-4
                           op, display(t.text)));
           return;
         }
@@ -782,7 +777,7 @@ class Walk {
     device_target(t, op);
     check_word(t, false, true);
     add(CommandClass::kNeedsApproval, std::string(op) + " " + t.text, "output-redirection",
-        fmt::format("the output redirection {} {} writes a file (CMD-2).", op, display(t.text)));
+        fmt::format("the output redirection {} {} writes a file.", op, display(t.text)));  // CMD-2
   }
 
   // What a redirection would open (CMD-4): braces and globs expanded, links followed. A glob
@@ -819,7 +814,7 @@ class Walk {
   void deny_device(const std::string& word, const char* op) {
     add(CommandClass::kDenied, word, "denied-command",
         fmt::format("{} {} could write straight to a disk or memory device (or the kernel's "
-                    "SysRq trigger) (CMD-4).",
+                    "SysRq trigger).",  // CMD-4
                     op, display(word)));
   }
 
@@ -836,7 +831,7 @@ class Walk {
     if (prefix) {
       if (!harmless_environment(name, value.text) && !own_git_variable(name, value, command))
         add(CommandClass::kNeedsApproval, a.text, "environment",
-            fmt::format("{} sets {} for {}, which can change what it runs or reads (CMD-2).",
+            fmt::format("{} sets {} for {}, which can change what it runs or reads.",  // CMD-2
                         display(a.text), name, display(command)));
     } else {
       variable(name, value.text, a.text);
@@ -846,9 +841,9 @@ class Walk {
   void variable(const std::string& name, const std::string& value, const std::string& word) {
     if (harmless_variable(name, value)) return;
     add(CommandClass::kNeedsApproval, word.empty() ? name : word, "environment",
-        fmt::format("setting the shell variable {} can change what later commands run or read "
-                    "(CMD-2).",
-                    name));
+        fmt::format(
+            "setting the shell variable {} can change what later commands run or read.",  // CMD-2
+            name));
   }
 
   // --- what the shell acts on (CMD-4) ------------------------------------------------------
@@ -963,7 +958,7 @@ class Walk {
       std::string shown = program;
       for (size_t i = 1; i < e.words.size(); ++i) shown += " " + match_args[i - 1];
       add(CommandClass::kDenied, shown, "denied-command",
-          fmt::format("{} is a denied command (`{}`, {}) (CMD-4).", display(shown), e.text,
+          fmt::format("{} is a denied command (`{}`, {}).", display(shown), e.text,  // CMD-4
                       e.source));
       return;
     }
@@ -973,33 +968,34 @@ class Walk {
           shell_args(words, program == "chmod" || program == "chown" || program == "chgrp", unsafe);
       if (!unsafe.empty() && destructive(program, texts))
         add(CommandClass::kDenied, program + " " + unsafe, "denied-command",
-            fmt::format("{} {} cannot be expanded safely (too many matches, or a folder that "
-                        "cannot be read), so what it would delete or change cannot be checked "
-                        "(CMD-4).",
-                        display(program), display(unsafe)));
+            fmt::format(
+                "{} {} cannot be expanded safely (too many matches, or a folder that "
+                "cannot be read), so what it would delete or change cannot be checked.",  // CMD-4
+                display(program), display(unsafe)));
     }
     if (auto r = denied_by_rule(program, args, cwds_, home_))
       add(CommandClass::kDenied, program + " " + r->word, "denied-command",
-          fmt::format("{} with {} {}: a denied command (CMD-4).", display(program),
-                      display(r->word), r->why));
+          fmt::format("{} with {} {}: a denied command.", display(program), display(r->word),
+                      r->why));
   }
 
   void shell(std::span<const ShellWord> words, const ShellCall& sh, const std::string& program,
              int depth) {
     if (!sh.confident)
       add(CommandClass::kNeedsApproval, program, "unparsed",
-          fmt::format("{} is given {}: cannot tell how its script reads (CMD-1).", display(program),
+          fmt::format("{} is given {}: cannot tell how its script reads.",
+                      display(program),  // CMD-1
                       sh.problem));
     if (sh.script >= words.size()) {
       add(CommandClass::kNeedsApproval, program, "unparsed",
-          fmt::format("{} -c has no script (CMD-1).", display(program)));
+          fmt::format("{} -c has no script.", display(program)));
       return;
     }
     const ShellWord& script = words[sh.script];
     for (size_t i = sh.script + 1; i < words.size(); ++i) check_word(words[i], false, true);
     if (dynamic(script) || script.has_glob)
       add(CommandClass::kNeedsApproval, script.text, "unparsed",
-          fmt::format("the script given to {} -c is only known at run time (CMD-1).",
+          fmt::format("the script given to {} -c is only known at run time.",  // CMD-1
                       display(program)));
     line(script.text, depth + 1);
   }
@@ -1014,7 +1010,7 @@ class Walk {
     }
     if (unknown)
       add(CommandClass::kNeedsApproval, joined, "unparsed",
-          "the words given to `eval` are only known at run time (CMD-1).");
+          "the words given to `eval` are only known at run time.");  // CMD-1
     line(joined, depth + 1);
   }
 
@@ -1025,18 +1021,18 @@ class Walk {
     if (!u.confident)
       add(CommandClass::kNeedsApproval, program + " " + u.problem, "unparsed",
           fmt::format("{} is given {}, an option not understood, so the command it runs is a "
-                      "guess (CMD-1).",
+                      "guess.",  // CMD-1
                       display(program), u.problem));
     if (!u.privileged.empty())
       add(CommandClass::kNeedsApproval, program, "privileged",
-          fmt::format("{} {} (CMD-2).", display(program), u.privileged));
+          fmt::format("{} {}.", display(program), u.privileged));  // CMD-2
     if (!u.writes.empty())
       add(CommandClass::kNeedsApproval, program, "write-option",
-          fmt::format("{} {} (CMD-2).", display(program), u.writes));
+          fmt::format("{} {}.", display(program), u.writes));
     if (!u.file_list.empty())
       add(CommandClass::kNeedsApproval, u.file_list, "file-list",
           fmt::format("{} {} reads the arguments it passes on from a file, which cannot be "
-                      "checked (CMD-3).",
+                      "checked.",  // CMD-3
                       display(program), display(u.file_list)));
     for (size_t i = 1; i < u.command && i < words.size(); ++i) {
       if (std::find(u.assignments.begin(), u.assignments.end(), i) != u.assignments.end())
@@ -1075,7 +1071,7 @@ class Walk {
     const ShellWord& t = words[i];
     if (t.text == "-") {
       add(CommandClass::kNeedsApproval, "cd -", "unparsed",
-          "`cd -` returns to a folder only known at run time (CMD-1).");
+          "`cd -` returns to a folder only known at run time.");  // CMD-1
       return;
     }
     if (dynamic(t) || t.has_glob) return;  // already needs approval
@@ -1130,7 +1126,7 @@ class Walk {
       if (catastrophic_target(t, cwds_, home_))
         add(CommandClass::kDenied, how + " " + t, "denied-command",
             fmt::format("{} on {} would delete or change the whole system or home folder: a "
-                        "denied command (CMD-4).",
+                        "denied command.",  // CMD-4
                         display(how, false), display(t)));
   }
 
@@ -1165,7 +1161,7 @@ class Walk {
       if (!system_folder(dir)) {
         add(CommandClass::kNeedsApproval, name, "not-read-only",
             fmt::format("{} is not a program from a system folder, so the read-only list does "
-                        "not apply to it (CMD-2).",
+                        "not apply to it.",  // CMD-2
                         display(name)));
         return;
       }
@@ -1173,7 +1169,7 @@ class Walk {
     if (is_judged_builtin(program)) {
       if (auto p = shell_builtin_problem(program, words)) {
         add(CommandClass::kNeedsApproval, p->word, p->rule,
-            fmt::format("{}: {} {}, so it is not read-only (CMD-2).", display(program, false),
+            fmt::format("{}: {} {}, so it is not read-only.", display(program, false),  // CMD-2
                         display(p->word), p->why));
         return;
       }
@@ -1184,7 +1180,7 @@ class Walk {
     if (program == "git") {
       if (!git.problem.empty()) {
         add(CommandClass::kNeedsApproval, "git " + git.problem_word, "not-read-only",
-            fmt::format("{} {} (CMD-2).", display("git " + git.problem_word), git.problem));
+            fmt::format("{} {}.", display("git " + git.problem_word), git.problem));  // CMD-2
         return;
       }
       first = git.subcommand;
@@ -1205,7 +1201,7 @@ class Walk {
       if (user->exact && args.size() + 1 > user->words.size()) {
         add(CommandClass::kNeedsApproval, program, "not-read-only",
             fmt::format("only `{}` on its own is on the read-only list, not with more "
-                        "arguments (CMD-2).",
+                        "arguments.",  // CMD-2
                         user->text));
         return;
       }
@@ -1229,10 +1225,10 @@ class Walk {
       // `requires:` names the table itself: `gzip` compresses in place unless -c...
       const bool named = problem->word == sel.spec->display_name();
       add(CommandClass::kNeedsApproval, named ? sel.name : problem->word, problem->rule,
-          named ? fmt::format("{} {}, so it is not read-only (CMD-2).", display(sel.name, false),
+          named ? fmt::format("{} {}, so it is not read-only.", display(sel.name, false),  // CMD-2
                               problem->why)
-                : fmt::format("{}: {} {}, so it is not read-only (CMD-2).",
-                              display(sel.name, false), display(problem->word), problem->why));
+                : fmt::format("{}: {} {}, so it is not read-only.", display(sel.name, false),
+                              display(problem->word), problem->why));
       return;
     }
     if ((!sel.spec->unless_upward.empty() || !sel.spec->unless_here.empty()) &&
@@ -1256,7 +1252,7 @@ class Walk {
       if (!ours) {
         add(CommandClass::kNeedsApproval, std::string(option) + "=" + value, "not-read-only",
             fmt::format("`git {}={}` names a {} other than the project's own, whose config can "
-                        "make git run programs (CMD-2).",
+                        "make git run programs.",  // CMD-2
                         option, value,
                         option == std::string("--git-dir") ? "git folder" : "work tree"));
         return true;
@@ -1270,7 +1266,7 @@ class Walk {
         add(CommandClass::kNeedsApproval, d, "not-read-only",
             fmt::format("git would use {} as its repository (HEAD beside objects/ and refs/), "
                         "a git folder other than the project's own, whose config can make git run "
-                        "programs (CMD-2).",
+                        "programs.",  // CMD-2
                         display(d)));
         return true;
       }
@@ -1313,7 +1309,7 @@ class Walk {
       if (prefix) {
         add(CommandClass::kNeedsApproval, program, "not-read-only",
             fmt::format("only `{}` on its own is on the read-only list, not with more "
-                        "arguments (CMD-2).",
+                        "arguments.",  // CMD-2
                         join(e, " ")));
         return;
       }
@@ -1326,7 +1322,7 @@ class Walk {
       if (longer && !args.empty()) shown += " " + args[0];
     }
     add(CommandClass::kNeedsApproval, shown, "not-read-only",
-        fmt::format("{} is not on the read-only list (CMD-2).", display(shown, false)));
+        fmt::format("{} is not on the read-only list.", display(shown, false)));  // CMD-2
   }
 
   // `[commands] read_only`: the longest entry whose words start the command; with it, the
@@ -1354,7 +1350,7 @@ class Walk {
       all.insert(all.end(), spec.unless_here.begin(), spec.unless_here.end());
       add(CommandClass::kNeedsApproval, name, "not-read-only",
           fmt::format("{} runs the project's code when one of {} is present, and that cannot "
-                      "be checked here (CMD-2).",
+                      "be checked here.",  // CMD-2
                       display(name, false), join(all, ", ")));
       return false;
     }
@@ -1364,9 +1360,9 @@ class Walk {
         if (!m.paths.empty() || !m.complete) {
           std::string p = m.paths.empty() ? path_join(cwd, f) : m.paths[0];
           add(CommandClass::kNeedsApproval, p, "not-read-only",
-              fmt::format("{} would import {} from the working folder, so it is not read-only "
-                          "(CMD-2).",
-                          display(name, false), display(p)));
+              fmt::format(
+                  "{} would import {} from the working folder, so it is not read-only.",  // CMD-2
+                  display(name, false), display(p)));
           return false;
         }
       }
@@ -1379,9 +1375,9 @@ class Walk {
           Expander::Matches m = ctx_.expander->glob(p, 4);
           if (!m.paths.empty() || !m.complete) {
             add(CommandClass::kNeedsApproval, p, "not-read-only",
-                fmt::format("{} runs the project's code through {}, so it is not read-only "
-                            "(CMD-2).",
-                            display(name, false), display(p)));
+                fmt::format(
+                    "{} runs the project's code through {}, so it is not read-only.",  // CMD-2
+                    display(name, false), display(p)));
             return false;
           }
         }
@@ -1433,7 +1429,7 @@ class Walk {
         if (!m.empty() && m[0] == '-')
           add(CommandClass::kNeedsApproval, w.text, "expansion",
               fmt::format("{} expands to {}, a file name that the program would read as an "
-                          "option (CMD-2).",
+                          "option.",  // CMD-2
                           display(w.text), display(m)));
         out.push_back({std::move(m), false, false});
       }

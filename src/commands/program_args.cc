@@ -30,10 +30,10 @@ class Matcher {
     if (s_.at_files)
       for (const auto& a : args)
         if (a.text.size() > 1 && a.text[0] == '@') {
-          fail(a.text,
-               "reads more arguments (file names, options) from a file, which cannot be checked "
-               "(CMD-3)",
-               "write-option");
+          fail(
+              a.text,
+              "reads more arguments (file names, options) from a file, which cannot be checked",  // CMD-3
+              "write-option");
           return problem_;
         }
     if (s_.parser == ParserStyle::kTar && !args.empty()) {

@@ -539,10 +539,11 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
     if (auto st = parser(r, *t, p); !st.ok()) return st.error();
   }
   if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
-    p.warnings.push_back(fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
-                                     "\"external\" (ENV-2); the listed variables are still "
-                                     "stripped",
-                                     file_name));
+    p.warnings.push_back(
+        fmt::format("{}: [sandbox] env_pass is ignored unless mode = "
+                    "\"external\"; the listed variables are still "  // ENV-2
+                    "stripped",
+                    file_name));
   return p;
 }
 

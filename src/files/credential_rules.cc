@@ -13,7 +13,7 @@ bool is_pem_name(std::string_view name) { return ends_with(to_lower(name), ".pem
 const std::vector<CredentialNameRow>& credential_name_rows() {
   // `?*` before an extension: a name that is only the extension (`.pem`) is not one.
   static const std::vector<CredentialNameRow> rows = {
-      {"?*.pem", "TLS and SSH tools: keys and certificates (public ones pass, NET-3)"},
+      {"?*.pem", "TLS and SSH tools: keys and certificates (public ones pass)"},  // NET-3
       {"?*.key", "TLS tools, Rails (config/master.key): private keys"},
       {"?*.p12", "PKCS#12 bundles: a certificate with its private key"},
       {"?*.pfx", "PKCS#12 bundles (Windows): a certificate with its private key"},

@@ -382,9 +382,9 @@ FileContext make_file_context(const Policy& policy, const Facts& facts) {
         add_hidden(l.real, h.entry, h.why + " (link target)");
   }
   for (const auto& c : facts.git_config_copies)  // FS-12: the original holds credentials
-    add_hidden(c.path, c.shown, "git config with credentials (FS-12)");
+    add_hidden(c.path, c.shown, "git config with credentials");
   for (const auto& c : facts.home_config_copies)  // FS-4: the original holds a credential
-    add_hidden(c.path, c.shown, "config with credentials (FS-4)");
+    add_hidden(c.path, c.shown, "config with credentials");
   ctx.protected_entries = protected_entries(policy);
   for (const auto& l : facts.git.locks) {
     if (!l.info.path.empty())

@@ -49,7 +49,7 @@ struct Walk {
   std::string refuse(const std::string& what, const std::string& folder) {
     scan.links.clear();
     scan.refusal = fmt::format(
-        "cordon hides the targets of links inside hidden folders (FS-5), but {} {}; the "
+        "cordon hides the targets of links inside hidden folders, but {} {}; the "  // FS-5
         "command was not run. Fix: remove what you do not need from {} (or move links to "
         "secrets out of it), or run the command with --outside-sandbox (outside_sandbox: "
         "true).",

@@ -40,10 +40,11 @@ std::string quarantine_name(const std::string& base, const std::string& hex16) {
 }
 
 std::string quarantine_note(const std::string& shown, const std::string& moved_to) {
-  return fmt::format("the command created {}, which runs code or steers an agent later, so "
-                     "cordon moved it to {} (PROT-7). To keep it, write it yourself (or with the "
-                     "file tools, which ask first).",
-                     shown, moved_to);
+  return fmt::format(
+      "the command created {}, which runs code or steers an agent later, so "
+      "cordon moved it to {}. To keep it, write it yourself (or with the "  // PROT-7
+      "file tools, which ask first).",
+      shown, moved_to);
 }
 
 ProtectedSnapshot snapshot_of(const Facts& facts, const Plan* plan) {
@@ -229,18 +230,18 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     if (!still || now != target)
       r.notes.push_back(fmt::format(
           "the command {} the symlink {} (it pointed to {}), which leads to files git runs "
-          "code from (GIT-6). Restore it before your next git command.",
+          "code from. Restore it before your next git command.",  // GIT-6
           still ? "re-pointed" : "removed", link, target));
   }
   // FS-10: a folder made unreadable stays read-only for the rest of the session.
   for (const auto& d : after.unreadable) {
     if (contains(before.unreadable, d)) continue;
     r.newly_unreadable.push_back(d);
-    r.notes.push_back(fmt::format(
-        "the command made {} unreadable, so cordon cannot check what is inside; it is "
-        "read-only for the rest of this session (FS-10). Check its contents before restoring "
-        "its permissions (chmod u+rwx {}).",
-        d, shell_quote(d)));
+    r.notes.push_back(
+        fmt::format("the command made {} unreadable, so cordon cannot check what is inside; it is "
+                    "read-only for the rest of this session. Check its contents before restoring "
+                    "its permissions (chmod u+rwx {}).",
+                    d, shell_quote(d)));
   }
   return r;
 }
@@ -328,13 +329,15 @@ std::optional<std::string> git_stopped_short_note(const std::vector<std::string>
   if (files.empty()) return std::nullopt;
   const std::string quoted = shell_join(files);
   if (sub == "checkout" || sub == "switch" || sub == "restore")
-    return fmt::format("git could not update {} because the sandbox keeps {} read-only (GIT-7). "
-                       "To finish, run outside the sandbox (--outside-sandbox, which asks): "
-                       "git checkout -- {}",
-                       quoted, files.size() == 1 ? "it" : "them", quoted);
-  return fmt::format("git could not update {} because the sandbox keeps {} read-only (GIT-7); "
-                     "the {} stopped short. Check `git status` before going on.",
-                     quoted, files.size() == 1 ? "it" : "them", sub);
+    return fmt::format(
+        "git could not update {} because the sandbox keeps {} read-only. "  // GIT-7
+        "To finish, run outside the sandbox (--outside-sandbox, which asks): "
+        "git checkout -- {}",
+        quoted, files.size() == 1 ? "it" : "them", quoted);
+  return fmt::format(
+      "git could not update {} because the sandbox keeps {} read-only; "
+      "the {} stopped short. Check `git status` before going on.",
+      quoted, files.size() == 1 ? "it" : "them", sub);
 }
 
 }  // namespace cordon

@@ -188,7 +188,7 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
   for (size_t i = 0; i < lines.size(); ++i) scan_line(lines, i, plan, f);
   if (f.git_config)
     return std::string(
-        "git's config files and hooks are locked inside the sandbox (GIT-1), so `git config` "
+        "git's config files and hooks are locked inside the sandbox, so `git config` "  // GIT-1
         "cannot change them here. Change the setting yourself outside the sandbox, or run the "
         "command again with --outside-sandbox (outside_sandbox: true), which needs approval.");
   if (exit_code == 0 && !f.fs) return std::nullopt;

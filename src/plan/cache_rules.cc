@@ -35,7 +35,7 @@ void plan_project(const Facts& facts, Plan& p, bool can_mount) {
     return;
   }
   p.mounts.push_back({MountKind::kBind, c.tools_dir, c.tools_dir,
-                      "writable: the project's package caches (PKG-2)"});
+                      "writable: the project's package caches"});  // PKG-2
   p.writable_roots.push_back(c.tools_dir);
   const auto& tools = cache_tools();
   for (size_t i = 0; i < tools.size(); ++i) {
@@ -63,7 +63,7 @@ void plan_project(const Facts& facts, Plan& p, bool can_mount) {
       continue;
     }
     p.mounts.push_back(
-        {MountKind::kBind, folder, own->real, "writable: the project's package caches (PKG-2)"});
+        {MountKind::kBind, folder, own->real, "writable: the project's package caches"});  // PKG-2
     p.caches.push_back({t.tool, how(t), shown, "project"});
   }
 }
@@ -79,7 +79,7 @@ void plan_shared(const Facts& facts, Plan& p) {
       continue;
     }
     p.mounts.push_back({MountKind::kBind, own->real, own->real,
-                        "writable: [sandbox] caches = \"shared\" (PKG-4)"});
+                        "writable: [sandbox] caches = \"shared\""});  // PKG-4
     p.writable_roots.push_back(own->real);
     p.caches.push_back({t.tool, "its own", shown, "shared (writable)"});
   }

@@ -218,8 +218,8 @@ bool strip_url_users(std::string& line) {
 SanitizedText sanitize_config_text(std::string_view text, ConfigFormat f) {
   SanitizedText out;
   const std::string blank = f == ConfigFormat::kShell
-                                ? "true  # cordon: a line with a credential was removed (FS-4)"
-                                : "# cordon: a line with a credential was removed (FS-4)";
+                                ? "true  # cordon: a line with a credential was removed"  // FS-4
+                                : "# cordon: a line with a credential was removed";
   std::vector<std::string> lines = split(std::string(text), '\n');
   bool in_key = false;  // inside a private key block
   for (size_t i = 0; i < lines.size(); ++i) {

@@ -111,7 +111,7 @@ std::string shown_git_config_key(const GitConfigEntry& e) {
 SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entries,
                                        std::string (*removal)(const GitConfigEntry&)) {
   SanitizedGitConfig s;
-  s.text = "# cordon: your git config, only the keys known to hold no secret (FS-12)\n";
+  s.text = "# cordon: your git config, only the keys known to hold no secret\n";  // FS-12
   std::string header;
   for (const auto& e : entries) {
     if (std::string why = removal ? removal(e) : global_git_key_removal(e); !why.empty()) {

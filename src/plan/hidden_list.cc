@@ -49,7 +49,7 @@ const std::vector<HiddenHomeRow>& hidden_home_rows() {
       {".pki", true, "NSS database: client certificates and their keys (nono deny_credentials)"},
       {".credentials", true, "a common folder for credentials (nono deny_credentials)"},
       {".keys", true, "a common folder for keys (nono deny_credentials)"},
-      {".secrets", true, "a common folder for secrets (FILE-4)"},
+      {".secrets", true, "a common folder for secrets"},  // FILE-4
       {".config/op", true, "1Password CLI: account configuration (nono deny_keychains_linux)"},
       {".op", true, "1Password CLI's old folder (nono deny_keychains_linux)"},
       {".1password", true, "1Password: agent and data (nono deny_keychains_linux)"},
@@ -87,7 +87,8 @@ const std::vector<HiddenHomeRow>& hidden_home_rows() {
       {".huggingface/token", false, "Hugging Face hub's old location: token"},
       {".kaggle/kaggle.json", false, "Kaggle API: key (github.com/Kaggle/kaggle-api)"},
       {".config/sops/age/keys.txt", false, "SOPS: age private keys (github.com/getsops/sops)"},
-      {".env", false, "an environment file in the home folder (FILE-4; nono deny_shell_configs)"},
+      {".env", false,
+       "an environment file in the home folder (nono deny_shell_configs)"},  // FILE-4
       {".envrc", false, "direnv's file in the home folder: exported secrets (nono)"},
       // Browsers: cookies, saved passwords, sessions (nono deny_browser_data_linux).
       {".config/google-chrome", true, "Chrome: cookies, saved passwords"},
@@ -202,9 +203,9 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
   // its own /tmp is bound at /tmp, and the placeholders hidden paths show are bind sources,
   // taken from the host before the mount namespace hides them.
   if (!folders.state.empty())
-    add(tilde_path(folders.state, home), folders.state, "cordon's state folder (FS-13)");
+    add(tilde_path(folders.state, home), folders.state, "cordon's state folder");
   if (!folders.cache.empty())
-    add(tilde_path(folders.cache, home), folders.cache, "cordon's cache folder (FS-13)");
+    add(tilde_path(folders.cache, home), folders.cache, "cordon's cache folder");  // FS-13
   for (const auto& e : policy.hide) {
     std::string p = normalize_path(expand_home(e, home));
     add(e, p, "[sandbox] hide");

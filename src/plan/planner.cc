@@ -131,7 +131,7 @@ void plan_hidden_links(const Facts& facts, const HiddenFact& h,
     if (!because.empty()) {
       p.hidden.push_back(HiddenDecision{shown, h.entry, why, false, because});
       p.notices.push_back(
-          fmt::format("{} ({}) stays visible: {} (FS-5, FS-7).", shown, why, because));
+          fmt::format("{} ({}) stays visible: {}.", shown, why, because));  // FS-5, FS-7
       continue;
     }
     if (path_within(l.real, "/tmp") && !within_any(l.real, visible_tmp_roots)) continue;
@@ -156,7 +156,7 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
       if (std::string because = kept_because(facts, t); !because.empty()) {
         p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, false, because});
         p.notices.push_back(
-            fmt::format("{} ({}) stays visible: {} (FS-7).", shown, h.why, because));
+            fmt::format("{} ({}) stays visible: {}.", shown, h.why, because));  // FS-7
         continue;
       }
       // The machine's /tmp is replaced by the private one: only what is bound stays visible.
@@ -188,7 +188,7 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
 void plan_git_config(const Facts& facts, Plan& p) {
   for (const auto& c : facts.git_config_copies) {
     p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
-                               c.path, "git config: credentials removed (FS-12)"});
+                               c.path, "git config: credentials removed"});
     for (const auto& r : c.removed) p.git_config_removed.push_back(c.shown + ": " + r);
   }
 }
@@ -202,7 +202,7 @@ void plan_home_config_copies(const Facts& facts, Plan& p) {
                        m.dest != c.path && path_within(c.path, m.dest);
     if (inside_hidden) continue;
     p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
-                               c.path, "config: credentials removed (FS-4)"});
+                               c.path, "config: credentials removed"});  // FS-4
     std::string why = "a copy without " + join(c.removed, ", ");
     p.hidden.push_back(HiddenDecision{c.shown, c.shown, why, true, ""});
   }
@@ -219,18 +219,18 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
                           const std::vector<std::string>& writable, Plan& p, bool coarse,
                           Backend backend) {
   auto& m = p.mounts;
-  m.push_back({MountKind::kRoBind, "/", "/", "base: the whole filesystem, read-only (FS-1)"});
-  m.push_back({MountKind::kDev, "", "/dev", "base: fresh minimal /dev (FS-9)"});
-  m.push_back({MountKind::kProc, "", "/proc", "base: fresh /proc (FS-9)"});
+  m.push_back({MountKind::kRoBind, "/", "/", "base: the whole filesystem, read-only"});  // FS-1
+  m.push_back({MountKind::kDev, "", "/dev", "base: fresh minimal /dev"});                // FS-9
+  m.push_back({MountKind::kProc, "", "/proc", "base: fresh /proc"});
   for (const char* k : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"})
-    m.push_back({MountKind::kRoBindTry, k, k, "base: kernel settings read-only (FS-9)"});
+    m.push_back({MountKind::kRoBindTry, k, k, "base: kernel settings read-only"});
   // FS-3: the private /tmp goes first so a project under /tmp stays visible at its own path.
-  m.push_back({MountKind::kBind, facts.session_tmp, "/tmp", "writable: private /tmp (FS-3)"});
-  m.push_back({MountKind::kBind, facts.project, facts.project, "writable: project (FS-2)"});
+  m.push_back({MountKind::kBind, facts.session_tmp, "/tmp", "writable: private /tmp"});
+  m.push_back({MountKind::kBind, facts.project, facts.project, "writable: project"});  // FS-2
   p.writable_roots = {facts.project, facts.session_tmp};
   for (const auto& w : writable) {
     if (path_within(w, facts.project)) continue;
-    m.push_back({MountKind::kBind, w, w, "writable: [sandbox] writable (FS-2)"});
+    m.push_back({MountKind::kBind, w, w, "writable: [sandbox] writable"});
     p.writable_roots.push_back(w);
   }
   std::vector<std::string> bound = {facts.project};
@@ -239,7 +239,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   for (const auto& d : facts.cordon_dirs) {
     if (!d.exists() || d.real.empty()) continue;
     if (within_any(d.real, bound))
-      m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only (FS-8)"});
+      m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only"});
   }
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
@@ -353,14 +353,14 @@ std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
   if (facts.project.size() > opt.max_project_path)
     return Refusal{"refused",
                    fmt::format("the project path is {} bytes long, more than the {} bytes the "
-                               "sandbox supports (FS-11). Fix: move the project to a shorter "
+                               "sandbox supports. Fix: move the project to a shorter "  // FS-11
                                "path.",
                                facts.project.size(), opt.max_project_path)};
   if (!facts.project_searchable)
     return Refusal{
         "refused",
         fmt::format("the project root {} cannot be searched (its permissions are "
-                    "{:o}), so no sandboxed command can run in it (FS-10). Fix: "
+                    "{:o}), so no sandboxed command can run in it. Fix: "  // FS-10
                     "restore its permissions on the host, for example `chmod u+rwx "
                     "{}`.",
                     facts.project, facts.project_info.mode & 07777, shell_quote(facts.project))};
@@ -369,7 +369,7 @@ std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
     if (path_within(d, facts.project))
       return Refusal{"refused",
                      fmt::format("the project {} contains cordon's own {} folder ({}), which "
-                                 "commands must not see (FS-8). Fix: point CORDON_HOME or "
+                                 "commands must not see. Fix: point CORDON_HOME or "  // FS-8
                                  "XDG_DATA_HOME outside the project.",
                                  facts.project, sub, d)};
   }
@@ -414,7 +414,7 @@ void plan_mounts_within_budget(const Policy& policy, const Facts& facts, const R
     p.coarsened = true;
     p.notices.push_back(fmt::format(
         "the plan needed more than {} mounts, so protected folders judged file by file are "
-        "read-only whole for this session (BUD-2); edit their tracked files outside the "
+        "read-only whole for this session; edit their tracked files outside the "  // BUD-2
         "sandbox.",
         opt.mount_budget));
   }

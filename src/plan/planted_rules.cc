@@ -16,14 +16,14 @@ const std::vector<PlantedName>& planted_names() {
   static const std::vector<PlantedName> kNames = {
       {".git",
        "a nested git repository: its config can name an fsmonitor or hooks that "
-       "editors, shell prompts and agents run in that folder (GIT-8)"},
-      {".envrc", "direnv runs it when a shell enters that folder (PROT-6)"},
-      {"CLAUDE.md", "Claude Code reads it when it works in that folder (PROT-6)"},
-      {"CLAUDE.local.md", "Claude Code reads it when it works in that folder (PROT-6)"},
-      {"AGENTS.md", "Codex and other agents read it when they work in that folder (PROT-6)"},
-      {"AGENTS.override.md", "Codex reads it when it works in that folder (PROT-6)"},
-      {"GEMINI.md", "Gemini CLI reads it from every folder of the project (PROT-6)"},
-      {".cursor", "Cursor reads nested rules from it (PROT-6)"},
+       "editors, shell prompts and agents run in that folder"},      // GIT-8
+      {".envrc", "direnv runs it when a shell enters that folder"},  // PROT-6
+      {"CLAUDE.md", "Claude Code reads it when it works in that folder"},
+      {"CLAUDE.local.md", "Claude Code reads it when it works in that folder"},
+      {"AGENTS.md", "Codex and other agents read it when they work in that folder"},
+      {"AGENTS.override.md", "Codex reads it when it works in that folder"},
+      {"GEMINI.md", "Gemini CLI reads it from every folder of the project"},
+      {".cursor", "Cursor reads nested rules from it"},
   };
   return kNames;
 }

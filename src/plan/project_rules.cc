@@ -48,7 +48,7 @@ std::optional<Refusal> hidden_refusal(const Facts& facts, const std::string& pro
       std::string shown = tilde_path(m.path, facts.home);
       return refusal(fmt::format(
           "the project {} {} the hidden path {} ({}), so commands could read and change what "
-          "cordon hides (FS-4: a hidden path is never a project). Fix: choose a project folder "
+          "cordon hides (a hidden path is never a project). Fix: choose a project folder "  // FS-4
           "outside {}.",
           tilde_path(project, facts.home), project == where ? "is" : "lies inside", shown, h.why,
           shown));
@@ -65,21 +65,21 @@ std::optional<Refusal> project_refusal(const Facts& facts) {
   if (!home.empty() && path_within(home, project))
     return refusal(fmt::format(
         "the project {} {} the home folder {}, so every command could change the whole home "
-        "(dotfiles, shell start-up files, other projects); the home folder is never a project "
-        "(FS-2). Fix: run cordon in a project folder below {} (or pass --project DIR).",
+        "(dotfiles, shell start-up files, other projects); the home folder is never a project. "
+        "Fix: run cordon in a project folder below {} (or pass --project DIR).",  // FS-2
         project, project == home ? "is" : "contains", home, home));
   for (const auto& k : kernel_folders())
     if (path_within(project, k))
       return refusal(
           fmt::format("the project {} lies in {}, a kernel or device folder, which is "
-                      "never a project (FS-2). Fix: choose a project folder of your "
+                      "never a project. Fix: choose a project folder of your "
                       "own.",
                       project, k));
   for (const auto& s : system_folders())
     if (project == s)
       return refusal(
           fmt::format("the project {} is a system folder, which is never a project: "
-                      "every command could change it (FS-2). Fix: choose a project "
+                      "every command could change it. Fix: choose a project "  // FS-2
                       "folder of your own (--project DIR).",
                       project));
   if (auto r = hidden_refusal(facts, project)) return r;

@@ -146,20 +146,20 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   // outside the project, so git add and commit keep working there.
   for (const std::string& d : {g.common_dir, g.git_dir}) {
     if (d.empty() || within_any(d, p.writable_roots)) continue;
-    pr.writable(d, "writable: the project's git folder (GIT-2)");
+    pr.writable(d, "writable: the project's git folder");
     p.writable_roots.push_back(d);
   }
   // GIT-9, PROT-2: a mount point cannot be renamed, removed or replaced (EBUSY). Each pin is a
   // writable bind of the folder onto itself, made before the read-only binds inside it, which
   // a later bind would cover.
   for (const auto& d : pinned_paths(facts)) {
-    pr.writable(d, "pinned: cannot be renamed, removed or replaced (GIT-9)");
+    pr.writable(d, "pinned: cannot be renamed, removed or replaced");
     // A protected folder's own decision (below) says what it is; the others are named here.
     bool protected_entry = false;
     for (const auto& f : facts.protected_paths) protected_entry |= f.info.path == d;
     if (!protected_entry)
       pr.decide(path_within(d, facts.project) ? path_relative(d, facts.project) : d, "pinned",
-                "a mount point of its own, so it cannot be renamed or replaced (GIT-9)");
+                "a mount point of its own, so it cannot be renamed or replaced");  // GIT-9
   }
   // GIT-5: past 512 entries, modules/ and worktrees/ are read-only whole.
   std::vector<std::string> whole_git_dirs;
@@ -170,14 +170,14 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
       whole_git_dirs.push_back(path_join(g.common_dir, "worktrees"));
   }
   for (const auto& d : whole_git_dirs) {
-    pr.read_only(d, "git: folder past 512 entries (GIT-5)");
-    pr.decide(d, "read-only whole", "more than 512 entries (GIT-5)");
+    pr.read_only(d, "git: folder past 512 entries");  // GIT-5
+    pr.decide(d, "read-only whole", "more than 512 entries");
   }
   // GIT-1: what git runs by itself is read-only, even when tracked or inside a writable path.
   for (const auto& l : g.locks) {
     const std::string& target = l.info.real;
     if (within_any(target, whole_git_dirs)) continue;
-    pr.read_only(target, "git: " + l.why + " (GIT-1)");
+    pr.read_only(target, "git: " + l.why);  // GIT-1
     pr.decide(target, l.folder ? "locked (whole folder)" : "locked", l.why);
   }
 
@@ -188,9 +188,9 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
       if (!contains(unreadable, d)) unreadable.push_back(d);
   for (const auto& d : unreadable) {
     std::string abs = path_join(facts.project, d);
-    pr.read_only(abs, "protected: unreadable folder (FS-10)");
+    pr.read_only(abs, "protected: unreadable folder");  // FS-10
     pr.decide(d, "read-only whole (unreadable)",
-              "made unreadable; check it before restoring its permissions (FS-10)");
+              "made unreadable; check it before restoring its permissions");
   }
 
   for (const auto& f : facts.protected_paths) {
@@ -198,14 +198,15 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     const std::string& rel = f.rel;
     if (contains(unreadable, rel) || within_any(rel, unreadable)) continue;
     if (!i.exists()) {
-      pr.decide(rel, "watched (absent)", f.why + "; moved aside if a command creates it (PROT-6)");
+      pr.decide(rel, "watched (absent)",
+                f.why + "; moved aside if a command creates it");  // PROT-6
       continue;
     }
     if (i.kind == Kind::kSymlink) {
       // The link itself cannot be made read-only by a mount (a mount follows it): a link that
       // a command re-points is moved aside afterwards (PROT-6). Its target is protected.
       if (!i.real.empty() && !contains(f.tracked, rel))
-        pr.read_only(i.real, "protected: target of " + rel + " (PROT-2)");
+        pr.read_only(i.real, "protected: target of " + rel);  // PROT-2
       pr.decide(rel, "symlink watched",
                 fmt::format("{}; points to {}{}", f.why, i.link_target,
                             i.real.empty() ? " (dangling)" : ", target read-only"));
@@ -214,10 +215,11 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     const bool tracked_self = contains(f.tracked, rel);
     if (i.real_kind != Kind::kDir) {
       if (tracked_self) {
-        pr.decide(rel, "writable (tracked)", f.why + "; changes show in `cordon review` (PROT-4)");
+        pr.decide(rel, "writable (tracked)",
+                  f.why + "; changes show in `cordon review`");  // PROT-4
       } else {
-        pr.read_only(i.path, "protected: " + rel + " (PROT-2)");
-        pr.decide(rel, "read-only (untracked)", f.why + " (PROT-2)");
+        pr.read_only(i.path, "protected: " + rel);  // PROT-2
+        pr.decide(rel, "read-only (untracked)", f.why);
       }
       continue;
     }
@@ -228,15 +230,15 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
     else if (f.entry_count > kFolderCap)
       whole_reason = "more than 1,000 entries";
     else if (coarse)
-      whole_reason = "the plan was over the mount budget (BUD-2)";
+      whole_reason = "the plan was over the mount budget";  // BUD-2
     if (!whole_reason.empty()) {
-      pr.read_only(i.path, "protected: " + rel + " whole (PROT-5)");
+      pr.read_only(i.path, "protected: " + rel + " whole");  // PROT-5
       pr.decide(rel, "read-only whole", f.why + "; " + whole_reason);
       // PROT-1: agents keep git worktrees in .claude/worktrees/, which stays writable.
       if (rel == ".claude") {
         for (const auto& c : f.children)
           if (c.rel == ".claude/worktrees" && c.kind == Kind::kDir)
-            pr.writable(path_join(facts.project, c.rel), "writable: .claude/worktrees (PROT-1)");
+            pr.writable(path_join(facts.project, c.rel), "writable: .claude/worktrees");
       }
       continue;
     }
@@ -247,14 +249,14 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
       if (in_claude_worktrees(c.rel) || within_any(c.rel, covered)) continue;
       if (c.kind == Kind::kDir) {
         if (!any_tracked_below(f.tracked, c.rel)) {
-          pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel + " (PROT-5)");
+          pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel);  // PROT-5
           covered.push_back(c.rel);
         }
         continue;
       }
       // Links inside are watched by the comparison after the command (a mount would follow).
       if (c.kind == Kind::kSymlink || contains(f.tracked, c.rel)) continue;
-      pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel + " (PROT-5)");
+      pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel);  // PROT-5
     }
   }
 }
@@ -269,11 +271,11 @@ void plan_credentials(const Facts& facts, const Request& req, Plan& p) {
     if (c.real.empty()) continue;
     bool dir = c.real_kind == Kind::kDir;
     p.mounts.push_back(MountOp{MountKind::kRoBind, dir ? facts.empty_dir : facts.empty_file, c.real,
-                               "credential: hidden from a networked command (NET-3)"});
+                               "credential: hidden from a networked command"});  // NET-3
   }
   for (const auto& c : facts.credential_copies)
     p.mounts.push_back(MountOp{MountKind::kRoBind, c.copy.empty() ? facts.empty_file : c.copy,
-                               c.path, "credential: seen without its secrets (NET-3)"});
+                               c.path, "credential: seen without its secrets"});
 }
 
 }  // namespace cordon

@@ -74,7 +74,7 @@ const std::vector<ProtectedRow>& protected_rows() {
       // Git: how git treats files in the root's work tree.
       {".gitmodules", false,
        "git submodule: URLs and paths at a work tree's top; git refuses `update = !command` "
-       "from it, so it runs nothing (a nested one is judged with its git folder, GIT-8)"},
+       "from it, so it runs nothing (a nested one is judged with its git folder)"},  // GIT-8
       {".gitattributes", false,
        "git: picks filter, diff and merge drivers for files; only drivers the user's own "
        "config defines run (git-lfs). Below the root it is not watched: tracked copies are "

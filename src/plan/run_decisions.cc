@@ -29,7 +29,7 @@ std::vector<std::string> start_notices(const Plan& plan, bool say_stripped,
   for (const auto& n : plan.stripped)
     if (std::find(unsaid.begin(), unsaid.end(), n) == unsaid.end()) names.push_back(n);
   if (say_stripped && strips_variables(plan) && !names.empty())
-    out.push_back("these variables are not available to commands (ENV-4): " + join(names, ", ") +
+    out.push_back("these variables are not available to commands: " + join(names, ", ") +  // ENV-4
                   ".");
   return out;
 }

@@ -39,7 +39,7 @@ void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
     r.push_back(SeccompRule{"socket",
                             EPERM,
                             {{0, SeccompOp::kMaskedEq, b, b}},
-                            "NET-2 socket family not on the allowlist"});
+                            "socket family not on the allowlist"});  // NET-2
   }
   for (uint64_t family = 0; family < 32; ++family) {
     if (std::find(allowed.begin(), allowed.end(), family) != allowed.end()) continue;
@@ -47,7 +47,7 @@ void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
         "socket",
         EPERM,
         {{0, SeccompOp::kMaskedEq, kLow32, family}},
-        family == 1 ? "NET-2 no Unix sockets" : "NET-2 socket family not on the allowlist"});
+        family == 1 ? "no Unix sockets" : "socket family not on the allowlist"});  // NET-2
   }
   // AF_NETLINK: the routing protocol only (NETLINK_ROUTE is 0: any protocol bit set refuses).
   for (unsigned bit = 0; bit < 32; ++bit) {
@@ -56,7 +56,7 @@ void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
                             EPERM,
                             {{0, SeccompOp::kMaskedEq, kLow32, kAfNetlink},
                              {2, SeccompOp::kMaskedEq, b, b | kNetlinkRoute}},
-                            "NET-2 netlink protocols other than routing"});
+                            "netlink protocols other than routing"});  // NET-2
   }
 }
 
@@ -68,21 +68,21 @@ std::vector<SeccompRule> default_seccomp_rules() {
   add_socket_family_allowlist(r);
   // PROC-2: no keystrokes pushed into a terminal.
   r.push_back(
-      SeccompRule{"ioctl", EPERM, {{1, SeccompOp::kMaskedEq, kLow32, kTiocsti}}, "PROC-2 TIOCSTI"});
-  r.push_back(SeccompRule{
-      "ioctl", EPERM, {{1, SeccompOp::kMaskedEq, kLow32, kTioclinux}}, "PROC-2 TIOCLINUX"});
+      SeccompRule{"ioctl", EPERM, {{1, SeccompOp::kMaskedEq, kLow32, kTiocsti}}, "TIOCSTI"});
+  r.push_back(
+      SeccompRule{"ioctl", EPERM, {{1, SeccompOp::kMaskedEq, kLow32, kTioclinux}}, "TIOCLINUX"});
   // PROC-7: no new user namespaces (bwrap --disable-userns as well).
   r.push_back(SeccompRule{"unshare",
                           EPERM,
                           {{0, SeccompOp::kMaskedEq, kCloneNewUser, kCloneNewUser}},
-                          "PROC-7 no new user namespace"});
+                          "no new user namespace"});
   r.push_back(SeccompRule{"clone",
                           EPERM,
                           {{0, SeccompOp::kMaskedEq, kCloneNewUser, kCloneNewUser}},
-                          "PROC-7 no new user namespace"});
+                          "no new user namespace"});  // PROC-7
   // clone3 passes its flags in memory, where a filter cannot look: answer ENOSYS so that
   // libc falls back to clone(2), whose flags the rule above checks.
-  r.push_back(SeccompRule{"clone3", ENOSYS, {}, "PROC-7 clone3 flags cannot be inspected"});
+  r.push_back(SeccompRule{"clone3", ENOSYS, {}, "clone3 flags cannot be inspected"});
   // PROC-7: personality changes other than the default. Allowed: PER_LINUX (0) and the query
   // 0xffffffff. libseccomp cannot put two comparisons on one argument in a rule, so "neither
   // 0 nor 0xffffffff" is spelled as "some two neighbouring bits differ" (a 32-bit value is 0
@@ -91,14 +91,14 @@ std::vector<SeccompRule> default_seccomp_rules() {
   r.push_back(SeccompRule{"personality",
                           EPERM,
                           {{0, SeccompOp::kGt, 0, kLow32}},
-                          "PROC-7 personality: upper bits set"});
+                          "personality: upper bits set"});  // PROC-7
   for (unsigned i = 0; i < 32; ++i) {
     uint64_t a = 1ULL << i, b = 1ULL << ((i + 1) % 32);
     for (uint64_t v : {a, b})
       r.push_back(SeccompRule{"personality",
                               EPERM,
                               {{0, SeccompOp::kMaskedEq, a | b, v}},
-                              "PROC-7 personality other than default"});
+                              "personality other than default"});  // PROC-7
   }
   // PROC-1, PROC-7: the sandbox's pid 1 (bwrap's init) cannot be traced or have its memory
   // touched: a command that stops it (PTRACE_ATTACH sends SIGSTOP) would keep the sandbox, and
@@ -108,26 +108,25 @@ std::vector<SeccompRule> default_seccomp_rules() {
   r.push_back(SeccompRule{"ptrace",
                           EPERM,
                           {{1, SeccompOp::kMaskedEq, kLow32, 1}},
-                          "PROC-7 no tracing of the sandbox's pid 1"});
+                          "no tracing of the sandbox's pid 1"});  // PROC-7
   for (const char* s : {"process_vm_readv", "process_vm_writev"})
     r.push_back(SeccompRule{s,
                             EPERM,
                             {{0, SeccompOp::kMaskedEq, kLow32, 1}},
-                            "PROC-7 the sandbox's pid 1 is not the command's to touch"});
-  for (const char* s : {"keyctl", "add_key", "request_key"}) deny(s, "PROC-7 kernel keyrings");
-  deny("bpf", "PROC-7 bpf");
-  deny("perf_event_open", "PROC-7 perf events");
-  deny("userfaultfd", "PROC-7 userfaultfd");
-  for (const char* s : {"kexec_load", "kexec_file_load"}) deny(s, "PROC-7 kexec");
-  for (const char* s : {"init_module", "finit_module", "delete_module"})
-    deny(s, "PROC-7 module loading");
+                            "the sandbox's pid 1 is not the command's to touch"});
+  for (const char* s : {"keyctl", "add_key", "request_key"}) deny(s, "kernel keyrings");
+  deny("bpf", "bpf");  // PROC-7
+  deny("perf_event_open", "perf events");
+  deny("userfaultfd", "userfaultfd");
+  for (const char* s : {"kexec_load", "kexec_file_load"}) deny(s, "kexec");
+  for (const char* s : {"init_module", "finit_module", "delete_module"}) deny(s, "module loading");
   for (const char* s : {"mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
                         "fsconfig", "fsmount", "fspick", "mount_setattr"})
-    deny(s, "PROC-7 mounts");
-  for (const char* s : {"swapon", "swapoff"}) deny(s, "PROC-7 swap");
-  deny("reboot", "PROC-7 reboot");
+    deny(s, "mounts");  // PROC-7
+  for (const char* s : {"swapon", "swapoff"}) deny(s, "swap");
+  deny("reboot", "reboot");
   for (const char* s : {"io_uring_setup", "io_uring_enter", "io_uring_register"})
-    deny(s, "PROC-7 io_uring could create sockets without socket(2)");
+    deny(s, "io_uring could create sockets without socket(2)");
   return r;
 }
 

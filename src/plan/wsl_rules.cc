@@ -31,7 +31,7 @@ std::optional<Refusal> wsl_refusal(const Facts& facts, const std::string& config
     return Refusal{"unavailable",
                    fmt::format("the sandbox is unavailable: under WSL2 the mount table could not "
                                "be read ({}), so the Windows drives' Users folders cannot be "
-                               "found to hide them (WSL-1). Fix: none in cordon's settings; "
+                               "found to hide them. Fix: none in cordon's settings; "  // WSL-1
                                "check /proc/self/mountinfo, or set [sandbox] mode = \"off\" in "
                                "{} to run commands unconfined.",
                                facts.machine.wsl_error, config)};
@@ -48,7 +48,7 @@ std::optional<Refusal> wsl_refusal(const Facts& facts, const std::string& config
         "unavailable",
         fmt::format("the sandbox is unavailable: {} ({}) is inside a Windows Users folder ({}), "
                     "which the sandbox hides: it holds every Windows account's files, .ssh and "
-                    "AppData (WSL-2). Fix: move the project into the Linux file system (such as "
+                    "AppData. Fix: move the project into the Linux file system (such as "  // WSL-2
                     "~/code), or elsewhere on the drive outside Users; or set [sandbox] mode = "
                     "\"off\" in {} to run commands unconfined.",
                     c.what, c.path, users, config)};
@@ -60,18 +60,19 @@ void plan_wsl(const Facts& facts, Plan& p) {
   if (!facts.machine.wsl) return;
   for (const auto& u : facts.machine.windows_users_dirs) {
     p.mounts.push_back(
-        MountOp{MountKind::kRoBind, facts.empty_dir, u, "hidden: Windows Users folder (WSL-1)"});
+        MountOp{MountKind::kRoBind, facts.empty_dir, u, "hidden: Windows Users folder"});  // WSL-1
     p.hidden.push_back(HiddenDecision{u, path_parent(u) + "/Users",
-                                      "a Windows drive's Users folder, in each spelling (WSL-1)",
-                                      true, ""});
+                                      "a Windows drive's Users folder, in each spelling", true,
+                                      ""});
   }
   for (const auto& w : facts.writable) {
     std::string users = users_folder_of(facts.machine, w.real);
     if (!users.empty())
-      p.warnings.push_back(
-          fmt::format("writable path {} lies inside the Windows Users folder "
-                      "{}, which is hidden (WSL-1): commands cannot reach it.",
-                      tilde_path(w.path, facts.home), users));
+      p.warnings.push_back(fmt::format(
+          "writable path {} lies inside the Windows Users folder "
+          "{}, which is hidden: commands cannot reach it. Use a folder in the Linux "  // WSL-1
+          "file system instead.",
+          tilde_path(w.path, facts.home), users));
   }
 }
 

@@ -161,11 +161,12 @@ std::optional<LineFramer::Line> LineFramer::finish() {
 }
 
 Message too_long_message() {
-  return invalid(make_error_reply(nullptr, kInvalidRequest,
-                                  fmt::format("the message is longer than {} bytes (SRV-3); it was "
-                                              "dropped. Pass large data through a file.",
-                                              kMaxLineBytes),
-                                  "invalid"));
+  return invalid(
+      make_error_reply(nullptr, kInvalidRequest,
+                       fmt::format("the message is longer than {} bytes; it was "  // SRV-3
+                                   "dropped. Pass large data through a file.",
+                                   kMaxLineBytes),
+                       "invalid"));
 }
 
 Message parse_message(std::string_view line) {

@@ -290,7 +290,7 @@ PersonAnswer ElicitAsker::ask(const Question& q) {
     if (option.empty())
       return {Reply::kUnavailable,
               "this MCP client cannot ask the user (it has no elicitation), and running outside "
-              "the sandbox needs the user's own yes every time (APR-3), so no server option "
+              "the sandbox needs the user's own yes every time, so no server option "  // APR-3
               "approves it. Carry on inside the sandbox, or ask the user to run it themselves "
               "with `cordon run --outside-sandbox -- ...`"};
     return {Reply::kUnavailable,

@@ -223,9 +223,11 @@ json ServeConnection::initialize(const json& id, const json& params) {
   if (ip.resume && !ip.session)
     return invalid_params(id, "`resume` needs `session`: the id of the session to resume.");
   if (session() || core_.closing())
-    return make_error_reply(id, kInvalidRequest,
-                            "the connection is initialized already; it holds one session (SES-1).",
-                            "invalid");
+    return make_error_reply(
+        id, kInvalidRequest,
+        "the connection is initialized already; it holds one session. Open another "  // SES-1
+        "connection for another project or session.",
+        "invalid");
   auto s = opts_.open(ip, &asker_);
   if (!s.ok()) return error_response(id, s.error());
   api::Session& opened = **s;

@@ -68,7 +68,7 @@ void perform_move(const QuarantineAction& m, const std::string& project, Afterca
   out.notes.push_back(fmt::format(
       "the command created {}, which runs code or steers an agent later, and cordon could not "
       "move it aside ({}). Sandboxed commands are refused until it is moved: move it away on "
-      "the host (PROT-7).",
+      "the host.",  // PROT-7
       m.shown, std::strerror(moved.error().sys_errno)));
 }
 
@@ -84,7 +84,7 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
   if (found.empty()) {
     out.notes.push_back(fmt::format(
         "{} was renamed or removed by the command, and cordon could not find it to put it "
-        "back (GIT-9). Check the project before your next git command or editor session.",
+        "back. Check the project before your next git command or editor session.",  // GIT-9
         r.shown));
     return;
   }
@@ -92,11 +92,11 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
   Status st = b->rename(from, parent, name);
   if (st.ok())
     out.notes.push_back(
-        fmt::format("the command renamed {} to {}; cordon put it back (GIT-9).", r.shown, from));
+        fmt::format("the command renamed {} to {}; cordon put it back.", r.shown, from));  // GIT-9
   else
     out.notes.push_back(fmt::format(
         "the command renamed {} to {}, and cordon could not put it back ({}); rename it back "
-        "on the host before your next git command (GIT-9).",
+        "on the host before your next git command.",
         r.shown, from, std::strerror(st.error().sys_errno)));
 }
 

@@ -158,7 +158,7 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
       out.failed.push_back(path_join(project_, f.rel));
       out.notes.push_back(fmt::format(
           "the command created {} — {} — and cordon could not move it aside ({}). Sandboxed "
-          "commands are refused until it is moved: move it away on the host (PROT-7).",
+          "commands are refused until it is moved: move it away on the host.",  // PROT-7
           f.rel, f.why, std::strerror(moved.error().sys_errno)));
     }
   }

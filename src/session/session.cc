@@ -829,12 +829,12 @@ std::optional<Refusal> Session::write_record(Command& c) {
   if (lr.sandboxed)
     return Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
                                           "{} ({}). Make that folder writable by you, or free "
-                                          "disk space, then run the command again (SES-2).",
+                                          "disk space, then run the command again.",  // SES-2
                                           store_.leftovers_dir(record_.id), why)};
   c.res.notes.push_back(
       fmt::format("leftover record not written: {}; if cordon is killed while "
                   "this command runs, its processes are not reported at "
-                  "resume (SES-2).",
+                  "resume.",
                   why));
   c.record_path.clear();
   return std::nullopt;
@@ -960,7 +960,7 @@ void Session::add_outcome_notes(Command& c, const ProcessOutcome& o) {
   if (o.pid1_stopped)
     res.notes.push_back(
         "the sandbox's first process was stopped or traced by the command, so "
-        "cordon ended the sandbox and every process in it (PROC-1).");
+        "cordon ended the sandbox and every process in it.");  // PROC-1
   if (o.output_cut)
     res.notes.push_back(
         "output cut: the command exited, but a process it started still held "
@@ -971,7 +971,7 @@ void Session::add_outcome_notes(Command& c, const ProcessOutcome& o) {
     res.notes.push_back(
         fmt::format("still running outside the sandbox after the command "
                     "ended: {}. They left its process group and were left "
-                    "running (NET-4).",
+                    "running; end them yourself (kill) if they should not keep running.",
                     pid_list(o.escaped)));
   }
   if (c.net) {  // NET-9: the hosts reached or refused, a note once per refused host

@@ -127,7 +127,7 @@ Result<std::optional<SessionRecord>> SessionStore::load(const std::string& id) c
   if (!valid_session_id(id))
     return make_error("invalid", fmt::format("\"{}\" is not a session id: a session id is 16 "
                                              "hex digits (0-9, a-f), as `cordon session start` "
-                                             "prints it (SES-1)",
+                                             "prints it",  // SES-1
                                              id));
   std::string path = record_path(id);
   if (access(path.c_str(), F_OK) != 0) return std::optional<SessionRecord>();

@@ -67,7 +67,7 @@ TEST(Secrets, TheAgentsOwnKeyIsHiddenUnsaidAndTheNoticeFollowsTheOutput) {
   Proc only = w.sh("echo \"[$ANTHROPIC_API_KEY]\"; echo OUTPUT-LINE >&2");
   ASSERT_EQ(only.status, 0) << only.err;
   EXPECT_TRUE(has(only.out, "[]")) << only.out;  // hidden all the same
-  EXPECT_FALSE(has(only.err, "ENV-4")) << only.err;
+  EXPECT_FALSE(has(only.err, "not available to commands")) << only.err;
   World g;
   g.env["CLAUDECODE"] = "1";
   g.env["ANTHROPIC_API_KEY"] = "sk-own";
@@ -85,13 +85,13 @@ TEST(Secrets, TheStrippedNamesNoticeComesOncePerProject) {  // ENV-4
   w.env["GITHUB_TOKEN"] = "x";
   Proc first = w.sh("true");
   ASSERT_EQ(first.status, 0) << first.err;
-  EXPECT_TRUE(has(first.err, "ENV-4")) << first.err;
+  EXPECT_TRUE(has(first.err, "not available to commands")) << first.err;
   EXPECT_TRUE(has(first.err, "GITHUB_TOKEN"));
   Proc second = w.sh("true");
-  EXPECT_FALSE(has(second.err, "ENV-4")) << second.err;
+  EXPECT_FALSE(has(second.err, "not available to commands")) << second.err;
   // A named session is the same project: not repeated either.
   Proc named = w.cordon({"run", "--session", "0123456789abcdef", "--", "true"});
-  EXPECT_FALSE(has(named.err, "ENV-4")) << named.err;
+  EXPECT_FALSE(has(named.err, "not available to commands")) << named.err;
   // A name not said before is said (with the others).
   w.env["NPM_TOKEN"] = "y";
   Proc third = w.sh("true");
@@ -99,7 +99,7 @@ TEST(Secrets, TheStrippedNamesNoticeComesOncePerProject) {  // ENV-4
   // Another project hears it on its own first command.
   World other;
   other.env["GITHUB_TOKEN"] = "x";
-  EXPECT_TRUE(has(other.sh("true").err, "ENV-4"));
+  EXPECT_TRUE(has(other.sh("true").err, "not available to commands"));
 }
 
 TEST(Secrets, TheMachinesOwnSecretsReadEmpty) {  // FS-4 (issue 13 item 7)

@@ -850,7 +850,7 @@ TEST(Classify, Network) {  // CMD-3: network cancels a read-only match
   Classification c = classifier().classify_line("ls", ctx);
   EXPECT_EQ(c.cls, N);
   EXPECT_EQ(c.rule, "network");
-  EXPECT_NE(c.reason.find("CMD-3"), std::string::npos);
+  EXPECT_NE(c.reason.find("never read-only"), std::string::npos);
   // A denied command stays denied.
   EXPECT_EQ(classifier().classify_line("reboot", ctx).cls, D);
   EXPECT_EQ(classifier().classify_argv({"ls"}, ctx).cls, N);
@@ -900,11 +900,11 @@ TEST(Classify, ReasonNamesWordAndRule) {  // CMD-6: which word, which rule
   Classification c = classifier().classify_line("ls && sort -o out in", context());
   EXPECT_EQ(c.word, "-o");
   EXPECT_EQ(c.rule, "write-option");
-  EXPECT_NE(c.reason.find("CMD-2"), std::string::npos);
+  EXPECT_NE(c.reason.find("-o"), std::string::npos);
   c = classifier().classify_line("cat ~/.ssh/id_rsa && reboot", context());
   EXPECT_EQ(c.cls, D) << "denied beats needs-approval";
   EXPECT_EQ(c.word, "reboot");
-  EXPECT_NE(c.reason.find("CMD-4"), std::string::npos);
+  EXPECT_NE(c.reason.find("denied command"), std::string::npos);
   c = classifier().classify_line("make && rm x", context());
   EXPECT_EQ(c.word, "make") << "the first finding of a class is reported";
   c = classifier().classify_line("git status", context());

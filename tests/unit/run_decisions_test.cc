@@ -50,7 +50,7 @@ TEST(RunDecisions, StartNoticesComposedOnce) {  // ENV-4, FS-7
   EXPECT_EQ(n[1], "warning: writable path ~/x does not exist; skipped.");
   EXPECT_EQ(n[2], "warning: unknown key");
   EXPECT_EQ(n[3],
-            "these variables are not available to commands (ENV-4): AWS_SECRET_ACCESS_KEY, "
+            "these variables are not available to commands: AWS_SECRET_ACCESS_KEY, "
             "GITHUB_TOKEN.");
   EXPECT_EQ(start_notices(p, false).size(), 2u);  // said once already
   p.mode = SandboxMode::kExternal;                // its own notice names them
@@ -70,12 +70,12 @@ TEST(RunDecisions, TheAgentsOwnKeyIsNotAnnounced) {
   p.stripped = {"ANTHROPIC_API_KEY", "GITHUB_TOKEN"};
   auto n = start_notices(p, true, {}, agents_own_keys(claude));
   ASSERT_EQ(n.size(), 1u);
-  EXPECT_EQ(n[0], "these variables are not available to commands (ENV-4): GITHUB_TOKEN.");
+  EXPECT_EQ(n[0], "these variables are not available to commands: GITHUB_TOKEN.");
   // Another agent's key, or none: said.
   EnvMap gemini;
   gemini.set("GEMINI_CLI", "1");
   EXPECT_EQ(start_notices(p, true, {}, agents_own_keys(gemini))[0],
-            "these variables are not available to commands (ENV-4): ANTHROPIC_API_KEY, "
+            "these variables are not available to commands: ANTHROPIC_API_KEY, "
             "GITHUB_TOKEN.");
   EnvMap codex;
   codex.set("CODEX_THREAD_ID", "t1");

@@ -535,7 +535,8 @@ TEST(Seatbelt, PastTheCapFileByFileFoldersBecomeWholeFirst) {  // MAC-2, PROT-5
   EXPECT_TRUE(sp.plan.coarsened);
   EXPECT_LE(sp.filters.total(), 1000u);
   bool noticed = false;
-  for (const auto& n : sp.plan.notices) noticed |= n.find("MAC-2") != std::string::npos;
+  for (const auto& n : sp.plan.notices)
+    noticed |= n.find("read-only whole for this command") != std::string::npos;
   EXPECT_TRUE(noticed);
   auto f = forms_of(sp);
   EXPECT_EQ(evaluate(f, "file-write-data", w.project + "/.vscode/f0"), kDeny);  // whole now

@@ -11,7 +11,7 @@ namespace cordon {
 namespace {
 
 constexpr const char* kNoNetStage =
-    "the allowlist proxy's network stage (NET-7) needs a Linux network namespace; this cordon "
+    "the allowlist proxy's network stage needs a Linux network namespace; this cordon "  // NET-7
     "was built for macOS";
 
 }  // namespace

@@ -77,7 +77,7 @@ SeatbeltPlan make_seatbelt_plan(const Policy& policy, const Facts& facts, const 
     if (cp.filters.total() < prof.filters.total()) {
       coarse.notices.push_back(fmt::format(
           "the Seatbelt profile needed more than {} path filters, so protected folders judged "
-          "file by file are read-only whole for this command (MAC-2); edit their tracked files "
+          "file by file are read-only whole for this command; edit their tracked files "  // MAC-2
           "outside the sandbox.",
           opt.max_path_filters));
       sp.plan = std::move(coarse);

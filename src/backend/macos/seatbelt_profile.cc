@@ -295,9 +295,9 @@ std::vector<Hidden> hidden_filters(const Facts& f) {
       f.git.common_dir.empty() ? "" : path_join(f.git.common_dir, "config");
   for (const auto& c : f.git_config_copies)
     if (c.credential && c.path != project_config)
-      add_path(c.path, c.shown + " (git config with credentials, FS-12)");
+      add_path(c.path, c.shown + " (git config with credentials)");  // FS-12
   for (const auto& c : f.home_config_copies)  // FS-4: likewise, not read at all
-    add_path(c.path, c.shown + " (config with credentials, FS-4)");
+    add_path(c.path, c.shown + " (config with credentials)");
   for (const auto& rel : macos_hidden_home_entries())
     add_path(path_join(f.home, rel), "~/" + rel + " (macOS: credentials and private data)");
   // Nothing inside a hidden folder needs naming again.
@@ -411,13 +411,13 @@ void write_base(ProfileWriter& w) {
 void write_network(ProfileWriter& w, bool share) {
   w.blank();
   if (!share) {
-    w.comment("Network: none, loopback included (MAC-1). No rule allows network-outbound,");
-    w.comment("-inbound or -bind, nor creating a Unix-domain socket (NET-2); `(deny default)`");
+    w.comment("Network: none, loopback included. No rule allows network-outbound,");      // MAC-1
+    w.comment("-inbound or -bind, nor creating a Unix-domain socket; `(deny default)`");  // NET-2
     w.comment("refuses them, and name lookups fail at once (the resolver is behind a socket).");
     return;
   }
-  w.comment("Network: the machine's, for this approved command (NET-3), loopback included.");
-  w.comment("Unix-domain sockets stay closed (NET-2) but for the resolver's.");
+  w.comment("Network: the machine's, for this approved command, loopback included.");  // NET-3
+  w.comment("Unix-domain sockets stay closed but for the resolver's.");
   w.base("(allow network-outbound (remote ip \"*:*\"))");
   w.base("(allow network-inbound (local ip \"*:*\"))");
   w.base("(allow network-bind (local ip \"*:*\"))");
@@ -449,7 +449,7 @@ std::vector<Reopened> reopened(const Plan& plan, const Facts& f,
                                const std::vector<Hidden>& hidden) {
   std::vector<std::pair<std::string, std::string>> wanted;
   if (!f.session_tmp.empty())
-    wanted.emplace_back(f.session_tmp, "the private temp folder, $TMPDIR (MAC-1)");
+    wanted.emplace_back(f.session_tmp, "the private temp folder, $TMPDIR");  // MAC-1
   for (const auto& m : plan.mounts)
     if (m.kind == MountKind::kBind && m.src == m.dest &&
         starts_with(m.why, "writable: the project's package caches"))
@@ -467,7 +467,7 @@ std::vector<Reopened> reopened(const Plan& plan, const Facts& f,
 void write_reopened(ProfileWriter& w, const std::vector<Reopened>& r) {
   if (r.empty()) return;
   w.blank();
-  w.comment("Inside cordon's hidden cache folder, only what this command needs (FS-13, PKG-2),");
+  w.comment("Inside cordon's hidden cache folder, only what this command needs,");  // FS-13, PKG-2
   w.comment("and a look at the folders on the way to it (not their contents).");
   std::set<std::string> on_the_way;
   for (const auto& x : r) {
@@ -483,16 +483,16 @@ void write_reopened(ProfileWriter& w, const std::vector<Reopened>& r) {
 SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
                                         const std::vector<std::string>& terminals) {
   ProfileWriter w;
-  w.comment("cordon's Seatbelt profile for one command (MAC-1); `cordon policy --seatbelt`");
+  w.comment("cordon's Seatbelt profile for one command; `cordon policy --seatbelt`");  // MAC-1
   w.comment("prints it. For one operation and path the last matching rule decides.");
   write_base(w);
   write_network(w, plan.share_network);
 
   w.blank();
-  w.comment("Reads: everywhere (FS-1) but the hidden paths and the terminals below.");
+  w.comment("Reads: everywhere but the hidden paths and the terminals below.");  // FS-1
   w.base("(allow file-read*)");
   w.comment("Terminals: none of the machine's (reading one reads what the user types); only a");
-  w.comment("pseudo-terminal the command opens itself (PROC-2).");
+  w.comment("pseudo-terminal the command opens itself.");  // PROC-2
   w.base("(deny file-read* file-write* file-ioctl (regex \"^/dev/tty\"))", 1);
   // Seatbelt checks writes to a terminal opened before the sandbox too: the command's output
   // to cordon's own terminal needs an allow, for that terminal only (and no reads).
@@ -508,9 +508,10 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
 
   // The plan's binds, in its order: a later one wins, under bwrap and here alike.
   w.blank();
-  w.comment("Writes: the project, the private temp folder ($TMPDIR) and the writable paths (FS-2,");
-  w.comment("FS-3), then read-only inside them: protected paths, git's auto-run files and");
-  w.comment("cordon's own folders (PROT, GIT-1, FS-8), in the plan's order.");
+  // FS-2, FS-3, then PROT, GIT-1, FS-8.
+  w.comment("Writes: the project, the private temp folder ($TMPDIR) and the writable paths,");
+  w.comment("then read-only inside them: protected paths, git's auto-run files and cordon's");
+  w.comment("own folders, in the plan's order.");
   std::vector<std::string> roots;
   std::vector<std::pair<std::string, BudgetList>> read_only;
   std::vector<Filter> credentials;
@@ -520,7 +521,7 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
     // mount points, and the folder is inside a writable root already.
     if (m.kind == MountKind::kBind && starts_with(m.why, "pinned:")) continue;
     if (m.kind == MountKind::kBind) {
-      std::string note = m.src == facts.session_tmp ? "the private temp folder, $TMPDIR (MAC-1)"
+      std::string note = m.src == facts.session_tmp ? "the private temp folder, $TMPDIR"  // MAC-1
                                                     : without_prefix(m.why);
       w.rule(kWriteAllow, Filter{"subpath", m.src, note}, BudgetList::kWritable);
       roots.push_back(m.src);
@@ -529,7 +530,7 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
       w.rule(kWriteDeny, Filter{"subpath", m.dest, without_prefix(m.why)}, list);
       read_only.emplace_back(m.dest, list);
     } else if (m.kind == MountKind::kRoBind && empty_src && starts_with(m.why, "credential:")) {
-      credentials.push_back(Filter{"subpath", m.dest, "NET-3"});
+      credentials.push_back(Filter{"subpath", m.dest, "a credential file"});  // NET-3
     }
     // Hidden binds are written below from the facts (Seatbelt can do more than a mount);
     // the base binds (/, /dev, /proc) have no counterpart: the base rules above stand in.
@@ -539,18 +540,18 @@ SeatbeltProfile render_seatbelt_profile(const Plan& plan, const Facts& facts,
   for (const auto& [d, list] : read_only)
     if (path_within(facts.session_tmp, d)) {
       w.rule(kWriteAllow,
-             Filter{"subpath", facts.session_tmp, "the private temp folder again (FS-3)"},
+             Filter{"subpath", facts.session_tmp, "the private temp folder again"},  // FS-3
              BudgetList::kWritable);
       break;
     }
 
   const std::vector<Hidden> hidden = hidden_filters(facts);
   w.blank();
-  w.comment("Hidden paths: not read, written or run; \"Operation not permitted\" (FS-4, FS-5).");
+  w.comment("Hidden paths: not read, written or run; \"Operation not permitted\".");  // FS-4, FS-5
   for (const auto& h : hidden) w.rule(kHide, h.filter, BudgetList::kHidden);
   if (!credentials.empty()) {
     w.blank();
-    w.comment("Credential files, hidden from this networked command (NET-3).");
+    w.comment("Credential files, hidden from this networked command.");  // NET-3
     for (auto& c : credentials) w.rule(kHide, std::move(c), BudgetList::kCredential);
   }
 
