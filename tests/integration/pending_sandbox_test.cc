@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -106,9 +107,14 @@ TEST(PendingSandbox, ReleasedOnlyOnceInTheCommandsCgroup) {  // PROC-6, PERF-1
   ASSERT_NE(at, std::string::npos) << mine;
   path = mine.substr(at + 5, mine.find('\n', at) - at - 5);
   EXPECT_NE(path.find("cordon-"), std::string::npos) << mine;
-  std::ifstream kids("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  // bwrap may fork its pid 1 after the release (it then inherits bwrap's cgroup): wait for it.
   pid_t child = 0;
-  ASSERT_TRUE(kids >> child) << "bwrap's pid 1";
+  for (int i = 0; i < 400 && child == 0; ++i) {
+    std::ifstream kids("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) +
+                       "/children");
+    if (!(kids >> child)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_NE(child, 0) << "bwrap's pid 1";
   EXPECT_NE(cgroup_of(child).find("pids:" + path), std::string::npos) << cgroup_of(child);
   std::ifstream max("/sys/fs/cgroup/pids" + path + "/pids.max");
   std::string value;
