@@ -1,6 +1,12 @@
 // A session (SES-1): one stretch of work on one project, and the place where a command goes
 // through facts -> plan -> launch -> aftercare, with its leftover record (SES-2), the holds of
 // PROC-3 and SES-3, and resume (SES-3, SES-4).
+//
+// session.cc opens it and answers facts, plans and holds; run_pipeline.cc runs a command. The
+// jobs they hand out: leftover_sweep.h (SES-3's sweep), project_memory.h (the project's files
+// in cordon's folders), file_tool_writes.h (PROT-6's pass for the file tools' writes),
+// session_folders.h (the folders made when it opens), command_outcome.h (a process outcome
+// read into the result).
 #pragma once
 
 #include <chrono>
@@ -24,6 +30,8 @@
 #include "plan/record_check.h"
 #include "plan/request.h"
 #include "session/command_result.h"
+#include "session/file_tool_writes.h"
+#include "session/leftover_sweep.h"
 #include "session/plant_watch.h"
 #include "session/session_store.h"
 
@@ -53,13 +61,6 @@ struct SessionOptions {
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
   unsigned max_session_connections = 0;
-};
-
-// What `cordon session resume` reports (SES-3).
-struct ResumeReport {
-  std::vector<std::string> notes;          // one per leftover handled
-  std::vector<QuarantineMove> quarantined;
-  std::optional<Refusal> hold;             // the session is held (re-checked on each call)
 };
 
 class Session {
@@ -116,63 +117,47 @@ class Session {
 
  private:
   explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
+  // Opening and the session's record (session.cc).
   Status prepare();
+  Status find_record(const std::string& project);
+  Status start_record();
+  Status make_folders();
   Status save_record();
-  // One command on its way through Session::run's steps.
-  struct Command {
-    Command(const Request& r, const LaunchIo& i, const PreCheck& c) : req(r), io(i), check(c) {}
-    Request req;
-    LaunchIo io;  // the caller's, plus NET-7's stage when the command uses the proxy
-    const PreCheck& check;
-    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
-    CommandResult res;
-    std::string bwrap;                         // bwrap's path, when it starts early
-    std::optional<ProcessPart> part;           // the sandboxed process, computed once
-    std::optional<PendingSandbox> early;       // its bwrap, started before the plan is known
-    std::optional<std::string> early_failure;  // why that bwrap could not be started
-    std::optional<Refusal> hold;               // SES-3: left by leftover records swept
-    Facts facts;
-    Plan plan;
-    std::string profile;  // Seatbelt: the profile sandbox-exec is given (MAC-1)
-    LeftoverRecord record;
-    std::string record_path;
-    std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
-    std::unique_ptr<CommandProxy> net;  // NET-7: the allowlist proxy, when the command uses it
-  };
-  // Session::run's steps, in their order.
-  std::optional<Refusal> start_sandbox_early(Command& c);
-  void plan_command(Command& c);
-  std::optional<Refusal> refusal_before_start(Command& c);
-  std::optional<Refusal> hand_over(Command& c);
-  std::optional<Refusal> command_policy(Command& c);
-  void show_first_notices(Command& c);
-  std::optional<Refusal> write_record(Command& c);
-  Result<ProcessOutcome> launch(Command& c);
-  CommandResult launch_error(Command& c, const Error& e);
-  void take_output(Command& c, ProcessOutcome& o);
-  std::optional<Refusal> setup_failure(Command& c, const ProcessOutcome& o);
-  CommandResult withhold(Command& c, const ProcessOutcome& o);
-  void set_exit_status(Command& c, ProcessOutcome& o);
-  void add_outcome_notes(Command& c, const ProcessOutcome& o);
-  void aftercare(Command& c);
-  CommandResult refused(Command& c, const Refusal& r);
-  CommandResult finish(Command& c);
-  bool under_bwrap(const Command& c) const;
+  void take_tracked_set();  // SES-1, SES-4: the tracked protected files now
+  static std::string shell_for_scripts();
   Plan plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const;
-  void first_notices(const Plan& plan, CommandResult& res);
-  std::vector<std::string> pending_quarantine() const;
-  bool stripped_names_changed(const std::vector<std::string>& names) const;
-  void remember_failed_moves(const std::vector<std::string>& failed);
-  // Handles the leftover records of dead cordons (of this session, and of ephemeral sessions
-  // of this project), adding notes; returns the holds they leave.
+  // SES-3: the leftover records of dead cordons (of this session, and of ephemeral sessions of
+  // this project) handled, with their notes and the hold they leave.
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
-  // Where a `[sandbox] writable` entry that does not exist yet may be made, or nullopt when it
-  // leads into a hidden path or out of the home folder (CFG-3).
-  std::optional<std::string> writable_to_make(const std::string& entry) const;
-  // Why a leftover record at `path` cannot be trusted (SES-3), or "". `want` is filled on first
-  // use (it costs a git run).
-  std::string record_problem(const LeftoverRecord& rec, const std::string& path,
-                             std::optional<SnapshotExpectations>& want) const;
+  void remember_failed_moves(const std::vector<std::string>& failed);  // PROT-7
+
+  // One command on its way through Session::run (run_pipeline.cc). The pieces several steps
+  // share are in Command; the others are handed from step to step.
+  struct Early;     // bwrap started before the plan is known, with NET-7's proxy
+  struct Planned;   // the facts, the plan and the hold the leftovers swept leave
+  struct Leftover;  // SES-2: the command's leftover record
+  struct Command;   // what a refusal gives up (Early, Leftover) and the result
+  CommandResult run_planned(Command& c, const Planned& p, const LaunchIo& io,
+                            const PreCheck& check);
+  CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
+  std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
+  Planned plan_command(const Request& req, const Early& early, CommandResult& res);
+  std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
+                                              const PreCheck& check, CommandResult& res);
+  void show_first_notices(const Plan& plan, CommandResult& res);
+  void first_notices(const Plan& plan, CommandResult& res);
+  std::optional<Refusal> write_record(const Planned& p, const Early& early, Leftover& out,
+                                      std::vector<std::string>& notes);
+  Status store_leftover(Leftover& out);
+  Result<ProcessOutcome> launch(Command& c, const Planned& p, const LaunchIo& io);
+  CommandResult launch_error(Command& c, const Error& e);
+  CommandResult withhold(Command& c, const ProcessOutcome& o);
+  void aftercare(Leftover& record, const Plan& plan, CommandResult& res);
+  void remember_unreadable(const std::vector<std::string>& dirs);  // FS-10
+  bool under_bwrap(const Plan& plan) const;
+  static std::optional<Refusal> hand_over(Early& early, const Plan& plan);
+  static CommandResult refused(Command& c, const Refusal& r);
+  static CommandResult finish(Command& c);
 
   SessionOptions opts_;
   BackendChoice backend_;
@@ -187,14 +172,7 @@ class Session {
   // handle the same leftover record or rewrite that file at the same time.
   std::optional<ProbeReport> probe_;
   bool first_command_ = true;
-  // Keeps the aftercare of `snapshot`'s command off the file tools' writes (PROT-6).
-  ProtectedSnapshot without_file_tool_writes(const ProtectedSnapshot& snapshot) const;
-  struct ToolWrite {
-    std::string path;
-    uint64_t dev = 0, ino = 0, size = 0;
-    long long mtime_ns = 0;
-  };
-  std::vector<ToolWrite> tool_writes_;  // under mu_; the latest kMaxToolWrites
+  FileToolWrites tool_writes_;  // PROT-6: kept out of the commands' aftercare
   mutable std::mutex mu_;
   std::mutex probe_mu_;
   // NET-8: the connections all this session's commands hold through their proxies at once.

@@ -1,0 +1,383 @@
+// Session::run: one command through its steps, in this order: holds, an early bwrap (with
+// NET-7's proxy), SES-3's leftovers, facts and plan, the refusals before the start (plan,
+// holds, probe, CMD-4), the leftover record (SES-2), the launch, then the outcome read into
+// the result (command_outcome.h) and the aftercare (PROT-6, PROT-7, GIT-3..GIT-7, FS-10).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+
+#include "backend/linux/command_proxy.h"
+#include "core/strings.h"
+#include "core/trace.h"
+#include "core/version.h"
+#include "host/dir_index.h"
+#include "host/facts_reader.h"
+#include "plan/aftercare_rules.h"
+#include "plan/planner.h"
+#include "plan/run_decisions.h"
+#include "session/aftercare.h"
+#include "session/backend_launch.h"
+#include "session/command_outcome.h"
+#include "session/project_memory.h"
+#include "session/session.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+// bwrap started before the plan is known (it sets up while the plan is made), with NET-7's
+// proxy. Members in this order: the part outlives what was started from it.
+struct Session::Early {
+  std::string bwrap;                      // bwrap's path, found for every command
+  std::optional<ProcessPart> part;        // the sandboxed process, computed once
+  std::optional<PendingSandbox> pending;  // its bwrap, started before the plan is known
+  std::optional<std::string> failure;     // why that bwrap could not be started
+  std::unique_ptr<CommandProxy> net;      // NET-7: the allowlist proxy, when the command uses it
+
+  void abort() {
+    if (pending) pending->abort();
+  }
+};
+
+struct Session::Planned {
+  Facts facts;
+  Plan plan;
+  std::string profile;          // Seatbelt: the profile sandbox-exec is given (MAC-1)
+  std::optional<Refusal> hold;  // SES-3: left by leftover records swept
+};
+
+struct Session::Leftover {
+  LeftoverRecord record;
+  std::string path;                 // where it was written; "" when it was not
+  std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
+
+  void remove() {
+    if (!path.empty()) unlink(path.c_str());
+    path.clear();
+  }
+};
+
+struct Session::Command {
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  CommandResult res;
+  Early early;
+  Leftover record;
+};
+
+namespace {
+
+// The command as a person reads it, for NET-10's questions.
+std::string command_line(const Request& req) {
+  return req.script ? *req.script : shell_join(req.argv);
+}
+
+// NET-10's question for this command, through the face's `ask_host`.
+HostAsk host_ask(const decltype(SessionOptions::ask_host)& ask_host, const Request& req,
+                 int cancel_fd) {
+  if (!ask_host) return {};
+  return [f = ask_host, text = command_line(req), fd = cancel_fd](const std::string& hp,
+                                                                   const std::string& warning) {
+    return f(text, hp, warning, fd);
+  };
+}
+
+// CMD-4: the face's command policy, while bwrap sets up.
+std::optional<Refusal> command_policy(const Session::PreCheck& check) {
+  if (!check) return std::nullopt;
+  std::optional<Refusal> r = check();
+  trace("run: checked");
+  return r;
+}
+
+LeftoverOwner leftover_owner(const SessionRecord& session) {
+  LeftoverOwner owner{kCordonVersion,     session.id,       session.project, getpid(), 0,
+                      std::time(nullptr), current_boot_id()};
+  owner.owner_start = process_start_time(owner.owner_pid);
+  return owner;
+}
+
+// SES-2: a record that could not be written refuses a sandboxed command; an unconfined one
+// runs, with a note.
+std::optional<Refusal> record_not_written(const Error& e, const std::string& dir, bool sandboxed,
+                                          std::vector<std::string>& notes) {
+  const std::string why = e.sys_errno ? std::strerror(e.sys_errno) : e.message;
+  if (sandboxed)
+    return Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
+                                          "{} ({}). Make that folder writable by you, or free "
+                                          "disk space, then run the command again.",  // SES-2
+                                          dir, why)};
+  notes.push_back(
+      fmt::format("leftover record not written: {}; if cordon is killed while "
+                  "this command runs, its processes are not reported at "
+                  "resume.",
+                  why));
+  return std::nullopt;
+}
+
+}  // namespace
+
+// One command, step by step (the steps follow, in this order).
+CommandResult Session::run(const Request& request, const LaunchIo& caller_io,
+                           const PreCheck& check) {
+  Command c;
+  Request req = request;
+  if (req.cwd.empty()) req.cwd = opts_.cwd;
+  LaunchIo io = caller_io;  // plus NET-7's stage when the command uses the proxy
+  trace("run: start");
+  if (auto h = current_hold()) return refused(c, *h);  // PROC-3: a held session runs nothing
+  // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
+  if (auto r = start_sandbox_early(req, io, c.early)) return refused(c, *r);
+  const Planned p = plan_command(req, c.early, c.res);  // SES-3's leftovers, facts and plan
+  return run_planned(c, p, io, check);
+}
+
+CommandResult Session::run_planned(Command& c, const Planned& p, const LaunchIo& io,
+                                   const PreCheck& check) {
+  // The plan, holds, probe, CMD-4.
+  if (auto r = refusal_before_start(p, c.early, check, c.res)) return refused(c, *r);
+  if (auto r = hand_over(c.early, p.plan)) return refused(c, *r);  // the mounts, to the bwrap
+  if (auto r = command_policy(check)) return refused(c, *r);       // CMD-4, while bwrap sets up
+  show_first_notices(p.plan, c.res);
+  // SES-2, before the command starts.
+  if (auto r = write_record(p, c.early, c.record, c.res.notes)) return refused(c, *r);
+  return run_started(c, p, io);
+}
+
+CommandResult Session::run_started(Command& c, const Planned& p, const LaunchIo& io) {
+  Result<ProcessOutcome> outcome = launch(c, p, io);  // the early bwrap released, or started
+  trace("run: command ended");
+  if (!outcome.ok()) return launch_error(c, outcome.error());  // 126, 127 or unavailable
+  ProcessOutcome& o = *outcome;
+  take_output(o, c.res);
+  const bool bwrap = under_bwrap(p.plan);
+  const SandboxStart start{opts_.env, opts_.folders, c.early.bwrap, opts_.policy.source_file};
+  if (auto r = setup_failure(bwrap, p.plan, o, c.res, start))
+    return refused(c, *r);  // nothing of the command ran
+  c.res.ran = true;
+  if (!o.not_ended.empty()) return withhold(c, o);  // PROC-3
+  set_exit_status(bwrap, p.plan, io.err, o, c.res);
+  add_outcome_notes(backend_, p.plan, o, c.early.net.get(), c.res);
+  aftercare(c.record, p.plan, c.res);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
+  c.record.remove();
+  return finish(c);
+}
+
+bool Session::under_bwrap(const Plan& plan) const {
+  return plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
+}
+
+std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e) {
+  e.bwrap = find_bwrap(opts_.env);
+  if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
+      req.outside_sandbox || e.bwrap.empty())
+    return std::nullopt;
+  PlanOptions po;
+  po.shell = shell_for_scripts();
+  po.cache_folder = opts_.folders.cache;
+  e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
+  // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
+  auto proxy = CommandProxy::start(*e.part, io, opts_.policy, opts_.home,
+                                   host_ask(opts_.ask_host, req, io.cancel_fd), connections_);
+  if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
+  e.net = std::move(proxy).value();
+  auto pending = PendingSandbox::start(*e.part, opts_.policy.limits, req.timeout, e.bwrap,
+                                       opts_.folders.cache, io);
+  // A command line past the argument limit fails bwrap's execve: the plan says why, in BUD-1's
+  // words, when it refuses.
+  if (pending.ok())
+    e.pending.emplace(std::move(*pending));
+  else
+    e.failure = pending.error().message;
+  return std::nullopt;
+}
+
+Session::Planned Session::plan_command(const Request& req, const Early& early,
+                                       CommandResult& res) {
+  Planned p;
+  ResumeReport swept = sweep_leftovers(ephemeral_);
+  res.quarantined = swept.quarantined;
+  for (const auto& n : swept.notes) res.notes.push_back(n);
+  p.hold = swept.hold;
+  p.facts = facts(req);
+  trace("run: facts gathered");
+  if (backend_.backend == Backend::kSeatbelt) {
+    SeatbeltPlan sp = seatbelt_plan(req, p.facts);
+    p.plan = std::move(sp.plan);
+    p.profile = std::move(sp.profile);
+  } else {
+    p.plan = plan_with(req, p.facts, early.part ? &*early.part : nullptr);
+  }
+  trace("run: planned");
+  return p;
+}
+
+std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Early& early,
+                                                     const PreCheck& check, CommandResult& res) {
+  RefusalCandidates rc;
+  rc.sandboxed = p.plan.runner == Runner::kSandbox;
+  rc.plan = p.plan.refusal;
+  if (!rc.plan && early.failure)
+    rc.plan = Refusal{"unavailable", "the sandbox could not start: " + *early.failure};
+  rc.hold = p.hold;
+  if (rc.sandboxed && !rc.plan && !rc.hold) {
+    const ProbeReport& pr = probe();
+    trace("run: probe checked");
+    if (!pr.ok) rc.probe = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
+  }
+  if (!first_refusal(rc)) return std::nullopt;
+  if (check) rc.command_policy = check();  // asked once: here, or in command_policy()
+  if (!rc.command_policy) first_notices(p.plan, res);
+  return first_refusal(rc);
+}
+
+std::optional<Refusal> Session::hand_over(Early& early, const Plan& plan) {
+  if (!early.pending) return std::nullopt;
+  auto st = early.pending->hand_over(plan);
+  if (st.ok()) return std::nullopt;
+  if (st.error().code == "invalid") return Refusal{"invalid", st.error().message};
+  return Refusal{"unavailable", "the sandbox could not start: " + st.error().message};
+}
+
+void Session::show_first_notices(const Plan& plan, CommandResult& res) {
+  first_notices(plan, res);
+  std::lock_guard<std::mutex> lock(mu_);
+  first_command_ = false;
+}
+
+void Session::first_notices(const Plan& plan, CommandResult& res) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!first_command_) return;
+  }
+  // ENV-4 "on first use": the list is said again only when it names something new.
+  // Issue 28: the agent's own provider key is left unsaid (it is still stripped).
+  const std::vector<std::string> unsaid = agents_own_keys(opts_.env);
+  std::vector<std::string> said;
+  for (const auto& n : plan.stripped)
+    if (std::find(unsaid.begin(), unsaid.end(), n) == unsaid.end()) said.push_back(n);
+  const bool say_stripped = strips_variables(plan) && !said.empty() &&
+                            stripped_names_changed(opts_.folders.cache, record_.project, said);
+  res.notices = start_notices(plan, say_stripped, {}, unsaid);
+  if (opts_.on_notice)
+    for (const auto& n : res.notices) opts_.on_notice(n);
+}
+
+// SES-2: the leftover record, before the command starts (an early bwrap sets up the mounts
+// meanwhile, and waits before the command until this is written).
+std::optional<Refusal> Session::write_record(const Planned& p, const Early& early, Leftover& out,
+                                             std::vector<std::string>& notes) {
+  LeftoverRecord& lr = out.record;
+  lr = leftover_record(p.plan, leftover_owner(record_));
+  if (early.pending)
+    record_started(lr, early.pending->pid(), process_start_time(early.pending->pid()));
+  if (lr.sandboxed) {
+    lr.snapshot = snapshot_of(p.facts, &p.plan);
+    lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    out.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
+  }
+  Status written = store_leftover(out);
+  trace("run: leftover record written");
+  if (written.ok()) return std::nullopt;
+  auto r = record_not_written(written.error(), store_.leftovers_dir(record_.id), lr.sandboxed,
+                              notes);
+  if (!r) out.path.clear();
+  return r;
+}
+
+// Writes the record under the next effect number free.
+Status Session::store_leftover(Leftover& out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto st = make_dirs(store_.leftovers_dir(record_.id), 0700); !st.ok()) return st;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    out.record.effect = ++record_.effects;
+    out.path = store_.leftover_path(record_.id, out.record.effect);
+    if (access(out.path.c_str(), F_OK) == 0) continue;
+    return store_.write_leftover(out.record);
+  }
+  return make_error("io", "not written");
+}
+
+Result<ProcessOutcome> Session::launch(Command& c, const Planned& p, const LaunchIo& io) {
+  if (c.early.pending) {
+    if (auto st = c.early.pending->release(); !st.ok()) return st.error();
+    return c.early.pending->wait();
+  }
+  Leftover& record = c.record;
+  auto started = [&](pid_t pid) {
+    if (record.path.empty()) return;
+    record_started(record.record, pid, process_start_time(pid));
+    (void)store_.write_leftover(record.record);
+  };
+  return launch_planned(backend_, {p.plan, p.profile, p.facts.machine.bwrap, opts_.folders.cache},
+                        io, started);
+}
+
+CommandResult Session::launch_error(Command& c, const Error& e) {
+  c.record.remove();
+  if (e.code != "exec") return refused(c, Refusal{"unavailable", e.message});
+  c.res.exit_code = e.sys_errno == ENOENT ? 127 : 126;  // RES-4
+  c.res.ran = true;
+  c.res.messages.push_back(e.message);
+  return finish(c);
+}
+
+// PROC-3: the result is withheld and the session held until those processes are gone. The
+// leftover record stays, so aftercare happens once they have ended.
+CommandResult Session::withhold(Command& c, const ProcessOutcome& o) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (int pid : o.not_ended) record_.held.push_back(HeldProcess{pid, process_start_time(pid)});
+    (void)save_record();
+  }
+  c.res.withheld = true;
+  c.res.stdout_text.clear();
+  c.res.stderr_text.clear();
+  c.res.refusal = withheld_refusal(o.not_ended);
+  c.res.exit_code = 125;
+  return finish(c);
+}
+
+void Session::aftercare(Leftover& record, const Plan& plan, CommandResult& res) {
+  if (!record.record.snapshot) return;
+  AftercareOutcome after = run_aftercare(tool_writes_.without_them(*record.record.snapshot),
+                                         record.watch ? &*record.watch : nullptr);
+  res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
+  res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
+  if (!after.failed.empty()) remember_failed_moves(after.failed);
+  if (!after.newly_unreadable.empty()) remember_unreadable(after.newly_unreadable);
+  const std::string output = res.stderr_text + "\n" + res.stdout_text;
+  if (auto n = git_stopped_short_note(plan.argv, res.exit_code, output))  // GIT-7
+    res.notes.push_back(*n);
+  trace("run: aftercare done");
+}
+
+// FS-10: folders the command made unreadable, kept in the record.
+void Session::remember_unreadable(const std::vector<std::string>& dirs) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& d : dirs)
+    if (std::find(record_.unreadable.begin(), record_.unreadable.end(), d) ==
+        record_.unreadable.end())
+      record_.unreadable.push_back(d);
+  (void)save_record();
+}
+
+// Nothing of the command runs (or ran): an early bwrap is given up, the record removed.
+CommandResult Session::refused(Command& c, const Refusal& r) {
+  c.early.abort();
+  c.record.remove();
+  c.res.refusal = r;
+  c.res.exit_code = 125;
+  return finish(c);
+}
+
+CommandResult Session::finish(Command& c) {
+  c.res.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.t0).count();
+  return std::move(c.res);
+}
+
+}  // namespace cordon
