@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "backend/linux/command_proxy.h"
-#include "backend/macos/launcher.h"
-#include "backend/macos/sandbox_exec_probe.h"
-#include "backend/process_table.h"
+#include "net/linux/command_proxy.h"
+#include "launch/seatbelt_launcher.h"
+#include "launch/sandbox_exec_probe.h"
+#include "process_table/process_table.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
-#include "backend/linux/process.h"
+#include "process/process.h"
 
 namespace cordon {
 namespace {
