@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/linux/seccomp_bpf.h"
 #include "plan/seccomp_rules.h"
+#include "render/linux/seccomp_bpf.h"
 
 extern char** environ;
 

@@ -1,9 +1,9 @@
 // The planner alone (pure): facts -> plan -> bwrap arguments, no processes.
 #include <benchmark/benchmark.h>
 
-#include "backend/linux/bwrap_args.h"
 #include "fake_facts.h"
 #include "plan/planner.h"
+#include "render/bwrap_args.h"
 
 namespace {
 

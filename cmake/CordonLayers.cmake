@@ -1,5 +1,8 @@
 # cordon's layers (docs/architecture.md draws the graph), enforced by the build.
 #
+# A layer is a folder: the layer <name> is src/<name>/, and nothing else (issue 29). Code for one
+# system lives in the layer's src/<name>/linux/ or src/<name>/macos/ subfolder.
+#
 # Each layer is an OBJECT library compiled against its own include tree
 # (build/layers/<layer>/...: one link per header of that layer, at its path under src/) and the
 # trees of the layers it names in DEPS, and nothing else: a lower layer that includes a header
@@ -18,29 +21,21 @@ set(CORDON_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
 # A header moved to another layer must not stay reachable through a stale link.
 file(REMOVE_RECURSE ${CORDON_LAYER_ROOT})
 
-# Every source under src/ belongs to exactly one layer (issue 29): a layer claims the sources
-# it compiles (SOURCES) and those it owns that only the other configuration compiles (ELSEWHERE:
-# a macOS build's in a Linux one, and the other way round); ALSO compiles another layer's
-# sources a second time without claiming them (the process primitives' shared part, in the
-# POSIX primitive built here for its tests). cordon_check_claims, at the end, fails the
-# configuration on a source no layer claims or two do, and on a header no layer lists.
+# Every source under src/ belongs to exactly one layer (issue 29), the one whose folder holds
+# it. A layer compiles src/<name>/*.cc and its system's subfolder (src/<name>/linux/*.cc, or
+# macos/ in a macOS build); it owns the other system's subfolder too, which this configuration
+# does not compile (claimed "elsewhere"). Every header under src/<name>/, src/<name>/linux/ and
+# src/<name>/macos/ is in its include tree, whatever the system (declarations that the other
+# system's stand-ins define). cordon_check_claims, at the end, fails the configuration on a
+# source no layer claims or two do, and on a header in no layer's folder.
 set_property(GLOBAL PROPERTY CORDON_CLAIMS "")
 set_property(GLOBAL PROPERTY CORDON_LISTED_HEADERS "")
-
-# cordon_glob(<what> <layer> <out> <globs>...): the files under src/ matching the globs; a glob
-# that matches nothing is an error (a stale glob).
-function(cordon_glob what layer out)
-  set(all)
-  foreach(g ${ARGN})
-    file(GLOB found CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${g})
-    if(NOT found)
-      message(FATAL_ERROR "layer ${layer}: no ${what} matches src/${g} (a stale glob in "
-        "cmake/CordonLayers.cmake: remove it or fix the path)")
-    endif()
-    list(APPEND all ${found})
-  endforeach()
-  set(${out} ${all} PARENT_SCOPE)
-endfunction()
+if(CORDON_MACOS_BUILD)
+  set(CORDON_OS macos)
+else()
+  set(CORDON_OS linux)
+endif()
+set(CORDON_SYSTEMS linux macos)
 
 # cordon_claim(<layer> <files>...): records that <layer> owns these sources.
 function(cordon_claim layer)
@@ -50,29 +45,61 @@ function(cordon_claim layer)
   endforeach()
 endfunction()
 
-# cordon_layer(<name> SOURCES <globs> HEADERS <globs> [ELSEWHERE <globs>] [ALSO <globs>]
-#              [DEPS <layers>] [LIBS <targets>])
-# Globs are relative to src/. Defines the OBJECT library cordon_<name> and the INTERFACE
-# library cordon_<name>_use (its include tree, its deps' trees, LIBS), for the layers above.
+# cordon_glob(<out> <globs>...): the files under src/ matching the globs (none is fine).
+function(cordon_glob out)
+  set(all)
+  foreach(g ${ARGN})
+    file(GLOB found CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${g})
+    list(APPEND all ${found})
+  endforeach()
+  set(${out} ${all} PARENT_SCOPE)
+endfunction()
+
+# cordon_layer(<name> [OS <system>] [NOT_HERE] [ALSO <layers>] [DEPS <layers>] [LIBS <targets>])
+# The layer of the folder src/<name>/. OS names the system subfolder to compile when it is not
+# this build's (the process table: a pretend-macOS build on Linux reads /proc). NOT_HERE: the
+# layer owns its sources but another layer compiles them (ALSO). ALSO compiles the common
+# sources (src/<layer>/*.cc) of the layers named a second time, without claiming them.
+# Defines the OBJECT library cordon_<name> and the INTERFACE library cordon_<name>_use (its
+# include tree, its deps' trees, LIBS), for the layers above.
 function(cordon_layer name)
-  cmake_parse_arguments(L "" "" "SOURCES;HEADERS;ELSEWHERE;ALSO;DEPS;LIBS" ${ARGN})
+  cmake_parse_arguments(L "NOT_HERE" "OS" "ALSO;DEPS;LIBS" ${ARGN})
+  if(NOT L_OS)
+    set(L_OS ${CORDON_OS})
+  endif()
   set(src ${CMAKE_SOURCE_DIR}/src)
   set(tree ${CORDON_LAYER_ROOT}/${name})
+  if(NOT IS_DIRECTORY ${src}/${name})
+    message(FATAL_ERROR "layer ${name}: src/${name}/ does not exist (cmake/CordonLayers.cmake)")
+  endif()
   file(MAKE_DIRECTORY ${tree})
-  cordon_glob(source ${name} sources ${L_SOURCES})
-  cordon_glob(source ${name} elsewhere ${L_ELSEWHERE})
-  cordon_glob(source ${name} also ${L_ALSO})
+  cordon_glob(sources ${name}/*.cc ${name}/${L_OS}/*.cc)
+  set(elsewhere)
+  foreach(os ${CORDON_SYSTEMS})
+    if(NOT os STREQUAL L_OS)
+      cordon_glob(other ${name}/${os}/*.cc)
+      list(APPEND elsewhere ${other})
+    endif()
+  endforeach()
   cordon_claim(${name} ${sources} ${elsewhere})
-  list(APPEND sources ${also})
-  foreach(g ${L_HEADERS})
-    cordon_glob(header ${name} found ${g})
-    foreach(h ${found})
-      file(RELATIVE_PATH rel ${src} ${h})
-      set_property(GLOBAL APPEND PROPERTY CORDON_LISTED_HEADERS ${rel})
-      get_filename_component(dir ${tree}/${rel} DIRECTORY)
-      file(MAKE_DIRECTORY ${dir})
-      file(CREATE_LINK ${h} ${tree}/${rel} SYMBOLIC)
-    endforeach()
+  if(L_NOT_HERE)
+    set(sources)
+  endif()
+  foreach(l ${L_ALSO})
+    cordon_glob(also ${l}/*.cc)
+    list(APPEND sources ${also})
+  endforeach()
+  set(header_globs ${name}/*.h)
+  foreach(os ${CORDON_SYSTEMS})
+    list(APPEND header_globs ${name}/${os}/*.h)
+  endforeach()
+  cordon_glob(headers ${header_globs})
+  foreach(h ${headers})
+    file(RELATIVE_PATH rel ${src} ${h})
+    set_property(GLOBAL APPEND PROPERTY CORDON_LISTED_HEADERS ${rel})
+    get_filename_component(dir ${tree}/${rel} DIRECTORY)
+    file(MAKE_DIRECTORY ${dir})
+    file(CREATE_LINK ${h} ${tree}/${rel} SYMBOLIC)
   endforeach()
   add_library(cordon_${name}_use INTERFACE)
   target_include_directories(cordon_${name}_use INTERFACE ${tree} ${CMAKE_SOURCE_DIR}/include)
@@ -117,7 +144,7 @@ set(CORDON_PCH_HEADERS <fmt/format.h> <nlohmann/json.hpp> <algorithm> <functiona
 set(CORDON_HOST_CXX_FLAGS "" CACHE STRING "Extra compile flags for the host layers and the CLI")
 separate_arguments(CORDON_HOST_FLAGS NATIVE_COMMAND "${CORDON_HOST_CXX_FLAGS}")
 # The pure layers: no syscalls that read or change the host (defined below, in this order).
-set(CORDON_PURE_LAYERS core config plan commands approval files_rules render integrations)
+set(CORDON_PURE_LAYERS core config plan commands approval file_rules render integrations)
 # cordon_pch_sum(TARGET): the checksum ccache hashes instead of TARGET's precompiled header
 # (cmake/PchSum.cmake), made before the header and so before every object that uses it.
 function(cordon_pch_sum target)
@@ -171,10 +198,10 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
 endif()
 
 # --- The pure layers: no syscalls that read or change the host. --------------------------
-cordon_layer(core SOURCES core/*.cc HEADERS core/*.h LIBS cordon_third_party)
-cordon_layer(config SOURCES config/*.cc HEADERS config/*.h DEPS core)
-cordon_layer(plan SOURCES plan/*.cc HEADERS plan/*.h DEPS config)
-cordon_layer(commands SOURCES commands/*.cc HEADERS commands/*.h DEPS plan)
+cordon_layer(core LIBS cordon_third_party)
+cordon_layer(config DEPS core)
+cordon_layer(plan DEPS config)
+cordon_layer(commands DEPS plan)
 # The read-only tables are data (src/commands/data/*.txt), compiled in as text (issue 27).
 file(GLOB CORDON_COMMAND_DATA CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/commands/data/*.txt)
 set(CORDON_COMMAND_DATA_CC ${CMAKE_BINARY_DIR}/generated/program_data.cc)
@@ -185,117 +212,67 @@ add_custom_command(OUTPUT ${CORDON_COMMAND_DATA_CC}
   COMMENT "Embedding the command policy's tables"
   VERBATIM)
 target_sources(cordon_commands PRIVATE ${CORDON_COMMAND_DATA_CC})
-cordon_layer(approval SOURCES approval/*.cc HEADERS approval/*.h DEPS config)
-cordon_layer(files_rules SOURCES files/*_rules.cc HEADERS files/*_rules.h DEPS plan approval)
-# The renderers (Plan → bwrap's options, the seccomp program, the Seatbelt profile) and the
-# backend choice. seatbelt_spec.cc builds a ProcessSpec, and the Seatbelt launcher's header
-# declares it: the data types of backend/linux/process.h and launcher.h are seen here, their
-# functions are not linked (tests/check_pure.sh fails on any call into a higher layer).
-# The seccomp compiler needs libseccomp: not in a macOS build (CORDON_MACOS_BUILD).
-if(CORDON_MACOS_BUILD)
-  set(CORDON_SECCOMP_SOURCE ELSEWHERE backend/linux/seccomp_bpf.cc)
-else()
-  set(CORDON_SECCOMP_SOURCE SOURCES backend/linux/seccomp_bpf.cc)
-endif()
-cordon_layer(render
-  ${CORDON_SECCOMP_SOURCE}
-  SOURCES backend/linux/bwrap_args.cc backend/linux/bwrap_version.cc
-    backend/linux/bwrap_diagnosis.cc backend/macos/seatbelt*.cc
-    backend/backend_choice.cc
-  HEADERS backend/linux/bwrap_args.h backend/linux/bwrap_version.h
-    backend/linux/bwrap_diagnosis.h backend/linux/seccomp_bpf.h backend/macos/seatbelt*.h
-    backend/backend_choice.h
-    backend/linux/process.h backend/process.h backend/linux/launcher.h backend/macos/launcher.h
-    backend/linux/bwrap_status.h
-  DEPS plan approval)
-cordon_layer(integrations SOURCES integrations/*.cc HEADERS integrations/*.h DEPS core)
+cordon_layer(approval DEPS config)
+# file_rules: what the file tools decide (credential names, text, search), without reading.
+cordon_layer(file_rules DEPS plan approval)
+# render: Plan -> bwrap's options, bwrap's status protocol, the Seatbelt profile, the backend
+# choice; the seccomp compiler (render/linux/: libseccomp, not in a macOS build).
+cordon_layer(render DEPS plan approval)
+cordon_layer(integrations DEPS core)
 
 # --- The host side. -----------------------------------------------------------------------
 # sys: cordon's own files (mkdir -p, atomic writes), the Cancel pipe.
-cordon_layer(sys SOURCES sys/*.cc HEADERS sys/*.h DEPS core)
+cordon_layer(sys DEPS core)
 # The JSON-RPC protocols of `cordon serve` and `cordon mcp` on the public API's Session (any
 # Session: the unit tests give a fake one). Not pure: a request's Cancel is a pipe (sys),
 # and the requests run on threads.
-cordon_layer(jsonrpc SOURCES server/jsonrpc*.cc HEADERS server/jsonrpc*.h DEPS approval sys)
-# The machine's process table (which processes exist, their environment): /proc on Linux and
-# in a pretend-macOS build here, sysctl on a Mac.
+cordon_layer(jsonrpc DEPS approval sys)
+# The machine's process table (which processes exist, their environment): /proc on Linux
+# (process_table/linux/) and in a pretend-macOS build here, sysctl on a Mac (macos/, the one
+# source that needs macOS headers): chosen by the system built on, not by the configuration.
 if(APPLE)
-  set(CORDON_PROCESS_TABLE SOURCES backend/macos/process_table.cc
-    ELSEWHERE backend/linux/process_table.cc)
+  cordon_layer(process_table OS macos DEPS core)
 else()
-  set(CORDON_PROCESS_TABLE SOURCES backend/linux/process_table.cc
-    ELSEWHERE backend/macos/process_table.cc)
+  cordon_layer(process_table OS linux DEPS core)
 endif()
-cordon_layer(process_table ${CORDON_PROCESS_TABLE} HEADERS backend/process_table.h
-  DEPS core)
-# process: the one primitive that starts a process and waits for it. Linux: clone, pidfd and
-# /proc (backend/linux/process.cc). macOS: the POSIX primitive (backend/posix), which a Linux
-# build compiles too, as its own layer, for its tests (posix_process_tests).
-# What both primitives share (backend/process_common: the child's set-up, the record of our
-# children, PATH lookups, output streams) is compiled into each.
-# The shared part belongs to the process layer; a macOS build's process layer has only the
-# headers, and its POSIX primitive compiles the shared part.
+# process: the one primitive that starts a process and waits for it (process/process.h).
+# Linux: clone, pidfd and /proc (process/linux/process.cc; bwrap's status parsed by
+# render/bwrap_status.h). macOS: the POSIX primitive (process_posix/), which a Linux build
+# compiles too, as its own layer, for its tests (posix_process_tests). What both primitives
+# share (process/*.cc: the child's set-up, the record of our children, PATH lookups, output
+# streams) belongs to the process layer and is compiled into each primitive: in a macOS build
+# the process layer has only its headers (NOT_HERE) and process_posix compiles the shared part.
 if(CORDON_MACOS_BUILD)
-  set(CORDON_PROCESS_SOURCES ELSEWHERE backend/linux/process.cc)
-  set(CORDON_PROCESS_COMMON SOURCES backend/posix/*.cc ELSEWHERE backend/process_common/*.cc
-    ALSO backend/process_common/*.cc)
+  cordon_layer(process NOT_HERE DEPS sys config process_table render)
   set(CORDON_PROCESS_IMPL process_table process_posix)
 else()
-  set(CORDON_PROCESS_SOURCES SOURCES backend/linux/process.cc backend/process_common/*.cc)
-  set(CORDON_PROCESS_COMMON SOURCES backend/posix/*.cc ALSO backend/process_common/*.cc)
+  cordon_layer(process DEPS sys config process_table render)
   set(CORDON_PROCESS_IMPL process_table process)
 endif()
-cordon_layer(process_posix ${CORDON_PROCESS_COMMON}
-  HEADERS backend/posix/*.h DEPS process_table process)
-cordon_layer(process ${CORDON_PROCESS_SOURCES}
-  HEADERS backend/linux/process.h backend/process.h backend/linux/bwrap_status.h
-    backend/process_common/*.h
-  DEPS sys config process_table)
+cordon_layer(process_posix ALSO process DEPS process_table process)
 # host: the facts (lstat, realpath, git, the mount table).
-cordon_layer(host SOURCES host/*.cc HEADERS host/*.h DEPS process commands files_rules)
-# launch: the launchers (bwrap's; Seatbelt's, built on every system), the probes, cgroups,
-# the judge runner.
-# A macOS build has backend/macos/linux_absent.cc in place of bwrap's launcher, its probe and
-# cgroups, and net_absent.cc in place of the NET-7 stage (every entry point says why it cannot
-# run there).
-set(CORDON_LINUX_LAUNCH backend/linux/launcher.cc backend/linux/probe.cc
-  backend/linux/bwrap_info.cc backend/linux/cgroup*.cc)
-set(CORDON_LINUX_NET backend/linux/command_proxy.cc backend/linux/net_stage.cc)
-if(CORDON_MACOS_BUILD)
-  set(CORDON_LAUNCH_HERE SOURCES backend/macos/linux_absent.cc ELSEWHERE ${CORDON_LINUX_LAUNCH})
-  set(CORDON_NET_HERE SOURCES backend/macos/net_absent.cc ELSEWHERE ${CORDON_LINUX_NET})
-else()
-  set(CORDON_LAUNCH_HERE SOURCES ${CORDON_LINUX_LAUNCH} ELSEWHERE backend/macos/linux_absent.cc)
-  set(CORDON_NET_HERE SOURCES ${CORDON_LINUX_NET} ELSEWHERE backend/macos/net_absent.cc)
-endif()
-cordon_layer(launch
-  ${CORDON_LAUNCH_HERE}
-  SOURCES backend/linux/judge_process.cc
-    backend/macos/launcher.cc backend/macos/sandbox_exec_probe.cc backend/unconfined.cc
-    backend/probe_cache.cc
-  HEADERS backend/linux/launcher.h backend/linux/probe.h backend/linux/judge_process.h
-    backend/linux/bwrap_info.h backend/linux/cgroup*.h
-    backend/macos/launcher.h backend/macos/sandbox_exec_probe.h backend/probe_cache.h
-  DEPS host render)
+cordon_layer(host DEPS process commands file_rules)
+# launch: the launchers (bwrap's in launch/linux/; Seatbelt's, built on every system), the
+# probes, cgroups, the judge runner. A macOS build has launch/macos/linux_absent.cc in place of
+# bwrap's launcher, its probe and cgroups (every entry point says why it cannot run there).
+cordon_layer(launch DEPS host render)
 # net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
-# stage that runs first inside a sandbox. Only commands under [network] allow start its thread.
-cordon_layer(net
-  ${CORDON_NET_HERE}
-  SOURCES net/*.cc
-  HEADERS net/*.h backend/linux/command_proxy.h backend/linux/net_stage.h
-  DEPS launch LIBS Threads::Threads cordon_asio)
-cordon_layer(files SOURCES files/*_tools.cc HEADERS files/*_tools.h DEPS host)
-cordon_layer(review SOURCES review/*.cc HEADERS review/*.h DEPS host)
-cordon_layer(session SOURCES session/*.cc HEADERS session/*.h DEPS launch net)
+# stage that runs first inside a sandbox (net/linux/; net/macos/net_absent.cc stands in for it
+# in a macOS build). Only commands under [network] allow start its thread.
+cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio)
+# file_tools: the file tools (read, write, edit, search) on the host.
+cordon_layer(file_tools DEPS host)
+cordon_layer(review DEPS host)
+cordon_layer(session DEPS launch net)
 # api: the public C++ API (include/cordon/cordon.h) over the session; api/face_options.h is
 # the faces' own (not installed).
-cordon_layer(api SOURCES api/*.cc HEADERS api/*.h DEPS session files review)
-cordon_layer(server SOURCES server/server*.cc HEADERS server/server*.h DEPS api jsonrpc)
+cordon_layer(api DEPS session file_tools review)
+cordon_layer(server DEPS api jsonrpc)
 set(CORDON_ALL_LAYERS ${CORDON_PURE_LAYERS} sys jsonrpc ${CORDON_PROCESS_IMPL} host launch net
-  files review session api server)
+  file_tools review session api server)
 
 # The CLI's sources are the `cordon` executable's (the top CMakeLists.txt), above every layer.
-cordon_glob(source cli CORDON_CLI_SOURCES cli/*.cc)
+cordon_glob(CORDON_CLI_SOURCES cli/*.cc)
 cordon_claim(cli ${CORDON_CLI_SOURCES})
 file(GLOB CORDON_CLI_HEADERS RELATIVE ${CMAKE_SOURCE_DIR}/src CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/src/cli/*.h)
@@ -324,8 +301,9 @@ function(cordon_check_claims)
     list(REMOVE_DUPLICATES owners)
     list(LENGTH owners count)
     if(count EQUAL 0)
-      list(APPEND problems "src/${f} belongs to no layer: move it into a layer's folder or "
-        "add it to a layer's SOURCES in cmake/CordonLayers.cmake\n")
+      list(APPEND problems "src/${f} belongs to no layer: move it into its layer's folder "
+        "(src/<layer>/, or src/<layer>/linux/ or macos/ for one system's code; "
+        "cmake/CordonLayers.cmake)\n")
     elseif(count GREATER 1)
       string(REPLACE ";" ", " owners "${owners}")
       list(APPEND problems "src/${f} belongs to two layers (${owners}): keep it in one\n")
@@ -334,8 +312,8 @@ function(cordon_check_claims)
   foreach(h ${all_headers})
     list(FIND listed ${h} at)
     if(at EQUAL -1)
-      list(APPEND problems "src/${h} is in no layer's HEADERS: add it to the layer of its "
-        "sources in cmake/CordonLayers.cmake\n")
+      list(APPEND problems "src/${h} is in no layer's folder: move it to its sources' "
+        "(src/<layer>/, or src/<layer>/linux/ or macos/; cmake/CordonLayers.cmake)\n")
     endif()
   endforeach()
   if(problems)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 29 review item 1: the configuration fails on a source under src/ that no layer claims
 # or two layers claim, and on a header no layer lists (cmake/CordonLayers.cmake,
-# cordon_check_claims). Configures a copy of the tree three times, each with one such file,
-# and once as it is: each of the three must fail and name the file, the plain copy must pass.
+# cordon_check_claims). Configures a copy of the tree four times, each with one such file,
+# and once as it is: each of the four must fail and name the file, the plain copy must pass.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/cordon-claims.XXXXXX)
@@ -50,9 +50,15 @@ sed -i 's/^cordon_check_claims()$/cordon_claim(extra ${CMAKE_SOURCE_DIR}\/src\/c
   "$work/twice/cmake/CordonLayers.cmake"
 expect_refused twice "src/core/strings.cc belongs to two layers (core, extra)"
 
-copy header
-echo '#pragma once' >"$work/header/src/backend/stray.h"
-expect_refused header "src/backend/stray.h is in no layer's HEADERS"
+copy subfolder
+mkdir -p "$work/subfolder/src/core/extra"
+echo 'int stray() { return 1; }' >"$work/subfolder/src/core/extra/stray.cc"
+expect_refused subfolder "src/core/extra/stray.cc belongs to no layer"
 
-[ $status -eq 0 ] && echo "check_layer_claims: an unclaimed source, a source of two layers and an unlisted header each fail the configuration"
+copy header
+mkdir -p "$work/header/src/stray"
+echo '#pragma once' >"$work/header/src/stray/stray.h"
+expect_refused header "src/stray/stray.h is in no layer's folder"
+
+[ $status -eq 0 ] && echo "check_layer_claims: an unclaimed source (outside the layers' folders or in a layer's subfolder that is not a system's), a source of two layers and a header outside the layers' folders each fail the configuration"
 exit $status

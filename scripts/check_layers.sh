@@ -35,17 +35,19 @@ sees() {
     { echo "check_layers: [$1] cannot include \"$2\"" >&2; status=1; }
 }
 
-pure="core config plan commands approval files_rules render integrations"
+pure="core config plan commands approval file_rules render integrations"
 sees "$pure" plan/plan.h
 sees "$pure" commands/classify.h
 climb "$pure" sys/fs_util.h                  # cordon's own files: the host side
 climb "$pure" host/git_facts.h               # facts are read above the planner
 climb "$pure" session/session.h
-climb "$pure" server/jsonrpc_serve.h
+climb "$pure" jsonrpc/jsonrpc_serve.h
+climb "$pure" process/process.h              # the renderers see no launcher's types (issue 29)
+climb "$pure" launch/linux/launcher.h
 climb "core config" plan/plan.h              # config is below the planner
 climb "core config plan" commands/classify.h # and the planner below the commands
 climb "core sys config process" host/path_info.h
-climb "core sys config process commands files_rules approval plan host" backend/linux/launcher.h
+climb "core sys config process commands file_rules approval plan render host" launch/linux/launcher.h
 climb "$pure sys process host render launch" api/face_options.h   # internal to the faces
 [ $status -eq 0 ] && echo "check_layers: ok (no layer sees a higher layer's headers)"
 exit $status

@@ -81,7 +81,7 @@ trap 'kill $background 2>/dev/null; rm -rf "$logs" "${shared:-}"' EXIT
 step "unit tests"
 run_step "unit tests" "$BUILD/tests/unit_tests" --gtest_brief=1
 
-step "portable sources (MAC-5: Linux-only calls stay in the Linux backend and the host facts)"
+step "portable sources (MAC-5: Linux-only calls stay in the layers' linux/ folders and the host facts)"
 run_step "portable sources" ./scripts/check_portable.sh
 
 step "the POSIX process primitive (MAC-5: the one a macOS build links), run here"

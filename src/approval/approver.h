@@ -3,7 +3,7 @@
 //
 // How a face drives it:
 //   SteadyClock clock;                       // host/steady_clock.h
-//   JudgeProcess judge(policy.approvals.judge, env);   // backend/linux/judge_process.h (auto)
+//   JudgeProcess judge(policy.approvals.judge, env);   // launch/judge_process.h (auto)
 //   MyAsker asker;                           // terminal prompt, approval/ask, MCP elicitation
 //   Approver approver(ApproverConfig::from_policy(policy), clock, &judge, &asker);
 //   if (auto s = approver.set_away(true); !s.ok()) print(s.error().message);  // --away

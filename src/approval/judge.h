@@ -1,7 +1,7 @@
 // The judge of mode "auto" (APR-2): an external program that reads a request as JSON on stdin
 // and prints {"decision": "allow"|"ask"|"deny", "risk": 0..1}. This file holds the pure parts:
 // what the judge reads, how its answer is read, and the interface the approver calls. Running
-// the program lives in backend/linux/judge_process.h.
+// the program lives in launch/judge_process.h.
 #pragma once
 
 #include <chrono>

@@ -4,13 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "backend/linux/cgroup.h"
-#include "backend/macos/seatbelt_plan.h"
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
+#include "render/seatbelt_plan.h"
 #include "session/policy_report.h"
 #include "session/session.h"
 

@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "backend/backend_choice.h"
-#include "backend/linux/probe.h"
-#include "backend/macos/sandbox_exec_probe.h"
 #include "cli/commands.h"
 #include "host/facts_reader.h"
+#include "launch/linux/probe.h"
+#include "launch/sandbox_exec_probe.h"
+#include "render/backend_choice.h"
 
 namespace cordon {
 

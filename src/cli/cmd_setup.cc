@@ -8,14 +8,14 @@
 
 #include <fmt/format.h>
 
-#include "backend/linux/bwrap_diagnosis.h"
-#include "backend/linux/bwrap_info.h"
-#include "backend/linux/process.h"
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"
 #include "host/facts_reader.h"
+#include "launch/linux/bwrap_info.h"
+#include "process/process.h"
+#include "render/bwrap_diagnosis.h"
 #include "sys/fs_util.h"
 
 #ifndef CORDON_COMMIT

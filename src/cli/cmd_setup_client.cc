@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "backend/linux/process.h"
 #include "cli/commands.h"
 #include "integrations/setup_plan.h"
+#include "process/process.h"
 #include "sys/fs_util.h"
 
 namespace cordon {

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "backend/linux/net_stage.h"
-#include "backend/linux/probe.h"
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
 #include "host/self_protection.h"
+#include "launch/linux/probe.h"
+#include "net/linux/net_stage.h"
 #include "server/server_main.h"
 #include "sys/open_files.h"
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "backend/linux/process.h"
 #include "core/result.h"
 #include "plan/facts.h"
+#include "process/process.h"
 
 namespace cordon {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "files/credential_rules.h"  // is_credential_name, pem_is_public_only (pure)
+#include "file_rules/credential_rules.h"  // is_credential_name, pem_is_public_only (pure)
 #include "plan/facts.h"
 
 namespace cordon {

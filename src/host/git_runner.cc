@@ -2,9 +2,9 @@
 
 #include <unistd.h>
 
-#include "backend/linux/process.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "process/process.h"
 
 namespace cordon {
 

@@ -13,10 +13,10 @@
 
 #include "cordon/cordon.h"
 #include "core/strings.h"
-#include "server/jsonrpc.h"
-#include "server/jsonrpc_mcp.h"
-#include "server/jsonrpc_peer.h"
-#include "server/jsonrpc_serve.h"
+#include "jsonrpc/jsonrpc.h"
+#include "jsonrpc/jsonrpc_mcp.h"
+#include "jsonrpc/jsonrpc_peer.h"
+#include "jsonrpc/jsonrpc_serve.h"
 
 namespace cordon {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "backend/macos/launcher.h"
+#include "launch/seatbelt_launcher.h"
 
 namespace cordon {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "backend/backend_choice.h"
-#include "backend/linux/launcher.h"
+#include "launch/linux/launcher.h"
 #include "plan/plan.h"
+#include "render/backend_choice.h"
 
 namespace cordon {
 

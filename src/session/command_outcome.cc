@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "backend/linux/probe.h"
-#include "backend/linux/process.h"
+#include "launch/linux/probe.h"
+#include "process/process.h"
 #include "core/strings.h"
 #include "plan/blocked_note.h"
 #include "plan/net_rules.h"

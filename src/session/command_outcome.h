@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend_choice.h"
-#include "backend/linux/command_proxy.h"
-#include "backend/linux/launcher.h"
+#include "render/backend_choice.h"
+#include "net/linux/command_proxy.h"
+#include "launch/linux/launcher.h"
 #include "config/folders.h"
 #include "core/env.h"
 #include "plan/plan.h"

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "backend/linux/process.h"
-#include "backend/process_table.h"
+#include "process/process.h"
+#include "process_table/process_table.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/dir_index.h"

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "backend/linux/process.h"
 #include "host/dir_index.h"
+#include "process/process.h"
 #include "session/aftercare.h"
 
 namespace cordon {

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "backend/linux/cgroup.h"
 #include "core/strings.h"
+#include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
 #include "session/session.h"

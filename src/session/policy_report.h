@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/macos/seatbelt_plan.h"
 #include "config/policy.h"
 #include "plan/plan.h"
+#include "render/seatbelt_plan.h"
 
 namespace cordon {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "backend/linux/command_proxy.h"
+#include "net/linux/command_proxy.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "core/version.h"

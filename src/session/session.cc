@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <ctime>
 
-#include "backend/macos/launcher.h"
-#include "backend/macos/sandbox_exec_probe.h"
+#include "launch/seatbelt_launcher.h"
+#include "launch/sandbox_exec_probe.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/facts_reader.h"

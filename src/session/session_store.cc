@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/paths.h"
-#include "backend/linux/process.h"
 #include "core/strings.h"
 #include "plan/record_check.h"
+#include "process/process.h"
 #include "sys/fs_util.h"
 
 namespace cordon {

@@ -1,7 +1,7 @@
 // NET-8: cordon's own limit on open files. The proxy holds two descriptors per tunnel (up to 256
 // tunnels per command), so the soft limit most systems start a process with (1024) is raised to
 // the hard limit when cordon starts; the commands it runs get the limit cordon started with
-// back (backend/process_common/child_exec.cc), so no program sees a changed limit.
+// back (process/child_exec.cc), so no program sees a changed limit.
 #pragma once
 
 #include <optional>

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "../unit/fake_api_session.h"
-#include "server/jsonrpc.h"
-#include "server/jsonrpc_mcp.h"
-#include "server/jsonrpc_serve.h"
+#include "jsonrpc/jsonrpc.h"
+#include "jsonrpc/jsonrpc_mcp.h"
+#include "jsonrpc/jsonrpc_serve.h"
 
 namespace {
 

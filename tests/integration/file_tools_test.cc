@@ -1,7 +1,7 @@
 // The file tools (FILE-1..6) on real files in a throw-away folder: FIFOs, sparse 17 MiB files,
 // links out of the project, credential files, atomic writes. No sandbox is needed: the tools
 // run on the host, so these tests never skip.
-#include "files/file_tools.h"
+#include "file_tools/file_tools.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The judge runner (APR-2) with real programs: /bin/sh scripts stand in for judges. No sandbox
 // is involved, so nothing here skips.
-#include "backend/linux/judge_process.h"
+#include "launch/judge_process.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

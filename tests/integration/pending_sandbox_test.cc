@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "backend/linux/launcher.h"
 #include "core/env.h"
 #include "harness.h"
 #include "host/facts_reader.h"
+#include "launch/linux/launcher.h"
 #include "plan/seccomp_rules.h"
 
 namespace cordon::it {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend/linux/process.h"
+#include "process/process.h"
 
 namespace cordon {
 namespace {

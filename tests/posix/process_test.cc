@@ -1,8 +1,8 @@
-// The POSIX process primitive (src/backend/posix/process.cc), the one a macOS build links, run
+// The POSIX process primitive (src/process_posix/process.cc), the one a macOS build links, run
 // here on Linux: this binary links it instead of the Linux primitive (clone, pidfd), so every
 // rule the launchers rely on is checked against it on this machine (MAC-5). Each test names
 // the requirement (docs/requirements.md) it holds the primitive to.
-#include "backend/process.h"
+#include "process/process.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -18,9 +18,9 @@
 #include <string>
 #include <thread>
 
-#include "backend/posix/child_watch.h"
-#include "backend/process_table.h"
 #include "cordon/cordon.h"
+#include "process_posix/child_watch.h"
+#include "process_table/process_table.h"
 
 namespace cordon {
 namespace {

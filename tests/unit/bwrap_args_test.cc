@@ -1,5 +1,5 @@
 // The bwrap renderer against golden argument lists, and the seccomp compiler.
-#include "backend/linux/bwrap_args.h"
+#include "render/bwrap_args.h"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "backend/linux/seccomp_bpf.h"
 #include "fake_facts.h"
 #include "plan/planner.h"
 #include "plan/seccomp_rules.h"
+#include "render/linux/seccomp_bpf.h"
 
 namespace cordon {
 namespace {

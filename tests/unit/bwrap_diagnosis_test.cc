@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "backend/linux/bwrap_diagnosis.h"
-#include "backend/linux/bwrap_version.h"
+#include "render/bwrap_diagnosis.h"
+#include "render/bwrap_version.h"
 
 namespace cordon {
 namespace {
@@ -273,7 +273,7 @@ TEST(BwrapDiagnosis, ReadmeTroubleshootingIsGeneratedFromTheTable) {
   ss << in.rdbuf();
   std::string readme = ss.str();
   const std::string begin =
-      "<!-- troubleshooting: generated from src/backend/linux/"
+      "<!-- troubleshooting: generated from src/render/"
       "bwrap_diagnosis.cc; CORDON_UPDATE_GOLDEN=1 unit_tests rewrites it "
       "-->\n";
   const std::string end = "<!-- troubleshooting end -->";

@@ -1,5 +1,5 @@
 // bwrap's --json-status-fd protocol, parsed from whatever has arrived so far (issue 15 item 5).
-#include "backend/linux/bwrap_status.h"
+#include "render/bwrap_status.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // FILE-4, NET-3: credential files are recognised by name in any case (issue 13 item 3).
-#include "files/credential_rules.h"
+#include "file_rules/credential_rules.h"
 
 #include <gtest/gtest.h>
 

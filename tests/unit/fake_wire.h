@@ -11,8 +11,8 @@
 #include <mutex>
 #include <string_view>
 
-#include "server/jsonrpc.h"
-#include "server/jsonrpc_peer.h"
+#include "jsonrpc/jsonrpc.h"
+#include "jsonrpc/jsonrpc_peer.h"
 
 namespace cordon::testing {
 

@@ -1,9 +1,9 @@
 // The file tools' rules (FILE-1..6) on fake facts: no file is touched.
-#include "files/file_rules.h"
+#include "file_rules/file_rules.h"
 
 #include <gtest/gtest.h>
 
-#include "files/credential_rules.h"
+#include "file_rules/credential_rules.h"
 
 namespace cordon {
 namespace {

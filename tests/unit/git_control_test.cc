@@ -3,7 +3,7 @@
 // repository, whether it exists yet or not.
 #include <gtest/gtest.h>
 
-#include "files/file_rules.h"
+#include "file_rules/file_rules.h"
 
 namespace cordon {
 namespace {

@@ -1,7 +1,7 @@
 // The connection core that `cordon serve` and `cordon mcp` share (SRV-3, SRV-4), over a
 // protocol strategy of the test's own: the order of the refusals, requests in flight, silent
 // and answered cancellation, a request that throws, and close() ending what runs.
-#include "server/jsonrpc_core.h"
+#include "jsonrpc/jsonrpc_core.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // JSON-RPC framing and messages (SRV-1, SRV-3): every malformed input gets an error reply,
 // never an exception.
-#include "server/jsonrpc.h"
+#include "jsonrpc/jsonrpc.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cordon/cordon.h"
-#include "server/jsonrpc_peer.h"
+#include "jsonrpc/jsonrpc_peer.h"
 
 namespace cordon::rpc {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "fake_api_session.h"
 #include "fake_wire.h"
-#include "server/jsonrpc_mcp.h"
+#include "jsonrpc/jsonrpc_mcp.h"
 
 namespace cordon::rpc {
 namespace {

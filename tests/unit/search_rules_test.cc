@@ -1,5 +1,5 @@
 // The search tool's pure half: patterns (RE2), heavy folders, line matching.
-#include "files/search_rules.h"
+#include "file_rules/search_rules.h"
 
 #include <gtest/gtest.h>
 

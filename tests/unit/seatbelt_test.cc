@@ -19,11 +19,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "backend/macos/seatbelt_plan.h"
-#include "backend/macos/seatbelt_profile.h"
 #include "fake_facts.h"
 #include "plan/cache_tools.h"
 #include "plan/planner.h"
+#include "render/seatbelt_plan.h"
+#include "render/seatbelt_profile.h"
 #include "sbpl_reader.h"
 
 namespace cordon {

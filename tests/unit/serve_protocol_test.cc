@@ -12,8 +12,8 @@
 
 #include "fake_api_session.h"
 #include "fake_wire.h"
-#include "server/jsonrpc_serve.h"
-#include "server/jsonrpc_tools.h"
+#include "jsonrpc/jsonrpc_serve.h"
+#include "jsonrpc/jsonrpc_tools.h"
 
 namespace cordon::rpc {
 namespace {

@@ -1,6 +1,6 @@
 // The file tools' text operations: line slices (read_file), UTF-8 repair, exact replacement
 // (edit_file).
-#include "files/text_rules.h"
+#include "file_rules/text_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,43 @@
+// The tools both servers offer (SRV-1 `exec` and the file tools; SRV-2's `bash` and the same
+// file tools): their parameters read from JSON into the public API's requests, and their
+// results written back as JSON. The shapes are the protocol (docs/protocol.md); the work is the
+// library's (cordon/cordon.h).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cordon/cordon.h"
+#include "jsonrpc/jsonrpc.h"
+
+namespace cordon::rpc {
+
+// The longest timeout a caller may ask for (PROC-4): a day.
+inline constexpr uint64_t kMaxTimeoutMs = 24ull * 60 * 60 * 1000;
+// Bytes kept of each output stream of a command run through a server.
+inline constexpr size_t kServerOutputLimit = size_t{1} << 20;
+
+// The tools, by their SRV-1 method names ("bash" is MCP's name for "exec" with `command`).
+enum class Tool { kExec, kBash, kReadFile, kWriteFile, kEditFile, kSearch, kClassify };
+std::optional<Tool> tool_by_name(std::string_view name);
+
+// Runs one tool: reads `params` (an "invalid" Error naming the bad parameter), calls the
+// session, and returns the result as JSON, or the session's Error. `cancel` ends a command.
+Result<json> call_tool(api::Session& session, Tool tool, const json& params,
+                       const api::Cancel* cancel);
+
+json to_json(const api::ExecResult& r);
+json to_json(const api::ReadFileResult& r);
+json to_json(const api::WriteFileResult& r);
+json to_json(const api::EditFileResult& r);
+json to_json(const api::SearchResult& r);
+json to_json(const api::Classification& c);
+json to_json(const api::ReviewReport& r);
+json to_json(const api::SandboxStatus& s);
+
+// SRV-1's reason word for an Error of the library: refused, held, unavailable or invalid.
+std::string wire_reason(const Error& e);
+// The JSON-RPC error response for an Error of the library (SRV-1: data.reason).
+json error_response(const json& id, const Error& e);
+
+}  // namespace cordon::rpc

@@ -1,0 +1,296 @@
+#include "launch/linux/cgroup.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "core/paths.h"
+#include "core/strings.h"
+#include "core/trace.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+struct Hierarchy {
+  std::string mount;  // where it is mounted
+  std::string own;    // our own cgroup inside it (from /proc/self/cgroup)
+  int version = 1;
+  std::string controller;  // "memory", "pids", or "" for v2
+};
+
+// Where our cgroups are, per controller we need.
+struct Layout {
+  bool v2 = false;
+  Hierarchy unified;       // v2 with memory and pids
+  Hierarchy memory, pids;  // v1
+};
+
+Layout read_layout() {
+  Layout l;
+  std::map<std::string, std::string> own;  // controller list -> path
+  std::ifstream cg("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(cg, line)) {
+    auto parts = split(line, ':');
+    if (parts.size() < 3) continue;
+    std::string path = line.substr(parts[0].size() + parts[1].size() + 2);
+    own[parts[1]] = path;
+  }
+  std::ifstream mi("/proc/self/mountinfo");
+  while (std::getline(mi, line)) {
+    // ... mountpoint ... - fstype source options
+    auto dash = line.find(" - ");
+    if (dash == std::string::npos) continue;
+    auto left = split(line.substr(0, dash), ' ');
+    auto right = split(line.substr(dash + 3), ' ');
+    if (left.size() < 5 || right.size() < 3) continue;
+    const std::string& mnt = left[4];
+    const std::string& fstype = right[0];
+    const std::string& opts = right[2];
+    if (fstype == "cgroup2") {
+      std::string ctrls;
+      auto text = read_file(path_join(mnt, "cgroup.controllers"), 4096);
+      if (text.ok()) ctrls = *text;
+      if (ctrls.find("memory") != std::string::npos && ctrls.find("pids") != std::string::npos) {
+        l.v2 = true;
+        l.unified = Hierarchy{mnt, own.count("") ? own[""] : "/", 2, ""};
+      }
+    } else if (fstype == "cgroup") {
+      for (const auto& o : split(opts, ',')) {
+        if (o == "memory" && l.memory.mount.empty())
+          for (const auto& [k, v] : own)
+            for (const auto& c : split(k, ','))
+              if (c == "memory") l.memory = Hierarchy{mnt, v, 1, "memory"};
+        if (o == "pids" && l.pids.mount.empty())
+          for (const auto& [k, v] : own)
+            for (const auto& c : split(k, ','))
+              if (c == "pids") l.pids = Hierarchy{mnt, v, 1, "pids"};
+      }
+    }
+  }
+  return l;
+}
+
+std::string parent_dir(const Hierarchy& h) { return path_join(h.mount, h.own.substr(1)); }
+
+bool can_make_under(const Hierarchy& h) {
+  if (h.mount.empty()) return false;
+  return access(parent_dir(h).c_str(), W_OK) == 0;
+}
+
+Status write_value(const std::string& file, const std::string& value) {
+  int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return make_error("cgroup", fmt::format("cannot open {} ({})", file, std::strerror(errno)));
+  ssize_t w = ::write(fd, value.data(), value.size());
+  int e = errno;
+  ::close(fd);
+  if (w != static_cast<ssize_t>(value.size()))
+    return make_error("cgroup", fmt::format("cannot write {} ({})", file, std::strerror(e)));
+  return ok_status();
+}
+
+}  // namespace
+
+std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
+  std::map<std::string, std::string> m;
+  Layout l = read_layout();
+  bool v2 = l.v2 && can_make_under(l.unified);
+  bool mem1 = !v2 && can_make_under(l.memory);
+  bool pids1 = !v2 && can_make_under(l.pids);
+  if (limits.memory)
+    m["memory"] = v2     ? "rlimit (address space) and cgroup v2 memory.max"
+                  : mem1 ? "rlimit (address space) and cgroup v1 memory.limit_in_bytes"
+                         : "rlimit (address space) only: no cgroup can be made here";
+  if (limits.pids)
+    m["pids"] = v2      ? "rlimit (processes of this user) and cgroup v2 pids.max"
+                : pids1 ? "rlimit (processes of this user) and cgroup v1 pids.max"
+                        : "rlimit (processes of this user, machine-wide) only: no cgroup can be "
+                          "made here";
+  else if (limits.default_pids)
+    m["pids"] = v2      ? "default, cgroup v2 pids.max"
+                : pids1 ? "default, cgroup v1 pids.max"
+                        : "not held: no cgroup can be made here (the default is never an "
+                          "rlimit); set [limits] pids to have one";
+  if (limits.cpu_seconds) m["cpu_seconds"] = "rlimit (CPU time per process)";
+  if (limits.file_size) m["file_size"] = "rlimit (file size)";
+  if (limits.open_files) m["open_files"] = "rlimit (open files per process)";
+  return m;
+}
+
+Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
+  CgroupJoin j;
+  const unsigned long long pids = limits.cgroup_pids();
+  if (!limits.memory && !pids) return j;
+  Layout l = read_layout();
+  std::vector<std::pair<Hierarchy, std::vector<std::pair<std::string, std::string>>>> plan;
+  if (l.v2 && can_make_under(l.unified)) {
+    std::vector<std::pair<std::string, std::string>> files;
+    if (limits.memory) {
+      files.push_back({"memory.max", std::to_string(*limits.memory)});
+      files.push_back({"memory.swap.max", "0"});
+    }
+    if (pids) files.push_back({"pids.max", std::to_string(pids)});
+    plan.push_back({l.unified, files});
+  } else {
+    if (limits.memory && can_make_under(l.memory))
+      plan.push_back({l.memory,
+                      {{"memory.limit_in_bytes", std::to_string(*limits.memory)},
+                       {"memory.memsw.limit_in_bytes", std::to_string(*limits.memory)}}});
+    if (pids && can_make_under(l.pids))
+      plan.push_back({l.pids, {{"pids.max", std::to_string(pids)}}});
+  }
+  if (plan.empty()) return make_error("cgroup", "no cgroup can be made here");
+  const bool v2 = plan.front().first.version == 2;
+  for (auto& [h, files] : plan) {
+    std::string dir = path_join(parent_dir(h), "cordon-" + name);
+    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      remove_cgroups(j);
+      return make_error("cgroup", fmt::format("cannot make {} ({})", dir, std::strerror(errno)));
+    }
+    j.dirs.push_back(dir);
+    for (const auto& [file, value] : files) {
+      std::string path = path_join(dir, file);
+      if (access(path.c_str(), F_OK) != 0) continue;  // memsw without swap accounting
+      if (auto s = write_value(path, value); !s.ok()) {
+        remove_cgroups(j);
+        return s.error();
+      }
+    }
+    int fd = ::open(path_join(dir, "cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+      remove_cgroups(j);
+      return make_error("cgroup", "cannot open cgroup.procs");
+    }
+    j.procs_fds.push_back(fd);
+    if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  }
+  j.mechanism = limit_mechanisms(limits);
+  return j;
+}
+
+namespace {
+
+Status write_pid(int fd, pid_t pid) {
+  std::string text = std::to_string(pid);
+  if (::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()))
+    return ok_status();
+  return make_error("cgroup", fmt::format("cannot move process {} into the command's cgroup ({})",
+                                          pid, std::strerror(errno)));
+}
+
+// The children of single-threaded `pid` (bwrap's first process), from /proc.
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> out;
+  auto text = read_file(fmt::format("/proc/{}/task/{}/children", pid, pid), 4096);
+  if (!text.ok()) return out;
+  for (const auto& w : split(*text, ' '))
+    if (!trim(w).empty()) out.push_back(static_cast<pid_t>(std::stol(trim(w))));
+  return out;
+}
+
+// The moves, in order: the process, then what it forked before it was moved (a fork and a move
+// exclude each other in the kernel, so a child made after the first move is born in the cgroup
+// and one made before is listed by then).
+Status attach_tree(pid_t pid, const std::vector<int>& fds) {
+  for (int fd : fds)
+    if (auto s = write_pid(fd, pid); !s.ok()) return s;
+  for (pid_t child : children_of(pid))
+    for (int fd : fds)
+      if (auto s = write_pid(fd, child); !s.ok() && kill(child, 0) == 0) return s;
+  return ok_status();
+}
+
+}  // namespace
+
+bool cgroup_v2_usable() {
+  Layout l = read_layout();
+  return l.v2 && can_make_under(l.unified);
+}
+
+int CgroupAttach::prepare_birth(const Limits& limits) {
+  if ((!limits.memory && !limits.cgroup_pids()) || !cgroup_v2_usable()) return -1;
+  auto made = make_cgroups(limits, random_hex16());
+  if (!made.ok()) return -1;
+  join_ = std::move(*made);
+  born_ = true;
+  return join_.v2_dir_fd;
+}
+
+void CgroupAttach::start(pid_t pid, const Limits& limits) {
+  if (born_ || (!limits.memory && !limits.cgroup_pids())) return;
+  thread_ = std::thread([this, pid, limits] {
+    sweep_leftover_cgroups(limits);
+    auto made = make_cgroups(limits, random_hex16());
+    if (!made.ok()) return;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
+    join_ = std::move(*made);
+    trace("cgroup: made");
+    result_ = attach_tree(pid, join_.procs_fds);
+    trace("cgroup: joined (on its thread)");
+  });
+}
+
+Status CgroupAttach::finish() {
+  if (thread_.joinable()) thread_.join();
+  return result_;
+}
+
+CgroupAttach::~CgroupAttach() {
+  if (thread_.joinable()) thread_.join();
+  remove_cgroups(join_);
+}
+
+void remove_cgroups(CgroupJoin& j) {
+  if (j.procs_fds.empty() && j.dirs.empty()) return;
+  for (int fd : j.procs_fds) ::close(fd);
+  j.procs_fds.clear();
+  if (j.v2_dir_fd >= 0) ::close(j.v2_dir_fd);
+  j.v2_dir_fd = -1;
+  for (const auto& d : j.dirs) {
+    // The processes are gone (confirmed by the caller); the kernel may take a moment to let go.
+    // Not long on the command's path (PERF-1): one still busy is left to the next command's
+    // sweep (sweep_leftover_cgroups).
+    for (int i = 0; i < 5 && rmdir(d.c_str()) != 0 && errno == EBUSY; ++i) usleep(200);
+  }
+  j.dirs.clear();
+  trace("cgroup: removed");
+}
+
+void sweep_leftover_cgroups(const Limits& limits) {
+  if (!limits.memory && !limits.cgroup_pids()) return;
+  Layout l = read_layout();
+  std::vector<Hierarchy> hs;
+  if (l.v2) hs.push_back(l.unified);
+  for (const auto& h : {l.memory, l.pids})
+    if (!h.mount.empty()) hs.push_back(h);
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  for (const auto& h : hs) {
+    if (!can_make_under(h)) continue;
+    const std::string parent = parent_dir(h);
+    DIR* d = opendir(parent.c_str());
+    if (!d) continue;
+    while (dirent* e = readdir(d)) {
+      if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
+      std::string dir = path_join(parent, e->d_name);
+      struct stat st;
+      // Older than a minute: not one another cordon has just made and is about to join.
+      if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
+      (void)rmdir(dir.c_str());  // fails while a process is in it
+    }
+    closedir(d);
+  }
+}
+
+}  // namespace cordon

@@ -1,0 +1,97 @@
+// Launching a plan: bwrap for a sandboxed command, the command itself for an unconfined one.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan/plan.h"
+#include "plan/planner.h"
+#include "process/process.h"
+
+namespace cordon {
+
+struct LaunchIo {
+  InputMode in = InputMode::kNull;
+  std::string in_data;
+  OutputMode out = OutputMode::kInherit;
+  OutputMode err = OutputMode::kTee;
+  size_t capture_limit = 1 << 20;
+  int cancel_fd = -1;
+  // More descriptors for the sandbox (ours >= 10, theirs 6..9), and words run before the
+  // command inside it: NET-7's net stage (`<stage> ... -- <command>`). The plan's argv stays
+  // the command's own.
+  std::vector<std::pair<int, int>> extra_fds;
+  std::vector<std::string> argv_prefix;
+};
+
+// The command's input, output and cancel, as every launcher hands them to the process.
+inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
+  spec.in = io.in;
+  spec.in_data = io.in_data;
+  spec.out = io.out;
+  spec.err = io.err;
+  spec.capture_limit = io.capture_limit;
+  spec.cancel_fd = io.cancel_fd;
+}
+
+// A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
+// through --json-status-fd). bwrap starts with the plan's environment only (ENV-5).
+// `cache_dir` keeps the compiled filter between runs ("" compiles every time), and bwrap's
+// version (bwrap_info.h), whose options the arguments leave out when bwrap is older (PROBE-4).
+Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
+                                      const std::string& cache_dir, const LaunchIo& io,
+                                      const std::function<void(pid_t)>& on_started = {});
+
+// A sandboxed command's bwrap, started before its mounts are planned (PERF-1: bwrap's own
+// start-up hides behind cordon's planning, cordon's bookkeeping behind bwrap's set-up):
+//
+//   start(part) -> hand_over(plan) -> release() -> wait()
+//                  any step before release: abort() (or drop the handle)
+//
+// start: bwrap is created with the process part (argv, environment, limits), blocked reading
+//   its options from a pipe.
+// hand_over: the plan's options are written; the plan must hold the very process part bwrap
+//   was started with (argv, environment and seccomp program, compared by content).
+// release: the seccomp program is written; bwrap reads it once the sandbox is set up, right
+//   before it starts the command. It is the gate: given up (or cordon gone), the pipe ends
+//   empty, bwrap cannot install an empty filter and exits without starting the command, even a
+//   sandbox process that outlived bwrap's first process.
+// wait: the command's outcome, as run_process reports it.
+class PendingSandbox {
+ public:
+  static Result<PendingSandbox> start(const ProcessPart& part, const Limits& limits,
+                                      std::optional<std::chrono::milliseconds> timeout,
+                                      const std::string& bwrap, const std::string& cache_dir,
+                                      const LaunchIo& io);
+  PendingSandbox(PendingSandbox&&) noexcept;
+  PendingSandbox& operator=(PendingSandbox&&) noexcept;
+  ~PendingSandbox();
+
+  pid_t pid() const;
+  // An error (code "aborted") when the plan's process part is not the one started, or bwrap
+  // is gone; the sandbox is then given up.
+  Status hand_over(const Plan& plan);
+  // An error when bwrap could not be moved into the command's cgroup (the sandbox is then
+  // given up: the command would run without its limits).
+  Status release();
+  // Kills bwrap and collects it; nothing of the command ran. Idempotent.
+  void abort();
+  Result<ProcessOutcome> wait();
+
+ private:
+  struct State;
+  explicit PendingSandbox(std::unique_ptr<State> s);
+  std::unique_ptr<State> s_;
+};
+
+// An unconfined plan (mode off/external, or an approved outside-sandbox command): its own
+// process group, ended when the command ends (NET-4).
+Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
+                                         const std::function<void(pid_t)>& on_started = {});
+
+}  // namespace cordon

@@ -1,0 +1,102 @@
+// A macOS build has no bubblewrap backend, no cgroups and no Linux probe: this file stands in
+// for src/launch/linux/{launcher,probe,cgroup,bwrap_info}.cc there, so the code above the
+// backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is chosen in
+// one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if one is, it
+// says why it cannot run.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "launch/linux/bwrap_info.h"
+#include "launch/linux/cgroup.h"
+#include "launch/linux/launcher.h"
+#include "launch/linux/probe.h"
+
+namespace cordon {
+
+namespace {
+
+constexpr const char* kNoBwrap =
+    "the bubblewrap backend is Linux's; this cordon was built for macOS, where commands run "
+    "under Seatbelt (sandbox-exec)";
+
+}  // namespace
+
+Result<ProcessOutcome> launch_sandbox(const Plan&, const std::string&, const std::string&,
+                                      const LaunchIo&, const std::function<void(pid_t)>&) {
+  return make_error("unavailable", kNoBwrap);
+}
+
+struct PendingSandbox::State {};
+
+PendingSandbox::PendingSandbox(std::unique_ptr<State> s) : s_(std::move(s)) {}
+PendingSandbox::PendingSandbox(PendingSandbox&&) noexcept = default;
+PendingSandbox& PendingSandbox::operator=(PendingSandbox&&) noexcept = default;
+PendingSandbox::~PendingSandbox() = default;
+
+Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
+                                             std::optional<std::chrono::milliseconds>,
+                                             const std::string&, const std::string&,
+                                             const LaunchIo&) {
+  return make_error("unavailable", kNoBwrap);
+}
+
+pid_t PendingSandbox::pid() const { return -1; }
+Status PendingSandbox::hand_over(const Plan&) { return make_error("unavailable", kNoBwrap); }
+Status PendingSandbox::release() { return ok_status(); }
+void PendingSandbox::abort() {}
+Result<ProcessOutcome> PendingSandbox::wait() { return make_error("unavailable", kNoBwrap); }
+
+ProbeReport run_probe(const ProbeInput&) {
+  ProbeReport r;
+  r.checks.push_back({"bwrap_present", false, 0, kNoBwrap});
+  r.failed_check = "bwrap_present";
+  r.cause = kNoBwrap;
+  r.fix = "unset CORDON_BACKEND (Seatbelt is the backend here)";
+  return r;
+}
+
+HostHints read_host_hints(const std::string&, const Folders&) { return {}; }
+
+Diagnosis diagnose_sandbox_start(const std::string& bwrap_stderr, const std::string&,
+                                 const Folders&) {
+  return diagnose_bwrap_message(bwrap_stderr, HostHints{});
+}
+
+int probe_inside_main(int, char**) {
+  std::fprintf(stderr, "cordon: %s\n", kNoBwrap);
+  return 1;
+}
+
+// PROC-6: rlimits alone hold the limits on macOS (no cgroups; the default process cap, never
+// an rlimit, is not held).
+std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
+  std::map<std::string, std::string> m;
+  if (limits.memory) m["memory"] = "rlimit (address space) only: macOS has no cgroups";
+  if (limits.pids)
+    m["pids"] = "rlimit (processes of this user, machine-wide) only: macOS has no cgroups";
+  else if (limits.default_pids)
+    m["pids"] =
+        "not held: macOS has no cgroups (the default is never an rlimit); set [limits] "
+        "pids to have one";
+  if (limits.cpu_seconds) m["cpu_seconds"] = "rlimit (CPU time per process)";
+  if (limits.file_size) m["file_size"] = "rlimit (file size)";
+  if (limits.open_files) m["open_files"] = "rlimit (open files per process)";
+  return m;
+}
+
+Result<CgroupJoin> make_cgroups(const Limits&, const std::string&) {
+  return make_error("unavailable", "macOS has no cgroups: the rlimits alone hold the limits");
+}
+
+void remove_cgroups(CgroupJoin&) {}
+void sweep_leftover_cgroups(const Limits&) {}
+
+BwrapInfo read_bwrap_info(const std::string& bwrap, const std::string&) {
+  BwrapInfo info;
+  info.path = bwrap;
+  info.version_text = kNoBwrap;
+  return info;
+}
+
+}  // namespace cordon

@@ -1,0 +1,37 @@
+// launch_unconfined (launch/linux/launcher.h): a command that runs without a sandbox, on
+// every system (mode off/external, or an approved outside-sandbox command, NET-4).
+#include <cerrno>
+
+#include "launch/linux/cgroup.h"
+#include "launch/linux/launcher.h"
+#include "process/process.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
+                                         const std::function<void(pid_t)>& on_started) {
+  ProcessSpec spec;
+  FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
+  if (found.path.empty())
+    return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+  if (!found.runnable)  // RES-4: found, but it cannot be run
+    return make_error("exec", plan.argv[0] + ": cannot run it (Permission denied)", found.path,
+                      EACCES);
+  spec.path = found.path;
+  spec.argv = plan.argv;
+  spec.env = plan.env;
+  spec.cwd = plan.cwd;
+  spec.new_process_group = true;
+  spec.end_group_on_exit = true;  // NET-4: its process group ends with it
+  spec.marker = "CORDON_RUN=" + random_hex16();
+  spec.env.set("CORDON_RUN", spec.marker.substr(11));
+  spec.limits = plan.limits;
+  apply_io(spec, io);
+  spec.timeout = plan.timeout;
+  CgroupScope cg(plan.limits, random_hex16());
+  spec.cgroup_procs_fds = cg.join.procs_fds;
+  return run_process(spec, on_started);
+}
+
+}  // namespace cordon

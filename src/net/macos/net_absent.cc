@@ -1,0 +1,42 @@
+// A macOS build has no NET-7 stage: the allowlist proxy's stage runs first inside a bwrap
+// sandbox, in its own network namespace. This file stands in for
+// src/net/linux/{command_proxy,net_stage}.cc there, so the session links unchanged.
+#include <cstdio>
+
+#include "net/linux/command_proxy.h"
+#include "net/linux/net_stage.h"
+
+namespace cordon {
+
+namespace {
+
+constexpr const char* kNoNetStage =
+    "the allowlist proxy's network stage needs a Linux network namespace; this cordon "  // NET-7
+    "was built for macOS";
+
+}  // namespace
+
+// The session starts the proxy for bwrap's commands only (Session::start_sandbox_early), so a
+// macOS build never reaches these; if one is reached, it says why it cannot run.
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
+                                                          const NetRules&, HostAsk,
+                                                          std::shared_ptr<ConnectionBudget>) {
+  return make_error("unavailable", kNoNetStage);
+}
+
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
+                                                          const Policy&, const std::string&,
+                                                          HostAsk,
+                                                          std::shared_ptr<ConnectionBudget>) {
+  return make_error("unavailable", kNoNetStage);
+}
+
+CommandProxy::~CommandProxy() = default;
+std::vector<NetConnection> CommandProxy::finish() { return {}; }
+
+int net_stage_main(int, char**) {
+  std::fprintf(stderr, "cordon: %s\n", kNoNetStage);
+  return 1;
+}
+
+}  // namespace cordon

@@ -1,0 +1,493 @@
+#include "process/process.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/sched.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <new>
+#include <shared_mutex>
+
+#include "core/paths.h"
+#include "core/strings.h"
+#include "core/trace.h"
+#include "process/child_exec.h"
+#include "process/output_stream.h"
+#include "process/process_registry.h"
+#include "render/bwrap_status.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// The error stream of bwrap (kTee): its leading "bwrap: " lines are held back so cordon can
+// translate bwrap's own failures (setup errors, execvp) instead of showing them raw.
+struct Stream : OutputStream {
+  bool hold_bwrap = false;
+  bool forwarded_any = false;
+  std::string held;
+
+  void flush_held() {
+    if (!held.empty()) write_all(forward_to, held.data(), held.size());
+    held.clear();
+  }
+
+  void on_data(const char* d, size_t n) {
+    keep(d, n);
+    if (mode != OutputMode::kTee) return;
+    if (hold_bwrap && !forwarded_any) {
+      held.append(d, n);
+      // Hold complete "bwrap: ..." lines and a possible beginning of one; forward the rest.
+      static const std::string prefix = "bwrap: ";
+      size_t pos = 0;
+      while (pos < held.size()) {
+        size_t avail = held.size() - pos;
+        size_t cmp = std::min(avail, prefix.size());
+        if (held.compare(pos, cmp, prefix, 0, cmp) != 0) break;
+        size_t nl = held.find('\n', pos);
+        if (nl == std::string::npos) return;  // an incomplete bwrap line: wait for more
+        pos = nl + 1;
+      }
+      if (pos < held.size()) {
+        // Something that is not bwrap's: forward what was held and everything after it.
+        forwarded_any = true;
+        flush_held();
+      }
+      return;
+    }
+    write_all(forward_to, d, n);
+  }
+};
+
+// Runs in the child, on its own stack, sharing our memory until execve: syscalls only. What
+// it did not manage is left for the parent in `failed_step` and `failed_errno`.
+struct CloneChild {
+  const ChildExec* exec = nullptr;
+  volatile int failed_step = -1;
+  volatile int failed_errno = 0;
+};
+
+void close_from_10(const ChildExec&) { syscall(SYS_close_range, 10U, ~0U, 0U); }
+
+int child_main(void* arg) {
+  auto* c = static_cast<CloneChild*>(arg);
+  int step = child_exec(*c->exec);
+  c->failed_errno = errno;
+  c->failed_step = step;
+  _exit(127);
+}
+
+// PERF-1: the child born in the cgroup v2 folder `cgroup_fd` (clone3, CLONE_INTO_CGROUP). Not
+// CLONE_VM (clone3 would need a hand-written stack switch): a copy of our memory, as fork, with
+// CLONE_VFORK still; what the child did not manage comes back through a shared page. -1 with
+// errno ENOSYS, E2BIG or EINVAL when the kernel has no clone3 or no CLONE_INTO_CGROUP.
+pid_t clone_into_cgroup(CloneChild& child, int cgroup_fd) {
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return -1;
+  auto* shared = new (page) CloneChild;
+  struct clone_args args {};
+  args.flags = CLONE_VFORK | CLONE_INTO_CGROUP;
+  args.exit_signal = SIGCHLD;
+  args.cgroup = static_cast<uint64_t>(cgroup_fd);
+  pid_t pid = static_cast<pid_t>(syscall(SYS_clone3, &args, sizeof args));
+  if (pid == 0) {
+    int step = child_exec(*child.exec);
+    shared->failed_errno = errno;
+    shared->failed_step = step;
+    _exit(127);
+  }
+  int e = errno;
+  child.failed_step = shared->failed_step;
+  child.failed_errno = shared->failed_errno;
+  munmap(page, 4096);
+  errno = e;
+  return pid;
+}
+
+}  // namespace
+
+Status make_pipe(Fd& r, Fd& w) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  r = Fd(high_fd(p[0]));
+  w = Fd(high_fd(p[1]));
+  if (r.fd < 0 || w.fd < 0)
+    return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
+  return ok_status();
+}
+
+Result<int> memfd_with(const char* name, const std::string& data) {
+  int fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0) return make_error("spawn", "memfd_create failed", "", errno);
+  fd = high_fd(fd);
+  if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
+    ::close(fd);
+    return make_error("spawn", "writing a memfd failed", "", e);
+  }
+  lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+StartedProcess::StartedProcess(StartedProcess&& o) noexcept
+    : pid_(o.pid_),
+      group_(o.group_),
+      collected_(o.collected_),
+      exit_fd_(std::move(o.exit_fd_)),
+      in_(std::move(o.in_)),
+      out_(std::move(o.out_)),
+      err_(std::move(o.err_)),
+      registration_(std::move(o.registration_)) {
+  o.pid_ = -1;
+}
+
+StartedProcess::~StartedProcess() {
+  if (pid_ <= 0 || collected_) return;
+  // Given up before it was waited for (a refused sandboxed command: bwrap still waits for its
+  // options or its filter, so nothing of the command ran). The registration goes after this.
+  // Its process group too: bwrap's pid 1 stays in it until its --new-session, and waits for
+  // bwrap forever when bwrap dies before it let it go on (it has no death signal yet).
+  if (group_) ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  int st;
+  while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
+  }
+}
+
+namespace {
+
+// Like posix_spawn: the child shares our memory (CLONE_VM) and we wait until it has called
+// execve (CLONE_VFORK), so starting costs no copy of our address space. Registered under the
+// spawn lock, so that no search for escaped processes sees it before it is known.
+pid_t clone_child(CloneChild& child, ProcessRegistration& registration, int& clone_errno,
+                  int cgroup_fd) {
+  constexpr size_t kStack = 64 * 1024;
+  void* stack =
+      mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED) {
+    clone_errno = errno;
+    return -1;
+  }
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  trace("process: clone");
+  std::shared_lock<std::shared_mutex> spawn_lock(spawn_mutex());
+  pid_t pid = -1;
+  if (cgroup_fd >= 0) {
+    // Born in its cgroup: it has no cgroup.procs to write.
+    const size_t ncgroup = child.exec->ncgroup;
+    const_cast<ChildExec*>(child.exec)->ncgroup = 0;
+    pid = clone_into_cgroup(child, cgroup_fd);
+    clone_errno = errno;
+    const_cast<ChildExec*>(child.exec)->ncgroup = ncgroup;
+    if (pid < 0 && clone_errno != ENOSYS && clone_errno != E2BIG && clone_errno != EINVAL)
+      cgroup_fd = -2;  // a real failure: reported, no second try
+  }
+  if (pid < 0 && cgroup_fd != -2) {
+    pid = clone(child_main, static_cast<char*>(stack) + kStack, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                &child);
+    clone_errno = errno;
+  }
+  if (pid > 0) registration.add(pid);
+  spawn_lock.unlock();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  trace("process: clone returned");
+  munmap(stack, kStack);
+  return pid;
+}
+
+}  // namespace
+
+Result<StartedProcess> spawn_process(const ProcessSpec& spec) {
+  StdPipes pipes;
+  if (auto s = open_std_pipes(spec, pipes); !s.ok()) return s.error();
+  // Everything the child needs is prepared before clone: it may not allocate.
+  ChildPlan plan(spec, pipes);
+  plan.exec.close_from_10 = close_from_10;
+  CloneChild child;
+  child.exec = &plan.exec;
+
+  StartedProcess p;
+  int clone_errno = 0;
+  p.pid_ = clone_child(child, p.registration_, clone_errno, spec.cgroup_fd);
+  if (p.pid_ < 0) return make_error("spawn", "clone failed", "", clone_errno);
+  p.group_ = spec.new_process_group;
+  if (child.failed_step >= 0) {
+    int st;
+    waitpid(p.pid_, &st, 0);
+    p.collected_ = true;
+    return child_exec_failure(child.failed_step, child.failed_errno, spec.path);
+  }
+  p.exit_fd_ = Fd(static_cast<int>(syscall(SYS_pidfd_open, p.pid_, 0)));
+  p.in_ = std::move(pipes.in_ours);
+  p.out_ = std::move(pipes.out_r);
+  p.err_ = std::move(pipes.err_r);
+  return p;
+}
+
+namespace {
+
+// The event loop of one started process: its streams, its input, bwrap's status, time-out,
+// cancel and PROC-1's check of a sandbox's pid 1; then the end (PROC-3, NET-4).
+class Waiter {
+ public:
+  Waiter(const ProcessSpec& spec, pid_t pid, Fd& pidfd, Fd& in, Fd out, Fd err,
+         ProcessRegistration& registration)
+      : spec_(spec), pid_(pid), exit_fd_(pidfd), in_(in), registration_(registration) {
+    o_.pid = pid;
+    o_.started = Clock::now();
+    open_stream(streams_[0], std::move(out), spec.out, 1, &o_.out, &o_.out_truncated);
+    open_stream(streams_[1], std::move(err), spec.err, 2, &o_.err, &o_.err_truncated);
+    for (auto& s : streams_) s.limit = spec.capture_limit;
+    streams_[1].hold_bwrap = spec.bwrap_status_fd >= 0;
+    if (in_.fd >= 0) set_nonblock(in_.fd);
+    if (spec.in == InputMode::kData && spec.in_data.empty()) in_.reset();
+    status_fd_ = spec.bwrap_status_fd;
+    if (spec.timeout) deadline_ = o_.started + *spec.timeout;
+    next_pid1_check_ = Clock::now() + kPid1Check;
+  }
+
+  ProcessOutcome run() {
+    while (!finished(Clock::now())) {
+      check_timers(Clock::now());
+      if (!poll_once(Clock::now())) break;
+      reap();
+    }
+    end();
+    return std::move(o_);
+  }
+
+ private:
+  // PROC-1: a stopped or traced pid 1 never reaps the command nor exits: looked at twice a
+  // second, and ended with the tree once it has stayed stopped for a second.
+  static constexpr std::chrono::milliseconds kPid1Check{500};
+  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel };
+
+  static void open_stream(Stream& s, Fd fd, OutputMode mode, int forward_to, std::string* buf,
+                          bool* truncated) {
+    s.fd = std::move(fd);
+    s.mode = mode;
+    s.forward_to = forward_to;
+    s.buf = buf;
+    s.truncated = truncated;
+    if (s.fd.fd >= 0) set_nonblock(s.fd.fd);
+  }
+
+  bool finished(Clock::time_point now) {
+    bool open = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0 || status_fd_ >= 0;
+    if (exited_ && !open) return true;
+    if (exited_ && grace_end_ && now >= *grace_end_) {
+      o_.output_cut = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0;
+      return true;
+    }
+    return false;
+  }
+
+  void kill_all() {
+    if (killed_) return;
+    killed_ = true;
+    if (spec_.new_process_group) ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    if (o_.sandbox_pid > 0) ::kill(o_.sandbox_pid, SIGKILL);
+  }
+
+  void check_timers(Clock::time_point now) {
+    if (exited_ || killed_) return;
+    if (deadline_ && now >= *deadline_) {
+      o_.timed_out = true;
+      kill_all();
+      return;
+    }
+    if (o_.sandbox_pid <= 0 || now < next_pid1_check_) return;
+    next_pid1_check_ = now + kPid1Check;
+    auto st = read_proc_stat(o_.sandbox_pid);
+    pid1_stopped_checks_ =
+        st && (st->state == 'T' || st->state == 't') ? pid1_stopped_checks_ + 1 : 0;
+    if (pid1_stopped_checks_ >= 3) {
+      o_.pid1_stopped = true;
+      kill_all();
+    }
+  }
+
+  int wait_ms(Clock::time_point now) const {
+    int wait = -1;
+    auto until = [&](Clock::time_point t) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
+      int m = static_cast<int>(std::max<long long>(0, std::min<long long>(ms, 1 << 30)));
+      wait = wait < 0 ? m : std::min(wait, m);
+    };
+    if (!exited_ && deadline_ && !killed_) until(*deadline_);
+    if (exited_ && grace_end_) until(*grace_end_);
+    if (!exited_ && !killed_ && o_.sandbox_pid > 0) until(next_pid1_check_);
+    if (exit_fd_.fd < 0 && !exited_) wait = wait < 0 ? 50 : std::min(wait, 50);
+    return wait;
+  }
+
+  // False when poll itself failed.
+  bool poll_once(Clock::time_point now) {
+    std::vector<pollfd> pfds;
+    std::vector<Tag> tags;
+    auto add = [&](int fd, short ev, Tag t) {
+      if (fd < 0) return;
+      pfds.push_back({fd, ev, 0});
+      tags.push_back(t);
+    };
+    add(streams_[0].fd.fd, POLLIN, kOut);
+    add(streams_[1].fd.fd, POLLIN, kErr);
+    add(in_.fd, POLLOUT, kIn);
+    add(status_fd_, POLLIN, kStatus);
+    if (!exited_) add(exit_fd_.fd, POLLIN, kPid);
+    if (!killed_) add(spec_.cancel_fd, POLLIN, kCancel);
+    int n = poll(pfds.data(), pfds.size(), wait_ms(now));
+    if (n < 0 && errno != EINTR) return false;
+    for (size_t i = 0; n > 0 && i < pfds.size(); ++i)
+      if (pfds[i].revents) on_ready(tags[i]);
+    return true;
+  }
+
+  void on_ready(Tag tag) {
+    switch (tag) {
+      case kOut:
+      case kErr:
+        read_some(streams_[tag == kOut ? 0 : 1], buf_, sizeof buf_);
+        break;
+      case kIn:
+        write_input();
+        break;
+      case kStatus:
+        read_status();
+        break;
+      case kPid:
+        break;
+      case kCancel:
+        o_.canceled = true;
+        kill_all();
+        break;
+    }
+  }
+
+  void write_input() {
+    const std::string& data = spec_.in_data;
+    ssize_t w = ::write(in_.fd, data.data() + in_off_, data.size() - in_off_);
+    if (w > 0) in_off_ += static_cast<size_t>(w);
+    if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off_ >= data.size()) in_.reset();
+  }
+
+  void read_status() {
+    ssize_t r = ::read(status_fd_, buf_, sizeof buf_);
+    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+      status_fd_ = -1;
+      return;
+    }
+    if (r < 0) return;
+    status_text_.append(buf_, static_cast<size_t>(r));
+    BwrapStatus st = parse_bwrap_status(status_text_);
+    if (o_.sandbox_pid < 0 && st.child_pid) sandbox_set_up(*st.child_pid);
+    if (st.exit_code) o_.bwrap_exit_code = st.exit_code;
+  }
+
+  void sandbox_set_up(pid_t pid1) {
+    o_.sandbox_pid = pid1;
+    registration_.add(pid1);
+    // Held from now on, so the end of exactly this process can be confirmed.
+    sandbox_pidfd_ = Fd(static_cast<int>(syscall(SYS_pidfd_open, pid1, 0)));
+    trace("process: sandbox pid reported");
+    o_.bwrap_started = true;
+    if (killed_) ::kill(pid1, SIGKILL);
+  }
+
+  void reap() {
+    if (exited_ || waitpid(pid_, &wstatus_, WNOHANG) != pid_) return;
+    exited_ = true;
+    o_.ended = Clock::now();
+    if (spec_.end_group_on_exit && spec_.new_process_group) ::kill(-pid_, SIGKILL);
+    trace("process: reaped");
+    grace_end_ = o_.ended + spec_.output_grace;
+    // bwrap's pid 1 ends with it; anything still holding our pipes is gone too.
+    if (o_.sandbox_pid > 0 && killed_) {
+      int st;
+      waitpid(o_.sandbox_pid, &st, 0);  // we are its subreaper once bwrap is gone
+    }
+  }
+
+  // PROC-3: the sandbox's pid 1 ending takes every process of its namespace with it; confirm
+  // it ended, and end it if bwrap did not.
+  void confirm_sandbox_ended() {
+    if (sandbox_pidfd_.fd < 0) return;
+    pollfd p{sandbox_pidfd_.fd, POLLIN, 0};
+    if (poll(&p, 1, 1000) == 0) {
+      syscall(SYS_pidfd_send_signal, sandbox_pidfd_.fd, SIGKILL, nullptr, 0);
+      if (poll(&p, 1, 3000) == 0) o_.not_ended.push_back(o_.sandbox_pid);
+    }
+    int st;
+    waitpid(o_.sandbox_pid, &st, WNOHANG);  // ours to collect when bwrap went first
+  }
+
+  void end() {
+    if (!exited_) {
+      kill_all();
+      waitpid(pid_, &wstatus_, 0);
+      o_.ended = Clock::now();
+    }
+    confirm_sandbox_ended();
+    if (!spec_.marker.empty()) o_.escaped = escaped_processes(spec_.marker, pid_);
+    if (WIFEXITED(wstatus_)) o_.exit_code = WEXITSTATUS(wstatus_);
+    if (WIFSIGNALED(wstatus_)) o_.signal = WTERMSIG(wstatus_);
+    // Leading "bwrap: " lines that nothing followed: the caller translates or prints them.
+    o_.held_err = std::move(streams_[1].held);
+  }
+
+  const ProcessSpec& spec_;
+  const pid_t pid_;
+  Fd& exit_fd_;
+  Fd& in_;
+  ProcessRegistration& registration_;
+  ProcessOutcome o_;
+  Stream streams_[2];
+  size_t in_off_ = 0;
+  int status_fd_ = -1;
+  std::string status_text_;
+  Fd sandbox_pidfd_;
+  bool exited_ = false, killed_ = false;
+  int wstatus_ = 0;
+  std::optional<Clock::time_point> deadline_, grace_end_;
+  Clock::time_point next_pid1_check_;
+  int pid1_stopped_checks_ = 0;
+  char buf_[65536];
+};
+
+}  // namespace
+
+Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec) {
+  if (p.pid_ <= 0 || p.collected_) return make_error("internal", "no process to wait for");
+  Waiter w(spec, p.pid_, p.exit_fd_, p.in_, std::move(p.out_), std::move(p.err_), p.registration_);
+  ProcessOutcome o = w.run();
+  p.collected_ = true;
+  return o;
+}
+
+Result<ProcessOutcome> run_process(const ProcessSpec& spec,
+                                   const std::function<void(pid_t)>& on_started) {
+  auto p = spawn_process(spec);
+  if (!p.ok()) return p.error();
+  if (on_started) on_started(p->pid());
+  return wait_process(*p, spec);
+}
+
+}  // namespace cordon

@@ -1,0 +1,51 @@
+#include "render/backend_choice.h"
+
+#include <fmt/format.h>
+
+namespace cordon {
+
+Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos) {
+  BackendChoice c;
+  c.backend = on_macos ? Backend::kSeatbelt : Backend::kBwrap;
+  const std::string named = env.get("CORDON_BACKEND").value_or("");
+  if (named == "seatbelt") {
+    c.backend = Backend::kSeatbelt;
+    c.forced = true;
+  } else if (named == "bwrap" && !on_macos) {
+    c.forced = true;
+  } else if (named == "bwrap") {
+    return make_error("config",
+                      "CORDON_BACKEND=bwrap: bubblewrap needs Linux; on macOS the sandbox is "
+                      "Seatbelt. Fix: unset CORDON_BACKEND.");
+  } else if (!named.empty()) {
+    return make_error("config", fmt::format("CORDON_BACKEND={} is not a sandbox backend. Fix: "
+                                            "set it to seatbelt or bwrap, or unset it.",
+                                            named));
+  }
+  const std::string stand_in = env.get("CORDON_SANDBOX_EXEC").value_or("");
+  if (c.backend == Backend::kSeatbelt) {
+    c.sandbox_exec = kSandboxExec;
+    // Only with the backend forced: a stray variable never replaces the real sandbox-exec.
+    if (!stand_in.empty() && c.forced) {
+      if (stand_in[0] != '/')
+        return make_error("config",
+                          fmt::format("CORDON_SANDBOX_EXEC={} is not an absolute path. Fix: name "
+                                      "the stand-in by its full path.",
+                                      stand_in));
+      c.sandbox_exec = stand_in;
+      c.stand_in = true;
+    }
+  }
+  c.stand_in_ignored = !stand_in.empty() && !c.stand_in;
+  return c;
+}
+
+std::string backend_title(const BackendChoice& c) {
+  if (c.backend == Backend::kBwrap) return "bubblewrap (Linux)";
+  std::string t = "Seatbelt (sandbox-exec)";
+  if (c.forced && !kOnMacos) t += ", forced by CORDON_BACKEND";
+  if (c.stand_in) t += ", with a stand-in for tests: " + c.sandbox_exec + " (CORDON_SANDBOX_EXEC)";
+  return t;
+}
+
+}  // namespace cordon
