@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error_code.h"
 #include "core/strings.h"
 
 namespace cordon::rpc {
@@ -110,12 +111,22 @@ const char* type_name(const json& v) {
 
 }  // namespace
 
-int code_for_reason(std::string_view reason) {
-  if (reason == "invalid") return kInvalidParams;
-  if (reason == "held") return kHeldCode;
-  if (reason == "unavailable") return kUnavailableCode;
+int jsonrpc_code(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalid:
+      return kInvalidParams;
+    case ErrorCode::kHeld:
+      return kHeldCode;
+    case ErrorCode::kUnavailable:
+    case ErrorCode::kIo:
+      return kUnavailableCode;
+    case ErrorCode::kRefused:
+      break;
+  }
   return kRefusedCode;
 }
+
+int code_for_reason(std::string_view reason) { return jsonrpc_code(public_error_code(reason)); }
 
 void LineFramer::feed(std::string_view data, std::vector<Line>& out) {
   while (!data.empty()) {

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cordon/result.h"
+
 namespace cordon::rpc {
 
 using json = nlohmann::json;
@@ -38,7 +40,12 @@ inline constexpr int kRefusedCode = -32001;
 inline constexpr int kHeldCode = -32002;
 inline constexpr int kUnavailableCode = -32003;
 
-// The error code for one of SRV-1's reasons: "invalid" is JSON-RPC's invalid params.
+// The one mapping from a public error code to its JSON-RPC error code: kInvalid is JSON-RPC's
+// invalid params, kIo goes out as unavailable (SRV-1 has no word for it).
+int jsonrpc_code(ErrorCode code);
+
+// The error code for one of SRV-1's reasons (or any of libcordon's error words, through
+// public_error_code: core/error_code.h).
 int code_for_reason(std::string_view reason);
 
 // Splits a byte stream into lines ('\n'; a '\r' before it is dropped).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/error_code.h"
+
 namespace cordon::rpc {
 
 namespace {
@@ -252,9 +254,9 @@ json to_json(const api::SandboxStatus& s) {
 }
 
 std::string wire_reason(const Error& e) {
-  if (e.code == "refused" || e.code == "held" || e.code == "unavailable" || e.code == "invalid")
-    return e.code;
-  return e.code == "io" ? "unavailable" : "refused";
+  // libcordon's word, through the one mapping (core/error_code.h); SRV-1 has no "io".
+  const ErrorCode code = public_error_code(e.code);
+  return std::string(to_string(code == ErrorCode::kIo ? ErrorCode::kUnavailable : code));
 }
 
 json error_response(const json& id, const Error& e) {

@@ -10,6 +10,7 @@
 
 #include "cordon/cordon.h"
 #include "jsonrpc/jsonrpc_peer.h"
+#include "jsonrpc/jsonrpc_tools.h"
 
 namespace cordon::rpc {
 namespace {
@@ -200,6 +201,24 @@ TEST(ErrorReply, CarriesTheStableReason) {  // SRV-1
   EXPECT_EQ(code_for_reason("invalid"), kInvalidParams);
   EXPECT_EQ(code_for_reason("refused"), kRefusedCode);
   EXPECT_EQ(code_for_reason("unavailable"), kUnavailableCode);
+}
+
+// SRV-1, issue 29 item 4: one mapping from libcordon's words to the public code
+// (core/error_code.h) and one from the public code to JSON-RPC's; the file tools' answers use
+// the same two as exec's.
+TEST(ErrorReply, OneMappingFromWordToCode) {  // SRV-1
+  EXPECT_EQ(jsonrpc_code(ErrorCode::kRefused), kRefusedCode);
+  EXPECT_EQ(jsonrpc_code(ErrorCode::kHeld), kHeldCode);
+  EXPECT_EQ(jsonrpc_code(ErrorCode::kUnavailable), kUnavailableCode);
+  EXPECT_EQ(jsonrpc_code(ErrorCode::kInvalid), kInvalidParams);
+  EXPECT_EQ(jsonrpc_code(ErrorCode::kIo), kUnavailableCode);
+  EXPECT_EQ(code_for_reason("config"), kUnavailableCode);  // a broken config: fix it first
+  EXPECT_EQ(code_for_reason("git"), kInvalidParams);
+  EXPECT_EQ(code_for_reason("a word nobody wrote"), kRefusedCode);  // fails closed
+  EXPECT_EQ(wire_reason(make_error("config", "bad")), "unavailable");
+  EXPECT_EQ(wire_reason(make_error("io", "disk")), "unavailable");
+  EXPECT_EQ(wire_reason(make_error("review", "none")), "invalid");
+  EXPECT_EQ(wire_reason(make_error("spawn", "no")), "refused");
 }
 
 TEST(Params, TypesAreChecked) {
