@@ -135,6 +135,11 @@ target_include_directories(cordon_third_party SYSTEM INTERFACE ${SECCOMP_INCLUDE
 # precompiled header everywhere; a source that does not include these headers gets them anyway,
 # which costs a load of the .gch, not a parse. CORDON_PCH=OFF builds without.
 option(CORDON_PCH "Precompile the third-party headers" ON)
+if(CORDON_PCH AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  # clang records its inputs' times in a precompiled header and refuses it when they differ;
+  # ccache may give back one made in another checkout.
+  add_compile_options("SHELL:-Xclang -fno-pch-timestamp")
+endif()
 set(CORDON_PCH_HEADERS <fmt/format.h> <nlohmann/json.hpp> <algorithm> <functional> <map>
   <memory> <optional> <set> <string> <string_view> <vector>)
 # Flags for the host layers only (after the tree's): the sanitizer tree compiles them at -O0
@@ -164,7 +169,8 @@ function(cordon_pch_sum target)
   # One argument, the flags joined by '|' (PchSum.cmake splits them again).
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DCXX=${CMAKE_CXX_COMPILER} "-DFLAGS=$<JOIN:${flags},|>"
-      -DHEADER=${dir}/cmake_pch.hxx -DOUT=${out} -P ${CMAKE_SOURCE_DIR}/cmake/PchSum.cmake
+      -DHEADER=${dir}/cmake_pch.hxx -DOUT=${out} -DSRC=${CMAKE_SOURCE_DIR} -DBIN=${CMAKE_BINARY_DIR}
+      -P ${CMAKE_SOURCE_DIR}/cmake/PchSum.cmake
     DEPENDS ${CMAKE_SOURCE_DIR}/cmake/PchSum.cmake
     DEPFILE ${out}.d
     VERBATIM)

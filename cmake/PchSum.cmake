@@ -4,7 +4,9 @@
 # what the header means: the compiler's version, the flags, and the header preprocessed with
 # those flags (without line markers, so the checkout's path is not in it). DEPFILE lists the
 # headers read, so a changed third-party header makes a new sum.
-# Arguments: CXX, FLAGS (joined by '|'), HEADER, OUT.
+# The checkout's and the build tree's paths in the flags (-I) are replaced by placeholders, so a
+# clone elsewhere has the same sum.
+# Arguments: CXX, FLAGS (joined by '|'), HEADER, OUT, SRC and BIN (the two trees).
 string(REPLACE "|" ";" FLAGS "${FLAGS}")
 execute_process(COMMAND ${CXX} ${FLAGS} -E -P -x c++-header -include ${HEADER} /dev/null
   -MD -MF ${OUT}.d -MT ${OUT}
@@ -13,5 +15,8 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cannot preprocess ${HEADER} for its checksum (${CXX} exited ${rc})")
 endif()
 execute_process(COMMAND ${CXX} --version OUTPUT_VARIABLE version)
-string(SHA256 sum "${version}\n${FLAGS}\n${text}")
+set(shown "${FLAGS}")
+string(REPLACE "${BIN}" "<build>" shown "${shown}")
+string(REPLACE "${SRC}" "<source>" shown "${shown}")
+string(SHA256 sum "${version}\n${shown}\n${text}")
 file(WRITE ${OUT} "${sum}\n")

@@ -122,19 +122,20 @@ bool system_folder(std::string_view dir) {
   return false;
 }
 
-struct Entry {
+}  // namespace
+
+// One entry of a read-only or denied list (outside the anonymous namespace: Lists holds them).
+struct ClassifierEntry {
   std::vector<std::string> words;
   std::string text;    // the words joined by one space
   std::string source;  // "built-in list", "[commands] read_only", ...
   bool exact = false;
 };
 
-}  // namespace
-
 struct CommandClassifier::Lists {
   const ProgramTables& tables = builtin_program_tables();         // the built-in list
-  std::unordered_map<std::string, std::vector<Entry>> read_only;  // `[commands] read_only`
-  std::vector<Entry> denied;
+  std::unordered_map<std::string, std::vector<ClassifierEntry>> read_only;  // `[commands] read_only`
+  std::vector<ClassifierEntry> denied;
   SensitivePaths sensitive;
   std::vector<std::string> denied_paths;
 
@@ -1194,7 +1195,7 @@ class Walk {
       matched_.push_back(join(whole, " "));
       return;
     }
-    const Entry* user = config_entry(program, args);
+    const ClassifierEntry* user = config_entry(program, args);
     std::vector<ArgWord> aw = arg_words(words.subspan(std::min(first, words.size())));
     ProgramTables::Selection sel = L_.tables.select(program, aw);
     if (user && (!sel.spec || user->words.size() > 1 + sel.words)) {
@@ -1327,10 +1328,10 @@ class Walk {
 
   // `[commands] read_only`: the longest entry whose words start the command; with it, the
   // rest of the words are the user's to vouch for.
-  const Entry* config_entry(const std::string& program, const std::vector<std::string>& args) {
+  const ClassifierEntry* config_entry(const std::string& program, const std::vector<std::string>& args) {
     auto it = L_.read_only.find(program);
     if (it == L_.read_only.end()) return nullptr;
-    const Entry* best = nullptr;
+    const ClassifierEntry* best = nullptr;
     for (const auto& e : it->second) {
       const size_t n = e.words.size() - 1;
       if (args.size() < n) continue;
@@ -1524,7 +1525,7 @@ class Walk {
 Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config) {
   auto lists = std::make_shared<Lists>();
   auto make = [](std::string_view text, const char* source) {
-    Entry e;
+    ClassifierEntry e;
     e.words = entry_words(text);
     e.text = join(e.words, " ");
     e.source = source;
@@ -1537,7 +1538,7 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
   for (const auto& t : config.read_only) {
     if (auto err = check_command_entry(t, false))
       return make_error("config", "[commands] read_only: " + *err + ".");
-    Entry e = make(t, "[commands] read_only");
+    ClassifierEntry e = make(t, "[commands] read_only");
     lists->read_only[e.words[0]].push_back(std::move(e));
   }
   for (auto t : default_denied_entries()) lists->denied.push_back(make(t, "default list"));

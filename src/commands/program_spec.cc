@@ -63,9 +63,9 @@ bool is_option_name(std::string_view w) {
   return true;
 }
 
-class Parser {
+class SpecParser {
  public:
-  Parser(std::string_view file, std::string_view text) : file_(file), text_(text) {}
+  SpecParser(std::string_view file, std::string_view text) : file_(file), text_(text) {}
 
   Result<std::vector<ProgramSpec>> run() {
     size_t pos = 0;
@@ -394,7 +394,7 @@ const OptionSpec* ProgramSpec::find(std::string_view name, bool* ambiguous) cons
 }
 
 Result<std::vector<ProgramSpec>> parse_program_specs(std::string_view file, std::string_view text) {
-  return Parser(file, text).run();
+  return SpecParser(file, text).run();
 }
 
 Result<std::vector<std::vector<std::string>>> parse_exact_entries(std::string_view file,

@@ -6,12 +6,6 @@ namespace cordon {
 
 namespace {
 
-bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) {
-  for (auto s : set)
-    if (a == s) return true;
-  return false;
-}
-
 class SedScript {
  public:
   explicit SedScript(std::string_view s) : s_(s) {}

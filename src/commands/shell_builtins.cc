@@ -10,11 +10,6 @@ namespace cordon {
 
 namespace {
 
-bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) {
-  for (auto s : set)
-    if (a == s) return true;
-  return false;
-}
 
 bool dynamic(const ShellWord& w) { return w.has_expansion || w.has_brace || w.risky_expansion; }
 

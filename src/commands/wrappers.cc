@@ -9,11 +9,6 @@ namespace cordon {
 
 namespace {
 
-bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) {
-  for (auto s : set)
-    if (a == s) return true;
-  return false;
-}
 
 bool is_assignment(std::string_view w) {
   size_t eq = w.find('=');

@@ -14,5 +14,7 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text);
 std::optional<unsigned long long> parse_size(std::string_view text);
 // "1.5 s", "12 ms" for messages.
 std::string format_duration(std::chrono::milliseconds d);
+// Milliseconds since `t0` on the steady clock (for traces and reports).
+double ms_since(std::chrono::steady_clock::time_point t0);
 
 }  // namespace cordon

@@ -65,6 +65,12 @@ bool path_within(std::string_view p, std::string_view root) {
   return p.size() == root.size() || p[root.size()] == '/';
 }
 
+bool path_within_any(std::string_view p, const std::vector<std::string>& roots) {
+  for (const auto& r : roots)
+    if (path_within(p, r)) return true;
+  return false;
+}
+
 std::string path_relative(std::string_view p, std::string_view root) {
   if (p == root) return "";
   // Not below root (a git folder outside a linked worktree, a sibling with a shared prefix):

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cordon {
 
@@ -17,6 +18,8 @@ std::string path_parent(std::string_view p);
 std::string path_base(std::string_view p);
 // True when `p` is `root` or lies below it (both absolute and normalized).
 bool path_within(std::string_view p, std::string_view root);
+// True when `p` is within one of `roots`.
+bool path_within_any(std::string_view p, const std::vector<std::string>& roots);
 // `p` relative to `root` ("" when equal); `p` itself, unchanged, when it is not within root.
 std::string path_relative(std::string_view p, std::string_view root);
 // Expands a leading `~` or `~/` with home; other paths unchanged.

@@ -201,4 +201,10 @@ std::string trim(std::string_view s) {
     --e;
   return std::string(s.substr(b, e - b));
 }
+bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) {
+  for (auto s : set)
+    if (a == s) return true;
+  return false;
+}
+
 }  // namespace cordon

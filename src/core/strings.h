@@ -1,6 +1,7 @@
 // Small string helpers shared by every layer.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,4 +39,6 @@ std::string join_sentence(const std::vector<std::string>& items);
 namespace cordon {
 // Strips spaces, tabs and newlines at both ends.
 std::string trim(std::string_view s);
+// True when `a` equals one of `set`.
+bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set);
 }  // namespace cordon

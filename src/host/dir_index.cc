@@ -24,16 +24,9 @@ namespace cordon {
 
 namespace {
 
-constexpr int64_t kRacyNs = 100 * 1000 * 1000;  // above any kernel's timestamp granularity
 // v3: PROT-1 entries below the root are recorded (an index without them would take the
 // user's own for new ones).
-constexpr const char* kMagic = "cordon-dir-index-v3";
-
-int64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return timespec_ns(ts);
-}
+constexpr const char* kIndexMagic = "cordon-dir-index-v3";
 
 Kind kind_at(int dirfd, const char* name) {
   struct stat st;
@@ -173,7 +166,7 @@ std::optional<DirIndex> parse_dir_index(const std::string& file, const std::stri
   auto text = read_file(file, 512 << 20);
   if (text.ok()) {
     auto parts = split(*text, '\0');
-    if (parts.size() >= 4 && parts[0] == kMagic && parts[1] == root) {
+    if (parts.size() >= 4 && parts[0] == kIndexMagic && parts[1] == root) {
       DirIndex idx;
       idx.complete = parts[2] == "1";
       bool good = true;
@@ -290,7 +283,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
 }
 
 Status save_dir_index(const std::string& file, const std::string& project, const DirIndex& idx) {
-  std::string out = std::string(kMagic) + '\0' + project + '\0' + (idx.complete ? "1" : "0");
+  std::string out = std::string(kIndexMagic) + '\0' + project + '\0' + (idx.complete ? "1" : "0");
   out += '\0';
   for (const auto& d : idx.dirs) {
     std::vector<std::string> names;

@@ -44,5 +44,14 @@ timespec stat_ctime(const struct stat& st);
 inline int64_t timespec_ns(const timespec& t) {
   return static_cast<int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
+// The wall clock in nanoseconds, the clock file times are stamped with.
+inline int64_t now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return timespec_ns(ts);
+}
+// A change within this of now may be followed by another in the same timestamp (above any
+// kernel's timestamp granularity): a cache keyed by ctime does not trust such a stamp.
+constexpr int64_t kRacyNs = 100 * 1000 * 1000;
 
 }  // namespace cordon

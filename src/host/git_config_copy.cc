@@ -20,7 +20,7 @@ namespace cordon {
 namespace {
 
 constexpr size_t kMaxFiles = 64;
-constexpr size_t kMaxBytes = 1 << 20;
+constexpr size_t kMaxFileBytes = 1 << 20;
 
 struct Todo {
   std::string path, shown;
@@ -56,7 +56,7 @@ std::optional<std::string> list_config(const std::string& cache_dir, const std::
                                        const std::string& text, const EnvMap& env) {
   std::string entry =
       path_join(cache_dir, fmt::format("git-config/{:016x}.list", std::hash<std::string>{}(text)));
-  if (auto old = read_file(entry, 2 * kMaxBytes + 64); old.ok()) {
+  if (auto old = read_file(entry, 2 * kMaxFileBytes + 64); old.ok()) {
     std::string_view v = *old;
     size_t sep = text.size();
     if (v.size() > sep + 1 && v.substr(0, sep) == text && v[sep] == '\x01')
@@ -86,7 +86,7 @@ std::vector<GitConfigCopyFact> sanitized_git_configs(const EnvMap& env, const st
     PathInfo info = read_path_info(todo[i].path);
     if (info.real.empty() || info.real_kind != Kind::kFile || !done.insert(info.real).second)
       continue;
-    auto text = read_file(info.real, kMaxBytes);
+    auto text = read_file(info.real, kMaxFileBytes);
     // A file cordon cannot read, a command cannot read either.
     if (!text.ok()) continue;
     std::vector<GitConfigEntry> entries;
@@ -117,7 +117,7 @@ std::optional<GitConfigCopyFact> sanitized_project_git_config(const std::string&
   std::string file = path_join(common_dir, "config");
   // SEC-2: never through a link, never a FIFO.
   std::string text;
-  if (!read_regular_file(file, kMaxBytes, text)) return std::nullopt;
+  if (!read_regular_file(file, kMaxFileBytes, text)) return std::nullopt;
   if (!project_git_config_may_hold_credentials(text)) return std::nullopt;
   auto listed = list_config(cache_dir, file, text, env);
   if (!listed) return std::nullopt;

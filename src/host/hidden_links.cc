@@ -20,16 +20,9 @@ namespace cordon {
 
 namespace {
 
-constexpr int64_t kRacyNs = 100 * 1000 * 1000;  // above any kernel's timestamp granularity
-constexpr const char* kMagic = "cordon-hidden-links-v1";
+constexpr const char* kLinksMagic = "cordon-hidden-links-v1";
 
-int64_t now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return timespec_ns(ts);
-}
-
-struct Walk {
+struct LinkWalk {
   const HiddenLinkLimits& limits;
   const std::function<bool(const std::string&)>& kept_visible;
   HiddenLinkScan scan;
@@ -149,7 +142,7 @@ HiddenLinkScan scan_hidden_links(const std::vector<std::string>& roots,
                                  const std::vector<std::string>& shown,
                                  const std::function<bool(const std::string&)>& kept_visible,
                                  const HiddenLinkLimits& limits, HiddenLinkCache* cache) {
-  Walk w{limits, kept_visible, {}, {}, {}, {}, {}, cache, {}};
+  LinkWalk w{limits, kept_visible, {}, {}, {}, {}, {}, cache, {}};
   std::vector<std::pair<std::string, size_t>> todo;
   for (size_t i = 0; i < roots.size(); ++i) {
     std::string r = normalize_path(roots[i]);
@@ -191,7 +184,7 @@ HiddenLinkCache load_hidden_link_cache(const std::string& file) {
     f.push_back(text->substr(pos, z - pos));
     pos = z + 1;
   }
-  if (f.empty() || f[0] != kMagic || (f.size() - 1) % 8 != 0) return HiddenLinkCache{};
+  if (f.empty() || f[0] != kLinksMagic || (f.size() - 1) % 8 != 0) return HiddenLinkCache{};
   try {
     for (size_t i = 1; i + 8 <= f.size(); i += 8) {
       HiddenDirListing l;
@@ -212,7 +205,7 @@ HiddenLinkCache load_hidden_link_cache(const std::string& file) {
 
 Status save_hidden_link_cache(const std::string& file, const HiddenLinkCache& c) {
   if (!c.changed) return ok_status();
-  std::string out = std::string(kMagic) + '\0';
+  std::string out = std::string(kLinksMagic) + '\0';
   for (const auto& [path, l] : c.dirs)
     out += fmt::format("{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}", path, '\0', l.dev, '\0', l.ino, '\0',
                        l.ctime_ns, '\0', l.racy ? "1" : "0", '\0', l.entries, '\0',

@@ -8,7 +8,7 @@ namespace cordon::rpc {
 
 namespace {
 
-Error invalid(std::string message) { return make_error("invalid", std::move(message)); }
+Error invalid_arguments(std::string message) { return make_error("invalid", std::move(message)); }
 
 json moved_json(const std::vector<api::Moved>& moved) {
   json a = json::array();
@@ -23,10 +23,10 @@ Status read_command(Params& p, std::optional<std::string>& command, std::vector<
   if (!shell_only) {
     if (auto a = p.strings("argv")) argv = *a;
   }
-  if (!p.ok()) return invalid(p.problem());
-  if (shell_only && !command) return invalid("`command` is required (a string).");
-  if (command && !argv.empty()) return invalid("give either `command` or `argv`, not both.");
-  if (!command && argv.empty()) return invalid("give `command` (a string) or `argv` (an array).");
+  if (!p.ok()) return invalid_arguments(p.problem());
+  if (shell_only && !command) return invalid_arguments("`command` is required (a string).");
+  if (command && !argv.empty()) return invalid_arguments("give either `command` or `argv`, not both.");
+  if (!command && argv.empty()) return invalid_arguments("give `command` (a string) or `argv` (an array).");
   return ok_status();
 }
 
@@ -37,7 +37,7 @@ Result<json> exec(api::Session& s, const json& params, bool bash, const api::Can
   r.network = p.boolean("network").value_or(false);
   r.outside_sandbox = p.boolean("outside_sandbox").value_or(false);
   if (auto t = p.count("timeout_ms", kMaxTimeoutMs)) {
-    if (*t == 0) return invalid("`timeout_ms` must be at least 1.");
+    if (*t == 0) return invalid_arguments("`timeout_ms` must be at least 1.");
     r.timeout = std::chrono::milliseconds(*t);
   }
   if (!bash) {
@@ -46,7 +46,7 @@ Result<json> exec(api::Session& s, const json& params, bool bash, const api::Can
   }
   r.reason = p.str("reason").value_or("");
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   r.output_limit = kServerOutputLimit;
   r.cancel = cancel;
   auto res = s.exec(r);
@@ -62,7 +62,7 @@ Result<json> read_file(api::Session& s, const json& params) {
   if (auto l = p.count("limit", UINT32_MAX)) r.limit = *l;
   r.reason = p.str("reason").value_or("");
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   auto res = s.read_file(r);
   if (!res.ok()) return res.error();
   return to_json(*res);
@@ -75,7 +75,7 @@ Result<json> write_file(api::Session& s, const json& params) {
   auto content = p.str("content", true, /*data=*/true);
   r.reason = p.str("reason").value_or("");
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   r.content = std::move(*content);
   auto res = s.write_file(r);
   if (!res.ok()) return res.error();
@@ -91,7 +91,7 @@ Result<json> edit_file(api::Session& s, const json& params) {
   r.replace_all = p.boolean("replace_all").value_or(false);
   r.reason = p.str("reason").value_or("");
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   r.old_text = std::move(*old_text);
   r.new_text = std::move(*new_text);
   auto res = s.edit_file(r);
@@ -109,7 +109,7 @@ Result<json> search(api::Session& s, const json& params) {
   r.glob = p.str("glob").value_or("");
   if (auto m = p.count("max_results", 1000)) r.max_results = *m;
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   auto res = s.search(r);
   if (!res.ok()) return res.error();
   return to_json(*res);
@@ -122,7 +122,7 @@ Result<json> classify(api::Session& s, const json& params) {
   r.network = p.boolean("network").value_or(false);
   r.cwd = p.str("cwd").value_or("");
   p.no_others();
-  if (!p.ok()) return invalid(p.problem());
+  if (!p.ok()) return invalid_arguments(p.problem());
   auto res = s.classify(r);
   if (!res.ok()) return res.error();
   return to_json(*res);
@@ -159,7 +159,7 @@ Result<json> call_tool(api::Session& session, Tool tool, const json& params,
     case Tool::kClassify:
       return classify(session, params);
   }
-  return invalid("unknown tool");
+  return invalid_arguments("unknown tool");
 }
 
 json to_json(const api::ExecResult& r) {

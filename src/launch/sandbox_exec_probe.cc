@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "core/duration.h"
 #include "core/paths.h"
 #include "core/version.h"
 #include "launch/probe_cache.h"
@@ -14,10 +15,6 @@
 namespace cordon {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 void fail(ProbeReport& r, std::string check, std::string cause, std::string fix) {
   r.ok = false;

@@ -17,7 +17,10 @@
 
 namespace cordon {
 
-namespace {
+// Named, not anonymous: the coroutines' frames hold these types, and GCC warns when a type with
+// external linkage (a frame) holds one of internal linkage (-Wsubobject-linkage) where this file
+// is built with others (a unity build).
+namespace proxy_detail {
 
 using asio::awaitable;
 using asio::ip::tcp;
@@ -57,7 +60,8 @@ std::string http_answer(int code, const char* reason, const std::string& refusal
   return head + "\r\n" + body + "\n";
 }
 
-}  // namespace
+}  // namespace proxy_detail
+using namespace proxy_detail;
 
 struct ProxyServer::Impl {
   asio::io_context io{1};

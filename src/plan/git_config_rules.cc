@@ -9,21 +9,6 @@ namespace cordon {
 
 namespace {
 
-struct KeyParts {
-  std::string section, sub, name;
-};
-
-// Section and name never hold a dot; the subsection (between them) may.
-KeyParts split_key(const std::string& key) {
-  KeyParts k;
-  size_t first = key.find('.'), last = key.rfind('.');
-  if (first == std::string::npos) return {key, "", ""};
-  k.section = key.substr(0, first);
-  k.name = key.substr(last + 1);
-  if (last > first) k.sub = key.substr(first + 1, last - first - 1);
-  return k;
-}
-
 // A URL's user part (`scheme://USER[:PASS]@host`), scp-like `user@host:` has none of interest.
 bool url_has_secret_user(std::string_view url) {
   size_t scheme = url.find("://");
@@ -60,6 +45,16 @@ std::string quoted(std::string_view v, bool sub) {
 
 }  // namespace
 
+GitKeyParts split_git_key(const std::string& key) {
+  GitKeyParts k;
+  size_t first = key.find('.'), last = key.rfind('.');
+  if (first == std::string::npos) return {key, "", ""};
+  k.section = key.substr(0, first);
+  k.name = key.substr(last + 1);
+  if (last > first) k.sub = key.substr(first + 1, last - first - 1);
+  return k;
+}
+
 std::vector<GitConfigEntry> parse_git_config_list(std::string_view z) {
   std::vector<GitConfigEntry> out;
   size_t p = 0;
@@ -80,7 +75,7 @@ std::vector<GitConfigEntry> parse_git_config_list(std::string_view z) {
 }
 
 std::string git_config_credential(const GitConfigEntry& e) {
-  KeyParts k = split_key(e.key);
+  GitKeyParts k = split_git_key(e.key);
   std::string section = to_lower(k.section), name = to_lower(k.name);
   if (section == "http" && name == "extraheader") return "an HTTP header (Authorization)";
   if (section == "url" && (url_has_secret_user(k.sub) || url_has_secret_user(e.value)))
@@ -101,7 +96,7 @@ std::string git_config_credential(const GitConfigEntry& e) {
 }
 
 std::string shown_git_config_key(const GitConfigEntry& e) {
-  KeyParts k = split_key(e.key);
+  GitKeyParts k = split_git_key(e.key);
   if (k.name.empty()) return e.key;
   if (k.sub.empty()) return k.section + "." + k.name;
   bool secret = url_has_secret_user(k.sub) || !value_credential(k.sub).empty();
@@ -119,7 +114,7 @@ SanitizedGitConfig sanitize_git_config(const std::vector<GitConfigEntry>& entrie
       s.credential |= !git_config_credential(e).empty();
       continue;
     }
-    KeyParts k = split_key(e.key);
+    GitKeyParts k = split_git_key(e.key);
     if (k.name.empty()) continue;  // not a key git could have printed
     std::string h = "[" + k.section + (k.sub.empty() ? "" : " " + quoted(k.sub, true)) + "]\n";
     if (h != header) s.text += header = h;
@@ -134,7 +129,7 @@ SanitizedGitConfig strip_git_config_credentials(const std::vector<GitConfigEntry
   std::string header;
   for (const auto& original : entries) {
     GitConfigEntry e = original;
-    KeyParts k = split_key(e.key);
+    GitKeyParts k = split_git_key(e.key);
     if (k.name.empty()) continue;
     bool changed = strip_url_users(k.sub);
     changed |= strip_url_users(e.value);

@@ -25,6 +25,13 @@ struct GitConfigEntry {
 // Parses `git config --list -z` output ("key\nvalue\0" or "key\0" per entry).
 std::vector<GitConfigEntry> parse_git_config_list(std::string_view z);
 
+// A key's parts as git writes them: `section.sub.name`; section and name never hold a dot, the
+// subsection (between them) may. Not lower-cased.
+struct GitKeyParts {
+  std::string section, sub, name;
+};
+GitKeyParts split_git_key(const std::string& key);
+
 // Why the entry carries a credential (FS-12), or "" when it is kept:
 //   http.extraheader / http.<url>.extraheader           -> "an HTTP header (Authorization)"
 //   url.https://tok@github.com/.insteadof               -> "a URL with a user or token"

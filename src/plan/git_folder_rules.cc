@@ -7,7 +7,7 @@
 namespace cordon {
 
 const std::vector<AllowedGitKey>& allowed_git_folder_keys() {
-  using V = GitValueRule;
+  using V = GitFolderValue;
   // Each: what `git init`/`git clone`/`git submodule`/`git worktree` write, and why it names no
   // program and points nowhere git would run or read code from.
   static const std::vector<AllowedGitKey> kKeys = {
@@ -95,14 +95,14 @@ std::string git_key_unclean(const GitConfigEntry& e, GitFolderRole role) {
   for (const auto& k : allowed_git_folder_keys()) {
     if (!key_matches(k.pattern, e.key)) continue;
     switch (k.value) {
-      case GitValueRule::kAny: return "";
-      case GitValueRule::kBoolean:
+      case GitFolderValue::kAny: return "";
+      case GitFolderValue::kBoolean:
         return boolean_value(e) ? "" : fmt::format("{} is not true or false", e.key);
-      case GitValueRule::kUrl:
+      case GitFolderValue::kUrl:
         return e.has_value && plain_git_url(e.value)
                    ? ""
                    : fmt::format("{} names a program transport or an unknown scheme", e.key);
-      case GitValueRule::kRebase: {
+      case GitFolderValue::kRebase: {
         std::string l = to_lower(e.value);
         return boolean_value(e) || l == "merges"
                    ? ""

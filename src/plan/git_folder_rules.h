@@ -24,10 +24,10 @@ namespace cordon {
 
 // One allowlisted config key: `pattern` is the key as git lists it with `*` for a subsection
 // (`remote.*.url`); `value` how its value is judged; `why` the one-line justification.
-enum class GitValueRule { kAny, kBoolean, kUrl, kRebase };
+enum class GitFolderValue { kAny, kBoolean, kUrl, kRebase };
 struct AllowedGitKey {
   const char* pattern;
-  GitValueRule value;
+  GitFolderValue value;
   const char* why;
 };
 // The allowlist (data, one test per row): keys that name no program and point nowhere.

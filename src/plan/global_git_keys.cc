@@ -8,8 +8,8 @@ namespace {
 constexpr GitSubsection N = GitSubsection::kNone;
 constexpr GitSubsection A = GitSubsection::kAny;
 constexpr GitSubsection O = GitSubsection::kOptional;
-constexpr GitValueRule kAny = GitValueRule::kAny;
-constexpr GitValueRule kLfs = GitValueRule::kGitLfsCommand;
+constexpr GlobalGitValue kAny = GlobalGitValue::kAny;
+constexpr GlobalGitValue kLfs = GlobalGitValue::kGitLfsCommand;
 }  // namespace
 
 const std::vector<GlobalGitKeyRow>& global_git_key_rows() {
@@ -200,22 +200,16 @@ const std::vector<GlobalGitKeyRow>& global_git_key_rows() {
 
 namespace {
 
-struct Parts {
-  std::string section, sub, name;
-};
-
-Parts split_key(const std::string& key) {
-  Parts k;
-  size_t first = key.find('.'), last = key.rfind('.');
-  if (first == std::string::npos) return {to_lower(key), "", ""};
-  k.section = to_lower(key.substr(0, first));
-  k.name = to_lower(key.substr(last + 1));
-  if (last > first) k.sub = key.substr(first + 1, last - first - 1);
+// Section and name lower-cased (git compares them so); the subsection as written.
+GitKeyParts split_key(const std::string& key) {
+  GitKeyParts k = split_git_key(key);
+  k.section = to_lower(k.section);
+  k.name = to_lower(k.name);
   return k;
 }
 
 // What `git lfs install` (and `--skip-smudge`) writes (git-lfs-install(1)).
-bool git_lfs_value(const Parts& k, const GitConfigEntry& e) {
+bool git_lfs_value(const GitKeyParts& k, const GitConfigEntry& e) {
   if (k.sub != "lfs") return false;
   static const std::vector<std::pair<std::string, std::string>> kValues = {
       {"clean", "git-lfs clean -- %f"},
@@ -234,14 +228,14 @@ bool git_lfs_value(const Parts& k, const GitConfigEntry& e) {
 
 const GlobalGitKeyRow* global_git_key_row(const GitConfigEntry& e) {
   if (!git_config_credential(e).empty()) return nullptr;
-  Parts k = split_key(e.key);
+  GitKeyParts k = split_key(e.key);
   if (k.name.empty()) return nullptr;
   for (const auto& r : global_git_key_rows()) {
     if (k.section != r.section) continue;
     if (std::string(r.name) != "*" && k.name != r.name) continue;
     if (r.sub == GitSubsection::kNone && !k.sub.empty()) continue;
     if (r.sub == GitSubsection::kAny && k.sub.empty()) continue;
-    if (r.value == GitValueRule::kGitLfsCommand && !git_lfs_value(k, e)) continue;
+    if (r.value == GlobalGitValue::kGitLfsCommand && !git_lfs_value(k, e)) continue;
     return &r;
   }
   return nullptr;

@@ -20,7 +20,7 @@
 namespace cordon {
 
 // What the value of a kept key must be.
-enum class GitValueRule {
+enum class GlobalGitValue {
   kAny,            // any value (still: no credential shape, no URL with a user; see below)
   kGitLfsCommand,  // exactly what `git lfs install` writes (filter.lfs.*)
 };
@@ -32,7 +32,7 @@ struct GlobalGitKeyRow {
   const char* section;  // lower case
   const char* name;     // lower case; "*" for any name
   GitSubsection sub;
-  GitValueRule value;
+  GlobalGitValue value;
   const char* why;  // why it holds no secret, and what needs it
 };
 

@@ -13,7 +13,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_ows(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -40,7 +40,7 @@ std::optional<unsigned long long> content_length(const std::vector<HeaderField>&
     std::string_view v = f.value;
     do {
       size_t comma = v.find(',');
-      auto n = decimal(trim(v.substr(0, comma)));
+      auto n = decimal(trim_ows(v.substr(0, comma)));
       if (!n || (value && *value != *n)) return std::nullopt;
       value = n;
       v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
@@ -76,7 +76,7 @@ std::vector<std::string> header_tokens(const std::vector<HeaderField>& fields,
     std::string_view v = f.value;
     while (!v.empty()) {
       size_t comma = v.find(',');
-      std::string_view t = trim(v.substr(0, comma));
+      std::string_view t = trim_ows(v.substr(0, comma));
       if (!t.empty()) out.push_back(lower(t));
       if (comma == std::string_view::npos) break;
       v.remove_prefix(comma + 1);
@@ -102,7 +102,7 @@ std::optional<std::vector<HeaderField>> header_fields(std::string_view head) {
     std::string_view name = line.substr(0, colon);
     if (name.find_first_of(" \t\r\n") != std::string_view::npos) return std::nullopt;
     if (line.find_first_of("\r\n") != std::string_view::npos) return std::nullopt;
-    out.push_back({lower(name), line, std::string(trim(line.substr(colon + 1)))});
+    out.push_back({lower(name), line, std::string(trim_ows(line.substr(colon + 1)))});
   }
   return out;
 }

@@ -97,11 +97,6 @@ std::string choose_cwd(const Request& req, const Facts& facts,
   return facts.project;
 }
 
-bool within_any(const std::string& p, const std::vector<std::string>& roots) {
-  for (const auto& r : roots)
-    if (path_within(p, r)) return true;
-  return false;
-}
 
 // A path to hide (real), as plan_hidden collects them.
 struct HideTarget {
@@ -134,7 +129,7 @@ void plan_hidden_links(const Facts& facts, const HiddenFact& h,
           fmt::format("{} ({}) stays visible: {}.", shown, why, because));  // FS-5, FS-7
       continue;
     }
-    if (path_within(l.real, "/tmp") && !within_any(l.real, visible_tmp_roots)) continue;
+    if (path_within(l.real, "/tmp") && !path_within_any(l.real, visible_tmp_roots)) continue;
     p.hidden.push_back(HiddenDecision{shown, h.entry, why, true, ""});
     targets.push_back({l.real, l.real_kind == Kind::kDir, h.entry + " (link target)"});
   }
@@ -160,7 +155,7 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
         continue;
       }
       // The machine's /tmp is replaced by the private one: only what is bound stays visible.
-      if (path_within(t, "/tmp") && !within_any(t, visible_tmp_roots)) continue;
+      if (path_within(t, "/tmp") && !path_within_any(t, visible_tmp_roots)) continue;
       p.hidden.push_back(HiddenDecision{shown, h.entry, h.why, true, ""});
       if (m.kind == Kind::kSymlink && m.real != m.path)
         p.hidden.push_back(HiddenDecision{tilde_path(t, facts.home), h.entry,
@@ -176,7 +171,7 @@ void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp
   for (const auto& t : targets) {
     if (!seen.insert(t.path).second) continue;
     // Inside an already hidden folder the path does not exist in the sandbox; skip it.
-    if (within_any(t.path, hidden_dirs)) continue;
+    if (path_within_any(t.path, hidden_dirs)) continue;
     p.mounts.push_back(MountOp{MountKind::kRoBind,
                                t.dir ? hidden_dir_source(facts, t.path) : facts.empty_file, t.path,
                                "hidden: " + t.why});
@@ -238,7 +233,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   // FS-8: cordon's own state, data and cache stay read-only inside a writable root.
   for (const auto& d : facts.cordon_dirs) {
     if (!d.exists() || d.real.empty()) continue;
-    if (within_any(d.real, bound))
+    if (path_within_any(d.real, bound))
       m.push_back({MountKind::kRoBind, d.real, d.real, "cordon: own folder read-only"});
   }
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside

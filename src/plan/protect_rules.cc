@@ -16,11 +16,6 @@ namespace {
 constexpr size_t kFolderCap = 1000;    // PROT-5
 constexpr size_t kGitFolderCap = 512;  // GIT-5
 
-bool within_any(const std::string& p, const std::vector<std::string>& roots) {
-  for (const auto& r : roots)
-    if (path_within(p, r)) return true;
-  return false;
-}
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -42,7 +37,7 @@ class Protector {
 
   // A read-only bind, only where something could write (outside, all is read-only already).
   void read_only(const std::string& path, const std::string& why) {
-    if (!within_any(path, plan_.writable_roots)) return;
+    if (!path_within_any(path, plan_.writable_roots)) return;
     if (!done_.insert(path).second) return;
     plan_.mounts.push_back(MountOp{MountKind::kRoBind, path, path, why});
   }
@@ -145,7 +140,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   // GIT-2: the real git folder (a worktree's or submodule's) stays writable when it lives
   // outside the project, so git add and commit keep working there.
   for (const std::string& d : {g.common_dir, g.git_dir}) {
-    if (d.empty() || within_any(d, p.writable_roots)) continue;
+    if (d.empty() || path_within_any(d, p.writable_roots)) continue;
     pr.writable(d, "writable: the project's git folder");
     p.writable_roots.push_back(d);
   }
@@ -176,7 +171,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   // GIT-1: what git runs by itself is read-only, even when tracked or inside a writable path.
   for (const auto& l : g.locks) {
     const std::string& target = l.info.real;
-    if (within_any(target, whole_git_dirs)) continue;
+    if (path_within_any(target, whole_git_dirs)) continue;
     pr.read_only(target, "git: " + l.why);  // GIT-1
     pr.decide(target, l.folder ? "locked (whole folder)" : "locked", l.why);
   }
@@ -196,7 +191,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
   for (const auto& f : facts.protected_paths) {
     const PathInfo& i = f.info;
     const std::string& rel = f.rel;
-    if (contains(unreadable, rel) || within_any(rel, unreadable)) continue;
+    if (contains(unreadable, rel) || path_within_any(rel, unreadable)) continue;
     if (!i.exists()) {
       pr.decide(rel, "watched (absent)",
                 f.why + "; moved aside if a command creates it");  // PROT-6
@@ -246,7 +241,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
               f.why + "; tracked files writable, untracked read-only, new ones moved aside");
     std::vector<std::string> covered;
     for (const auto& c : f.children) {
-      if (in_claude_worktrees(c.rel) || within_any(c.rel, covered)) continue;
+      if (in_claude_worktrees(c.rel) || path_within_any(c.rel, covered)) continue;
       if (c.kind == Kind::kDir) {
         if (!any_tracked_below(f.tracked, c.rel)) {
           pr.read_only(path_join(facts.project, c.rel), "protected: " + c.rel);  // PROT-5

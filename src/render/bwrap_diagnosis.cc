@@ -279,7 +279,7 @@ Diagnosis diagnose_bwrap_message(const std::string& bwrap_stderr, const HostHint
 }
 
 std::string troubleshooting_markdown() {
-  struct Kind {
+  struct CauseRow {
     SandboxCause cause;
     const char* title;
     HostHints hints;  // a typical machine where these messages appear
@@ -290,7 +290,7 @@ std::string troubleshooting_markdown() {
   HostHints ubuntu = base, container = base;
   ubuntu.apparmor_restrict_userns = 1;
   container.container = "/.dockerenv or /run/.containerenv";
-  const Kind kinds[] = {
+  const CauseRow kinds[] = {
       {SandboxCause::kAppArmorUserns, "Ubuntu 23.10 and later: AppArmor restricts user namespaces",
        ubuntu},
       {SandboxCause::kNoUserns, "The kernel does not allow unprivileged user namespaces", base},
@@ -302,7 +302,7 @@ std::string troubleshooting_markdown() {
       {SandboxCause::kNoDisableUserns, "Kernels older than 4.9", base},
   };
   std::string out;
-  for (const Kind& k : kinds) {
+  for (const CauseRow& k : kinds) {
     std::vector<std::string> messages;
     const BwrapMessageRow* first = nullptr;
     for (const auto& row : bwrap_message_table()) {

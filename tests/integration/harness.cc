@@ -12,12 +12,13 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include "test_paths.h"
 
 namespace cordon::it {
 
 std::string cordon_binary() {
   if (const char* b = std::getenv("CORDON_TEST_BINARY")) return b;
-  return CORDON_BINARY;
+  return test_cordon_binary();
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "rpc_client.h"
+#include "test_paths.h"
 
 namespace cordon::it {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 const std::regex& id_pattern() {
   static const std::regex re = [] {
     std::set<std::string> prefixes;
-    std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/docs/requirements.ids");
+    std::ifstream in(test_source_dir() + "/docs/requirements.ids");
     std::string line;
     const std::regex id_line("^([A-Z]{2,6})-[0-9]{1,2} ");
     std::smatch m;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness.h"
+#include "test_paths.h"
 
 namespace cordon::it {
 namespace {
@@ -16,7 +17,7 @@ using json = nlohmann::json;
 const char* kClients[] = {"claude-code", "codex", "gemini", "cursor", "vscode"};
 
 json fixture(const std::string& client) {
-  std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/tests/data/integrations/hook_" + client +
+  std::ifstream in(test_source_dir() + "/tests/data/integrations/hook_" + client +
                    ".json");
   std::stringstream s;
   s << in.rdbuf();

@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "rpc_client.h"
+#include "test_paths.h"
 
 namespace cordon::it {
 namespace {
@@ -543,7 +544,7 @@ TEST(NetProxy, UnknownHostWithNobodyToAskIsRefused) {
 }
 
 std::string npm_fixture(const std::string& name) {
-  std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/tests/data/npm_project/" + name,
+  std::ifstream in(test_source_dir() + "/tests/data/npm_project/" + name,
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -10,12 +10,13 @@
 #include <sstream>
 
 #include "harness.h"
+#include "test_paths.h"
 
 namespace cordon::it {
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/tests/data/npm_project/" + name,
+  std::ifstream in(test_source_dir() + "/tests/data/npm_project/" + name,
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "harness.h"
+#include "test_paths.h"
 
 namespace cordon::it {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 using json = nlohmann::json;
 
 std::string data(const std::string& name) {
-  std::ifstream in(std::string(CORDON_SOURCE_DIR) + "/tests/data/integrations/" + name);
+  std::ifstream in(test_source_dir() + "/tests/data/integrations/" + name);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

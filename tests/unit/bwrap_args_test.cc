@@ -12,6 +12,7 @@
 #include "plan/planner.h"
 #include "plan/seccomp_rules.h"
 #include "render/linux/seccomp_bpf.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -24,7 +25,7 @@ using testing::link_info;
 void expect_golden(const std::string& name, const std::vector<std::string>& args) {
   std::string text;
   for (const auto& a : args) text += a + "\n";
-  std::string path = std::string(CORDON_GOLDEN_DIR) + "/" + name;
+  std::string path = test_golden_dir() + "/" + name;
   if (std::getenv("CORDON_UPDATE_GOLDEN")) {
     std::ofstream(path) << text;
     return;

@@ -8,6 +8,7 @@
 
 #include "render/bwrap_diagnosis.h"
 #include "render/bwrap_version.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -266,7 +267,7 @@ TEST(BwrapVersion, RefusesBelowTheOldestSupported) {  // PROBE-4
 // PROBE-4: the README's Troubleshooting section is the table's own words. Regenerate it with
 // CORDON_UPDATE_GOLDEN=1.
 TEST(BwrapDiagnosis, ReadmeTroubleshootingIsGeneratedFromTheTable) {
-  const std::string path = std::string(CORDON_GOLDEN_DIR) + "/../../README.md";
+  const std::string path = test_golden_dir() + "/../../README.md";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << path;
   std::stringstream ss;

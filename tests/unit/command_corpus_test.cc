@@ -11,6 +11,7 @@
 
 #include "commands/classify.h"
 #include "fake_expander.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -21,7 +22,7 @@ struct Line {
 };
 
 std::vector<Line> corpus() {
-  std::ifstream in(std::string(CORDON_GOLDEN_DIR) + "/../data/command_corpus.tsv");
+  std::ifstream in(test_golden_dir() + "/../data/command_corpus.tsv");
   std::vector<Line> out;
   std::string text;
   while (std::getline(in, text)) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cordon/cordon.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -64,7 +65,7 @@ TEST(ErrorCode, EveryWordInTheSourcesIsMapped) {
   std::set<std::string> found;
   size_t files = 0;
   for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(CORDON_SOURCE_DIR "/src")) {
+       std::filesystem::recursive_directory_iterator(test_source_dir() + "/src")) {
     const auto ext = entry.path().extension();
     if (ext != ".cc" && ext != ".h") continue;
     std::ifstream in(entry.path());

@@ -45,7 +45,7 @@ TEST(GitFolderRules, EveryAllowlistRowIsAcceptedWithAPlainValue) {  // GIT-8
   for (const auto& k : allowed_git_folder_keys()) {
     std::string key = k.pattern;
     if (auto star = key.find('*'); star != std::string::npos) key.replace(star, 1, "x.y");
-    std::string value = k.value == GitValueRule::kUrl ? "https://h/r" : "true";
+    std::string value = k.value == GitFolderValue::kUrl ? "https://h/r" : "true";
     EXPECT_EQ(git_key_unclean({key, value}, GitFolderRole::kNested), "") << key;
     EXPECT_FALSE(std::string(k.why).empty()) << key;
   }

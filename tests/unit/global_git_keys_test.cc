@@ -22,7 +22,7 @@ GitConfigEntry example(const GlobalGitKeyRow& r, bool with_sub) {
       (with_sub ? (std::string(r.section) == "filter" ? "lfs." : "https://h.example/.") : "") +
       name;
   std::string value = "plain";
-  if (r.value == GitValueRule::kGitLfsCommand)
+  if (r.value == GlobalGitValue::kGitLfsCommand)
     value = name == "clean"     ? "git-lfs clean -- %f"
             : name == "smudge"  ? "git-lfs smudge -- %f"
             : name == "process" ? "git-lfs filter-process"

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/base64.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -20,7 +21,7 @@ using json = nlohmann::json;
 const HookContext kCtx{"/usr/local/bin/cordon", "/fallback"};
 
 std::string fixture(const std::string& client) {
-  std::ifstream in(std::string(CORDON_GOLDEN_DIR) + "/../data/integrations/hook_" + client +
+  std::ifstream in(test_golden_dir() + "/../data/integrations/hook_" + client +
                    ".json");
   std::stringstream s;
   s << in.rdbuf();

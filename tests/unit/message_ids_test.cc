@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -27,7 +28,7 @@ std::string read_all(const std::filesystem::path& p) {
 // "PROT-7" but not "TEST-NET-1" (an RFC's name for an address block) nor "UTF-8".
 std::regex id_pattern() {
   std::set<std::string> prefixes;
-  std::istringstream in(read_all(CORDON_SOURCE_DIR "/docs/requirements.ids"));
+  std::istringstream in(read_all(test_source_dir() + "/docs/requirements.ids"));
   std::string line;
   const std::regex id_line("^([A-Z]{2,6})-[0-9]{1,2} ");
   std::smatch m;
@@ -143,7 +144,7 @@ TEST(MessageIds, NoMessageForPeopleNamesARequirementId) {
   std::vector<std::string> found;
   for (const char* dir : {"/src", "/include"})
     for (const auto& entry :
-         std::filesystem::recursive_directory_iterator(std::string(CORDON_SOURCE_DIR) + dir)) {
+         std::filesystem::recursive_directory_iterator(test_source_dir() + dir)) {
       const auto ext = entry.path().extension();
       std::vector<Literal> texts;
       if (ext == ".cc" || ext == ".h" || ext == ".mm")
@@ -158,7 +159,7 @@ TEST(MessageIds, NoMessageForPeopleNamesARequirementId) {
         if (std::regex_search(t.text, id))
           found.push_back(entry.path().string() + ":" + std::to_string(t.line) + ": " + t.text);
     }
-  ASSERT_GT(files, 200u) << "the scan read too few files: check CORDON_SOURCE_DIR";
+  ASSERT_GT(files, 200u) << "the scan read too few files: check test_source_dir()";
   ASSERT_GT(literals, 5000u);
   for (const auto& f : found)
     ADD_FAILURE() << f

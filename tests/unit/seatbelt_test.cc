@@ -25,6 +25,7 @@
 #include "render/seatbelt_plan.h"
 #include "render/seatbelt_profile.h"
 #include "sbpl_reader.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -41,7 +42,7 @@ constexpr Verdict kAllow = Verdict::kAllow;
 constexpr Verdict kDeny = Verdict::kDeny;
 
 void expect_golden(const std::string& name, const std::string& text) {
-  std::string path = std::string(CORDON_GOLDEN_DIR) + "/" + name;
+  std::string path = test_golden_dir() + "/" + name;
   if (std::getenv("CORDON_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << text;
     return;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "integrations/json_text_edit.h"
+#include "test_paths.h"
 
 namespace cordon {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 using json = nlohmann::json;
 
 std::string data(const std::string& name) {
-  std::ifstream in(std::string(CORDON_GOLDEN_DIR) + "/../data/integrations/" + name);
+  std::ifstream in(test_golden_dir() + "/../data/integrations/" + name);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

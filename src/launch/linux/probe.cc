@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/duration.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/version.h"
@@ -29,9 +30,6 @@ namespace cordon {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 const char* kSecret = "cordon-probe-secret\n";
 
