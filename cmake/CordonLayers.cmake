@@ -138,7 +138,7 @@ option(CORDON_PCH "Precompile the third-party headers" ON)
 if(CORDON_PCH AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   # clang records its inputs' times in a precompiled header and refuses it when they differ;
   # ccache may give back one made in another checkout.
-  add_compile_options("SHELL:-Xclang -fno-pch-timestamp")
+  add_compile_options(-Xclang -fno-pch-timestamp)
 endif()
 set(CORDON_PCH_HEADERS <fmt/format.h> <nlohmann/json.hpp> <algorithm> <functional> <map>
   <memory> <optional> <set> <string> <string_view> <vector>)
