@@ -44,6 +44,7 @@
 
 #include "cordon/approval.h"
 #include "cordon/error.h"
+#include "cordon/exec_result.h"
 #include "cordon/policy.h"
 #include "cordon/result.h"
 
@@ -117,8 +118,10 @@ struct Options {
   // The program run inside the probe's sandbox as its checker: empty means this program
   // (which then must call helper_main), else a path to the `cordon` binary.
   std::string cordon_binary;
-  // Called with each start notice (mode off, variables stripped, ...) as soon as it is known,
-  // before the first command runs; may be empty.
+  // Called with the config's warnings when the session opens, and with each start notice
+  // (mode off, variables stripped, ...) as soon as it is known, before the first command runs
+  // (and when it is refused); a command that ran has them in ExecResult::notices as well. May
+  // be empty.
   std::function<void(const std::string&)> on_notice;
   // The policy, made in code with a PolicyBuilder (cordon/policy.h), in place of the user's
   // config.toml, which is then not read. nullopt: the user's config (CFG-1).
@@ -131,11 +134,6 @@ struct SandboxStatus {
   std::string backend;     // "bubblewrap", or "none" when there is no sandbox (off, external)
   bool available = false;  // commands can run now (for mode "on": the probe held)
   std::string reason;      // when not available: why, and the fix
-};
-
-struct Moved {
-  std::string from;  // the path moved aside (PROT-7)
-  std::string to;    // where it is now
 };
 
 struct SessionInfo {
@@ -166,37 +164,6 @@ struct ExecRequest {
   size_t output_limit = 1 << 20;   // bytes kept per stream; the rest is cut (…_truncated)
   const Cancel* cancel = nullptr;  // may be null
   std::string reason{};            // the caller's words, shown with any question
-};
-
-// NET-9: one host a command reached or was refused through the allowlist proxy.
-struct Connection {
-  std::string host;  // "registry.npmjs.org:443"
-  bool allowed = false;
-  std::string rule;  // "allow registry.npmjs.org", "not in allow", "deny ...", "address ..."
-  unsigned long long bytes_out = 0, bytes_in = 0;  // to the host, from the host
-  unsigned count = 0;                              // connections made or refused
-};
-
-struct ExecResult {
-  int exit_code = 0;  // PROC-5: its own status; 128+N on signal N; 124 timeout; 126/127
-  std::optional<int> signal;
-  std::string stdout_text, stderr_text;  // captured
-  bool stdout_truncated = false, stderr_truncated = false;
-  bool timed_out = false;
-  bool canceled = false;  // Cancel::cancel() ended it (exit 130)
-  // PROC-3: processes the command started could not be confirmed ended: its output is
-  // withheld, exit_code is 125, the note says which processes and how to end them, and the
-  // session is held (later calls fail with "held") until they are gone.
-  bool withheld = false;
-  std::vector<std::string> notices;  // start notices, with the session's first command only
-  // RES-1 notes (quarantine moves, git files not updated, symlink warnings, processes left
-  // running, approvals worth telling the person about), then the blocked-command note (RES-2).
-  std::vector<std::string> notes;
-  std::vector<Moved> quarantined;
-  std::vector<int> processes_left;    // NET-4: still running outside the sandbox, never killed
-  std::vector<Connection> connections;  // NET-9: hosts through the proxy ([network] allow)
-  std::vector<std::string> messages;  // cordon's own words about it ("make: command not found")
-  double duration_ms = 0;
 };
 
 // The file tools (FILE-1..6). A read of a credential file, or a write outside the writable

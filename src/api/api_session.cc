@@ -86,6 +86,7 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
   out.notes = printable_all(std::move(out.notes));
   out.messages = printable_all(std::move(out.messages));
   for (auto& m : out.quarantined) m = Moved{printable(m.from), printable(m.to)};
+  for (auto& c : out.connections) c.host = printable(c.host);  // NET-9
   return out;
 }
 
@@ -103,6 +104,7 @@ class SessionImpl : public Session {
   }
 
   Status init() {
+    make_approver();
     SessionOptions so;
     so.policy = policy_;
     so.folders = host_.folders;
@@ -113,11 +115,7 @@ class SessionImpl : public Session {
     so.id = opts_.session;
     so.create = opts_.create_session;
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
-    so.on_notice = opts_.on_notice;
-    so.ask_host = [this](const std::string& command, const std::string& host_port,
-                         const std::string& warning, int cancel_fd) {
-      return ask_host(command, host_port, warning, cancel_fd);
-    };
+    so.approver = approver_.get();  // NET-10's questions
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
     if (!s.ok()) return normalized(s.error());
@@ -135,14 +133,6 @@ class SessionImpl : public Session {
       }
     }
 
-    ApproverConfig ac = ApproverConfig::from_policy(policy_);
-    for (AskKind k : opts_.preapproved)
-      if (k != AskKind::kOutsideSandbox) ac.preapproved.insert(k);
-    if (policy_.approvals.mode == ApprovalMode::kAuto && !policy_.approvals.judge.empty())
-      judge_ = std::make_unique<JudgeProcess>(policy_.approvals.judge, host_.env);
-    asker_ = opts_.asker ? opts_.asker : &no_asker_;
-    no_asker_.note = face_.no_asker_note;
-    approver_ = std::make_unique<Approver>(ac, clock_, judge_.get(), asker_);
     if (opts_.away)
       if (auto st = approver_->set_away(true); !st.ok()) return normalized(st.error());
 
@@ -290,34 +280,15 @@ class SessionImpl : public Session {
     // PERF-1: the command policy's tables are built (once per process) on a thread while the
     // sandbox starts; the check waits for them only if they are not ready by then.
     if (check) warm_classifier();
-    CommandResult cr = session_->run(r, io, check);
-    if (cr.refusal && !cr.withheld) return from_refusal(*cr.refusal);
-
-    ExecResult out;
-    out.exit_code = cr.exit_code;
-    out.signal = cr.signal;
-    out.stdout_text = std::move(cr.stdout_text);
-    out.stderr_text = std::move(cr.stderr_text);
-    out.stdout_truncated = cr.stdout_truncated;
-    out.stderr_truncated = cr.stderr_truncated;
-    out.timed_out = cr.timed_out;
-    out.canceled = cr.canceled;
-    out.withheld = cr.withheld;
-    out.notices = std::move(cr.notices);
-    out.notes = std::move(approval_notes);
-    if (cr.withheld && cr.refusal) out.notes.push_back(cr.refusal->message);
-    for (auto& n : cr.notes) out.notes.push_back(std::move(n));
-    if (cr.timed_out)
-      out.notes.push_back(
-          "the command ran past its timeout and was ended, with every process it started.");
-    if (cr.blocked_note) out.notes.push_back(*cr.blocked_note);
-    for (const auto& m : cr.quarantined) out.quarantined.push_back({m.from, m.to});
-    out.processes_left = std::move(cr.processes_left);
-    for (const auto& c : cr.connections)  // NET-9
-      out.connections.push_back(
-          {printable(c.host_port), c.allowed, c.rule, c.bytes_out, c.bytes_in, c.count});
-    out.messages = std::move(cr.messages);
-    out.duration_ms = cr.duration_ms;
+    cordon::Session::Prepared ready = session_->prepare_command(r, io, check);
+    // The start notices, for a face that shows them apart: before the command runs (refused or
+    // not, they were shown).
+    if (opts_.on_notice)
+      for (const auto& n : ready.notices) opts_.on_notice(printable(n));
+    CommandResult cr = session_->run(std::move(ready));
+    if (cr.refusal && !cr.out.withheld) return from_refusal(*cr.refusal);
+    ExecResult out = std::move(cr.out);
+    out.notes.insert(out.notes.begin(), approval_notes.begin(), approval_notes.end());
     return out;
   }
 
@@ -411,22 +382,6 @@ class SessionImpl : public Session {
     return cordon::policy_json(policy_, *session_, p).dump(2);
   }
 
-  // NET-10: a host no [network] entry names, asked about while the proxy holds the
-  // connection. The rule names the answer for the result and the refusal ("asked: ...").
-  // `warning`: an address that is this machine itself says so in the question.
-  HostAnswer ask_host(const std::string& command, const std::string& host_port,
-                      const std::string& warning, int cancel_fd) {
-    if (!approver_) return {false, "not in allow"};
-    ApprovalRequest ask = make_request(
-        AskKind::kNetworkHost, command, std::nullopt,
-        fmt::format("the command connects to {}, which [network] allow does not list{}", host_port,
-                    warning.empty() ? std::string() : ". " + warning));
-    ask.host = host_port;
-    Decision d = approver_->ask(ask, cancel_fd);
-    return {d.allowed,
-            fmt::format("asked: {} ({})", d.allowed ? "approved" : "refused", to_string(d.basis))};
-  }
-
   Status set_away(bool on) override { return to_api(approver_->set_away(on)); }
   bool away() const override { return approver_->away(); }
   void begin_task() override { approver_->begin_task(); }
@@ -438,6 +393,19 @@ class SessionImpl : public Session {
   }
 
  private:
+  // The approver of every question (APR-1): the exec's ways out, the file tools', and NET-10's,
+  // which the session puts while a command runs.
+  void make_approver() {
+    ApproverConfig ac = ApproverConfig::from_policy(policy_);
+    for (AskKind k : opts_.preapproved)
+      if (k != AskKind::kOutsideSandbox) ac.preapproved.insert(k);
+    if (policy_.approvals.mode == ApprovalMode::kAuto && !policy_.approvals.judge.empty())
+      judge_ = std::make_unique<JudgeProcess>(policy_.approvals.judge, host_.env);
+    asker_ = opts_.asker ? opts_.asker : &no_asker_;
+    no_asker_.note = face_.no_asker_note;
+    approver_ = std::make_unique<Approver>(ac, clock_, judge_.get(), asker_);
+  }
+
   struct NoAsker : Asker {
     std::string note;
     PersonAnswer ask(const Question&) override { return {Reply::kUnavailable, note}; }
@@ -559,7 +527,6 @@ class SessionImpl : public Session {
   FaceOptions face_;
   HostContext host_;
   Policy policy_;
-  std::unique_ptr<cordon::Session> session_;
   std::mutex classifier_mu_;
   std::optional<CommandClassifier> classifier_;
   std::optional<cordon::Error> classifier_error_;
@@ -571,6 +538,7 @@ class SessionImpl : public Session {
   NoAsker no_asker_;
   Asker* asker_ = nullptr;
   std::unique_ptr<Approver> approver_;
+  std::unique_ptr<cordon::Session> session_;  // holds approver_ (NET-10): ends first
   std::mutex files_mu_;
   std::optional<FileContext> files_ctx_;
 };

@@ -13,12 +13,12 @@
 #include "config/folders.h"
 #include "core/env.h"
 #include "plan/plan.h"
-#include "session/command_result.h"
+#include "cordon/exec_result.h"
 
 namespace cordon {
 
-// Moves the captured output and how the command ended (timed out, canceled) into `res`.
-void take_output(ProcessOutcome& o, CommandResult& res);
+// Moves the captured output and how the command ended (timed out, canceled) into `out`.
+void take_output(ProcessOutcome& o, api::ExecResult& out);
 
 // What a failed sandbox start is diagnosed with.
 struct SandboxStart {
@@ -29,19 +29,21 @@ struct SandboxStart {
 };
 
 // bwrap failed while setting up, so nothing of the command ran: why, and the fix (PROBE-4).
-// `under_bwrap`: the command ran in bwrap; `res` holds the output taken.
+// `under_bwrap`: the command ran in bwrap; `out` holds the output taken.
 std::optional<Refusal> setup_failure(bool under_bwrap, const Plan& plan, const ProcessOutcome& o,
-                                     const CommandResult& res, const SandboxStart& start);
+                                     const api::ExecResult& out, const SandboxStart& start);
 
-// The exit status (PROC-5) or the exec failure (RES-4) into `res`; stderr lines held back in
+// The exit status (PROC-5) or the exec failure (RES-4) into `out`; stderr lines held back in
 // case they were bwrap's go back to the command's output. `err`: how stderr was read.
 void set_exit_status(bool under_bwrap, const Plan& plan, OutputMode err, ProcessOutcome& o,
-                     CommandResult& res);
+                     api::ExecResult& out);
 
-// The notes on how the command ended, the processes left (NET-4), the hosts reached through
-// `net` (NET-9, ending it) and the blocked-command note (RES-2).
-void add_outcome_notes(const BackendChoice& backend, const Plan& plan, const ProcessOutcome& o,
-                       CommandProxy* net, CommandResult& res);
+// The notes on how the command ended, the processes left (NET-4) and the hosts reached through
+// `net` (NET-9, ending it). Returns the blocked-command note (RES-2), which goes after every
+// other note.
+std::optional<std::string> add_outcome_notes(const BackendChoice& backend, const Plan& plan,
+                                             const ProcessOutcome& o, CommandProxy* net,
+                                             api::ExecResult& out);
 
 // PROC-3: why the result of a command whose processes `not_ended` still run is withheld.
 Refusal withheld_refusal(const std::vector<int>& not_ended);

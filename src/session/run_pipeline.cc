@@ -1,7 +1,8 @@
-// Session::run: one command through its steps, in this order: holds, an early bwrap (with
-// NET-7's proxy), SES-3's leftovers, facts and plan, the refusals before the start (plan,
-// holds, probe, CMD-4), the leftover record (SES-2), the launch, then the outcome read into
-// the result (command_outcome.h) and the aftercare (PROT-6, PROT-7, GIT-3..GIT-7, FS-10).
+// Session::prepare_command and Session::run: one command through its steps, in this order:
+// holds, an early bwrap (with NET-7's proxy), SES-3's leftovers, facts and plan, the refusals
+// before the start (plan, holds, probe, CMD-4), the start notices, the leftover record (SES-2);
+// then the launch, the outcome read into the result (command_outcome.h) and the aftercare
+// (PROT-6, PROT-7, GIT-3..GIT-7, FS-10).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
 #include "session/command_outcome.h"
+#include "session/host_question.h"
 #include "session/project_memory.h"
 #include "session/session.h"
 #include "sys/fs_util.h"
@@ -64,6 +66,7 @@ struct Session::Leftover {
 struct Session::Command {
   std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
   CommandResult res;
+  std::optional<std::string> blocked_note;  // RES-2: the result's last note
   Early early;
   Leftover record;
 };
@@ -73,16 +76,6 @@ namespace {
 // The command as a person reads it, for NET-10's questions.
 std::string command_line(const Request& req) {
   return req.script ? *req.script : shell_join(req.argv);
-}
-
-// NET-10's question for this command, through the face's `ask_host`.
-HostAsk host_ask(const decltype(SessionOptions::ask_host)& ask_host, const Request& req,
-                 int cancel_fd) {
-  if (!ask_host) return {};
-  return [f = ask_host, text = command_line(req), fd = cancel_fd](const std::string& hp,
-                                                                   const std::string& warning) {
-    return f(text, hp, warning, fd);
-  };
 }
 
 // CMD-4: the face's command policy, while bwrap sets up.
@@ -120,31 +113,62 @@ std::optional<Refusal> record_not_written(const Error& e, const std::string& dir
 
 }  // namespace
 
-// One command, step by step (the steps follow, in this order).
-CommandResult Session::run(const Request& request, const LaunchIo& caller_io,
-                           const PreCheck& check) {
+// A command prepared and not run: its early bwrap given up and its record removed.
+struct Session::Ready {
   Command c;
+  Planned p;
+  LaunchIo io;           // the caller's, plus NET-7's stage when the command uses the proxy
+  bool settled = false;  // run, or refused: nothing left to give up
+
+  ~Ready() {
+    if (settled) return;
+    c.early.abort();
+    c.record.remove();
+  }
+};
+
+// One command, step by step (the steps follow, in this order), up to its launch.
+Session::Prepared Session::prepare_command(const Request& request, const LaunchIo& caller_io,
+                                           const PreCheck& check) {
+  auto ready = std::make_shared<Ready>();
   Request req = request;
   if (req.cwd.empty()) req.cwd = opts_.cwd;
-  LaunchIo io = caller_io;  // plus NET-7's stage when the command uses the proxy
+  ready->io = caller_io;
   trace("run: start");
-  if (auto h = current_hold()) return refused(c, *h);  // PROC-3: a held session runs nothing
-  // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
-  if (auto r = start_sandbox_early(req, io, c.early)) return refused(c, *r);
-  const Planned p = plan_command(req, c.early, c.res);  // SES-3's leftovers, facts and plan
-  return run_planned(c, p, io, check);
+  Prepared out;
+  if (auto r = plan_and_check(*ready, req, check)) {
+    ready->settled = true;
+    out.result = refused(ready->c, *r);
+    out.notices = out.result->out.notices;
+    return out;
+  }
+  out.notices = ready->c.res.out.notices;
+  out.ready = std::move(ready);
+  return out;
 }
 
-CommandResult Session::run_planned(Command& c, const Planned& p, const LaunchIo& io,
-                                   const PreCheck& check) {
+std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
+                                               const PreCheck& check) {
+  Command& c = r.c;
+  if (auto h = current_hold()) return h;  // PROC-3: a held session runs nothing
+  // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
+  if (auto x = start_sandbox_early(req, r.io, c.early)) return x;
+  r.p = plan_command(req, c.early, c.res.out);  // SES-3's leftovers, facts and plan
   // The plan, holds, probe, CMD-4.
-  if (auto r = refusal_before_start(p, c.early, check, c.res)) return refused(c, *r);
-  if (auto r = hand_over(c.early, p.plan)) return refused(c, *r);  // the mounts, to the bwrap
-  if (auto r = command_policy(check)) return refused(c, *r);       // CMD-4, while bwrap sets up
-  show_first_notices(p.plan, c.res);
+  if (auto x = refusal_before_start(r.p, c.early, check, c.res.out)) return x;
+  if (auto x = hand_over(c.early, r.p.plan)) return x;  // the mounts, to the bwrap
+  if (auto x = command_policy(check)) return x;         // CMD-4, while bwrap sets up
+  show_first_notices(r.p.plan, c.res.out);
   // SES-2, before the command starts.
-  if (auto r = write_record(p, c.early, c.record, c.res.notes)) return refused(c, *r);
-  return run_started(c, p, io);
+  return write_record(r.p, c.early, c.record, c.res.out.notes);
+}
+
+// The prepared command, from its launch.
+CommandResult Session::run(Prepared prepared) {
+  if (prepared.result) return std::move(*prepared.result);
+  Ready& r = *prepared.ready;
+  r.settled = true;
+  return run_started(r.c, r.p, r.io);
 }
 
 CommandResult Session::run_started(Command& c, const Planned& p, const LaunchIo& io) {
@@ -152,16 +176,16 @@ CommandResult Session::run_started(Command& c, const Planned& p, const LaunchIo&
   trace("run: command ended");
   if (!outcome.ok()) return launch_error(c, outcome.error());  // 126, 127 or unavailable
   ProcessOutcome& o = *outcome;
-  take_output(o, c.res);
+  take_output(o, c.res.out);
   const bool bwrap = under_bwrap(p.plan);
   const SandboxStart start{opts_.env, opts_.folders, c.early.bwrap, opts_.policy.source_file};
-  if (auto r = setup_failure(bwrap, p.plan, o, c.res, start))
+  if (auto r = setup_failure(bwrap, p.plan, o, c.res.out, start))
     return refused(c, *r);  // nothing of the command ran
   c.res.ran = true;
   if (!o.not_ended.empty()) return withhold(c, o);  // PROC-3
-  set_exit_status(bwrap, p.plan, io.err, o, c.res);
-  add_outcome_notes(backend_, p.plan, o, c.early.net.get(), c.res);
-  aftercare(c.record, p.plan, c.res);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
+  set_exit_status(bwrap, p.plan, io.err, o, c.res.out);
+  c.blocked_note = add_outcome_notes(backend_, p.plan, o, c.early.net.get(), c.res.out);
+  aftercare(c.record, p.plan, c.res.out);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
   c.record.remove();
   return finish(c);
 }
@@ -180,8 +204,9 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   po.cache_folder = opts_.folders.cache;
   e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
-  auto proxy = CommandProxy::start(*e.part, io, opts_.policy, opts_.home,
-                                   host_ask(opts_.ask_host, req, io.cancel_fd), connections_);
+  HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
+  auto proxy =
+      CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);
   if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
   e.net = std::move(proxy).value();
   auto pending = PendingSandbox::start(*e.part, opts_.policy.limits, req.timeout, e.bwrap,
@@ -196,11 +221,11 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
 }
 
 Session::Planned Session::plan_command(const Request& req, const Early& early,
-                                       CommandResult& res) {
+                                       api::ExecResult& out) {
   Planned p;
   ResumeReport swept = sweep_leftovers(ephemeral_);
-  res.quarantined = swept.quarantined;
-  for (const auto& n : swept.notes) res.notes.push_back(n);
+  out.quarantined = swept.quarantined;
+  for (const auto& n : swept.notes) out.notes.push_back(n);
   p.hold = swept.hold;
   p.facts = facts(req);
   trace("run: facts gathered");
@@ -216,7 +241,7 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
 }
 
 std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Early& early,
-                                                     const PreCheck& check, CommandResult& res) {
+                                                     const PreCheck& check, api::ExecResult& out) {
   RefusalCandidates rc;
   rc.sandboxed = p.plan.runner == Runner::kSandbox;
   rc.plan = p.plan.refusal;
@@ -230,7 +255,7 @@ std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Ear
   }
   if (!first_refusal(rc)) return std::nullopt;
   if (check) rc.command_policy = check();  // asked once: here, or in command_policy()
-  if (!rc.command_policy) first_notices(p.plan, res);
+  if (!rc.command_policy) first_notices(p.plan, out);
   return first_refusal(rc);
 }
 
@@ -242,13 +267,13 @@ std::optional<Refusal> Session::hand_over(Early& early, const Plan& plan) {
   return Refusal{"unavailable", "the sandbox could not start: " + st.error().message};
 }
 
-void Session::show_first_notices(const Plan& plan, CommandResult& res) {
-  first_notices(plan, res);
+void Session::show_first_notices(const Plan& plan, api::ExecResult& out) {
+  first_notices(plan, out);
   std::lock_guard<std::mutex> lock(mu_);
   first_command_ = false;
 }
 
-void Session::first_notices(const Plan& plan, CommandResult& res) {
+void Session::first_notices(const Plan& plan, api::ExecResult& out) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!first_command_) return;
@@ -261,9 +286,7 @@ void Session::first_notices(const Plan& plan, CommandResult& res) {
     if (std::find(unsaid.begin(), unsaid.end(), n) == unsaid.end()) said.push_back(n);
   const bool say_stripped = strips_variables(plan) && !said.empty() &&
                             stripped_names_changed(opts_.folders.cache, record_.project, said);
-  res.notices = start_notices(plan, say_stripped, {}, unsaid);
-  if (opts_.on_notice)
-    for (const auto& n : res.notices) opts_.on_notice(n);
+  out.notices = start_notices(plan, say_stripped, {}, unsaid);
 }
 
 // SES-2: the leftover record, before the command starts (an early bwrap sets up the mounts
@@ -319,9 +342,9 @@ Result<ProcessOutcome> Session::launch(Command& c, const Planned& p, const Launc
 CommandResult Session::launch_error(Command& c, const Error& e) {
   c.record.remove();
   if (e.code != "exec") return refused(c, Refusal{"unavailable", e.message});
-  c.res.exit_code = e.sys_errno == ENOENT ? 127 : 126;  // RES-4
+  c.res.out.exit_code = e.sys_errno == ENOENT ? 127 : 126;  // RES-4
   c.res.ran = true;
-  c.res.messages.push_back(e.message);
+  c.res.out.messages.push_back(e.message);
   return finish(c);
 }
 
@@ -333,25 +356,26 @@ CommandResult Session::withhold(Command& c, const ProcessOutcome& o) {
     for (int pid : o.not_ended) record_.held.push_back(HeldProcess{pid, process_start_time(pid)});
     (void)save_record();
   }
-  c.res.withheld = true;
-  c.res.stdout_text.clear();
-  c.res.stderr_text.clear();
+  c.res.out.withheld = true;
+  c.res.out.stdout_text.clear();
+  c.res.out.stderr_text.clear();
   c.res.refusal = withheld_refusal(o.not_ended);
-  c.res.exit_code = 125;
+  c.res.out.notes.insert(c.res.out.notes.begin(), c.res.refusal->message);
+  c.res.out.exit_code = 125;
   return finish(c);
 }
 
-void Session::aftercare(Leftover& record, const Plan& plan, CommandResult& res) {
+void Session::aftercare(Leftover& record, const Plan& plan, api::ExecResult& out) {
   if (!record.record.snapshot) return;
   AftercareOutcome after = run_aftercare(tool_writes_.without_them(*record.record.snapshot),
                                          record.watch ? &*record.watch : nullptr);
-  res.quarantined.insert(res.quarantined.end(), after.moved.begin(), after.moved.end());
-  res.notes.insert(res.notes.end(), after.notes.begin(), after.notes.end());
+  out.quarantined.insert(out.quarantined.end(), after.moved.begin(), after.moved.end());
+  out.notes.insert(out.notes.end(), after.notes.begin(), after.notes.end());
   if (!after.failed.empty()) remember_failed_moves(after.failed);
   if (!after.newly_unreadable.empty()) remember_unreadable(after.newly_unreadable);
-  const std::string output = res.stderr_text + "\n" + res.stdout_text;
-  if (auto n = git_stopped_short_note(plan.argv, res.exit_code, output))  // GIT-7
-    res.notes.push_back(*n);
+  const std::string output = out.stderr_text + "\n" + out.stdout_text;
+  if (auto n = git_stopped_short_note(plan.argv, out.exit_code, output))  // GIT-7
+    out.notes.push_back(*n);
   trace("run: aftercare done");
 }
 
@@ -370,12 +394,18 @@ CommandResult Session::refused(Command& c, const Refusal& r) {
   c.early.abort();
   c.record.remove();
   c.res.refusal = r;
-  c.res.exit_code = 125;
+  c.res.out.exit_code = 125;
   return finish(c);
 }
 
+// The notes that go last, and the time taken.
 CommandResult Session::finish(Command& c) {
-  c.res.duration_ms =
+  api::ExecResult& out = c.res.out;
+  if (out.timed_out)
+    out.notes.push_back(
+        "the command ran past its timeout and was ended, with every process it started.");
+  if (c.blocked_note) out.notes.push_back(std::move(*c.blocked_note));
+  out.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.t0).count();
   return std::move(c.res);
 }

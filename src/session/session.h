@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/folders.h"
 #include "config/policy.h"
@@ -37,6 +38,8 @@
 
 namespace cordon {
 
+class Approver;
+
 struct SessionOptions {
   Policy policy;
   Folders folders;
@@ -48,16 +51,10 @@ struct SessionOptions {
   bool create = true;         // make a named session that does not exist yet
   std::string cordon_exe;     // this program, for the probe's checker
   bool use_probe_cache = true;
-  // Called with each start notice as soon as it is known (before the command runs); the
-  // notices are in the result as well.
-  std::function<void(const std::string&)> on_notice;
-  // NET-10: asks about a host no [network] entry names, for `command` (its text), when the
-  // config says unknown = "ask"; blocks until answered. `warning`: what the question must add
-  // (the address is this machine itself), or empty; `cancel_fd`: the command's cancel
-  // (LaunchIo::cancel_fd), which withdraws the question. Unset: such hosts are refused.
-  std::function<HostAnswer(const std::string& command, const std::string& host_port,
-                           const std::string& warning, int cancel_fd)>
-      ask_host;
+  // Who answers NET-10's questions (a host no [network] entry names, when the config says
+  // unknown = "ask"): the face's approver, which must outlive the session. Null: such hosts
+  // are refused.
+  Approver* approver = nullptr;
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
   unsigned max_session_connections = 0;
@@ -104,8 +101,19 @@ class Session {
   // (CMD-4). A refusal stops the command.
   using PreCheck = std::function<std::optional<Refusal>()>;
 
-  // Runs one command: holds, plan, probe when sandboxed, leftover record, launch, aftercare.
-  CommandResult run(const Request& req, const LaunchIo& io, const PreCheck& check = nullptr);
+  // One command runs in two steps, so that a face can show the start notices before it runs.
+  // prepare_command: holds, plan, probe when sandboxed, the check, leftover record; then run:
+  // launch, aftercare. A command prepared and never run gives up its sandbox and its record.
+  struct Ready;  // a command ready to run: what run() needs
+  struct Prepared {
+    // Set when the command ends here, refused before it could start; else `ready` is.
+    std::optional<CommandResult> result;
+    // The start notices (the session's first command only), known now; in the result as well.
+    std::vector<std::string> notices;
+    std::shared_ptr<Ready> ready;
+  };
+  Prepared prepare_command(const Request& req, const LaunchIo& io, const PreCheck& check = nullptr);
+  CommandResult run(Prepared prepared);
 
   // Ends a named session: removes its private /tmp and its record (SES-1).
   Status end();
@@ -137,22 +145,21 @@ class Session {
   struct Planned;   // the facts, the plan and the hold the leftovers swept leave
   struct Leftover;  // SES-2: the command's leftover record
   struct Command;   // what a refusal gives up (Early, Leftover) and the result
-  CommandResult run_planned(Command& c, const Planned& p, const LaunchIo& io,
-                            const PreCheck& check);
+  std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const PreCheck& check);
   CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
   std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
-  Planned plan_command(const Request& req, const Early& early, CommandResult& res);
+  Planned plan_command(const Request& req, const Early& early, api::ExecResult& out);
   std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
-                                              const PreCheck& check, CommandResult& res);
-  void show_first_notices(const Plan& plan, CommandResult& res);
-  void first_notices(const Plan& plan, CommandResult& res);
+                                              const PreCheck& check, api::ExecResult& out);
+  void show_first_notices(const Plan& plan, api::ExecResult& out);
+  void first_notices(const Plan& plan, api::ExecResult& out);
   std::optional<Refusal> write_record(const Planned& p, const Early& early, Leftover& out,
                                       std::vector<std::string>& notes);
   Status store_leftover(Leftover& out);
   Result<ProcessOutcome> launch(Command& c, const Planned& p, const LaunchIo& io);
   CommandResult launch_error(Command& c, const Error& e);
   CommandResult withhold(Command& c, const ProcessOutcome& o);
-  void aftercare(Leftover& record, const Plan& plan, CommandResult& res);
+  void aftercare(Leftover& record, const Plan& plan, api::ExecResult& out);
   void remember_unreadable(const std::vector<std::string>& dirs);  // FS-10
   bool under_bwrap(const Plan& plan) const;
   static std::optional<Refusal> hand_over(Early& early, const Plan& plan);

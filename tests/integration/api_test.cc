@@ -107,6 +107,35 @@ TEST(Api, OpenExecAndResult) {  // RES-1, FS-2, FS-4
   EXPECT_EQ((*s)->exec(r).error().code, api::ErrorCode::kInvalid);
 }
 
+// Options::on_notice: the start notices reach the embedder before the first command runs (the
+// file the command makes is not there yet when they come), and are in its result as well.
+TEST(Api, StartNoticesComeBeforeTheFirstCommandRuns) {  // ENV-4, RES-1
+  REQUIRE_SANDBOX();
+  World w;
+  api::Options o = options(w);
+  o.environment->push_back("AWS_SECRET_ACCESS_KEY=x");
+  std::vector<std::string> heard;
+  bool ran_before = false;
+  o.on_notice = [&](const std::string& n) {
+    heard.push_back(n);
+    ran_before |= w.exists("ran");
+  };
+  auto s = api::Session::open(o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  api::ExecRequest r;
+  r.command = "echo yes > ran";
+  auto res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_TRUE(w.exists("ran"));
+  EXPECT_FALSE(ran_before);
+  ASSERT_FALSE(heard.empty());
+  EXPECT_NE(heard.back().find("AWS_SECRET_ACCESS_KEY"), std::string::npos) << heard.back();
+  EXPECT_EQ(res->notices, heard);
+  res = (*s)->exec(r);  // the first command's only
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_TRUE(res->notices.empty());
+}
+
 TEST(Api, WaysOutGoThroughTheAsker) {  // APR-1, APR-3, APR-7
   REQUIRE_SANDBOX();
   World w;

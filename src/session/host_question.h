@@ -1,0 +1,17 @@
+// NET-10: a host no [network] entry names, asked about through the session's approver while
+// the proxy holds the connection.
+#pragma once
+
+#include <string>
+
+#include "approval/approver.h"
+#include "net/proxy_server.h"
+
+namespace cordon {
+
+// The question for `command` (its text, as the person reads it). The answer's rule names it
+// for the result and the refusal ("asked: approved (user)"). `cancel_fd`: the command's
+// cancel, which withdraws the question. Empty (hosts refused) without an approver.
+HostAsk host_question(Approver* approver, std::string command, int cancel_fd);
+
+}  // namespace cordon
