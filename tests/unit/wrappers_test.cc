@@ -267,5 +267,78 @@ TEST(Wrappers, Busybox) {  // CMD-1: the applet is the first word, whatever it l
   at({"busybox"}, 1);
 }
 
+ShellCall sh(std::vector<std::string> argv) { return parse_shell_call(argv[0], argv); }
+
+TEST(Wrappers, ShellCall) {  // CMD-1: where a shell's -c script is, and options that change it
+  EXPECT_FALSE(sh({"ls", "-c", "x"}).is_shell);
+  EXPECT_TRUE(sh({"rbash", "-c", "x"}).has_command_string);
+  ShellCall c = sh({"bash", "-c", "ls"});
+  EXPECT_TRUE(c.is_shell && c.has_command_string && c.confident);
+  EXPECT_EQ(c.script, 2u);
+  EXPECT_EQ(sh({"bash", "-lc", "x"}).script, 2u);
+  EXPECT_EQ(sh({"sh", "-e", "-c", "x"}).script, 3u);
+  EXPECT_EQ(sh({"sh", "+e", "-c", "x"}).script, 3u);
+  EXPECT_EQ(sh({"sh", "-o", "errexit", "-c", "x"}).script, 4u);
+  EXPECT_EQ(sh({"sh", "-eo", "pipefail", "-c", "x"}).script, 4u);
+  EXPECT_EQ(sh({"bash", "--login", "--norc", "-c", "x"}).script, 4u);
+  EXPECT_EQ(sh({"sh", "-c"}).script, 2u);
+  EXPECT_EQ(sh({"sh", "-c", "x", "-e"}).script, 2u);
+  c = sh({"bash", "-O", "extglob", "-c", "x"});
+  EXPECT_FALSE(c.confident);
+  EXPECT_EQ(c.script, 4u);
+  EXPECT_EQ(c.problem, "-O (a shell option that changes how words expand)");
+  EXPECT_EQ(sh({"bash", "-k", "-i", "-c", "x"}).problem, "-k (lets any word set the environment)");
+  EXPECT_EQ(sh({"bash", "-ic", "x"}).problem,
+            "-ic (an interactive shell expands aliases and history, like !cmd)");
+  EXPECT_EQ(sh({"bash", "-Z", "-c", "x"}).problem, "-Z (an option we do not know)");
+  EXPECT_EQ(sh({"bash", "--frob", "-c", "x"}).problem, "--frob (an option we do not know)");
+  c = sh({"bash", "--rcfile", "f", "-c", "x"});
+  EXPECT_EQ(c.problem, "--rcfile (reads another startup file)");
+  EXPECT_EQ(c.script, 4u);
+  c = sh({"bash", "--version", "-c", "x"});  // prints and exits
+  EXPECT_TRUE(c.is_shell);
+  EXPECT_FALSE(c.has_command_string || c.stdin_script);
+  EXPECT_TRUE(sh({"bash"}).stdin_script);
+  EXPECT_TRUE(sh({"bash", "-s", "arg"}).stdin_script);
+  EXPECT_TRUE(sh({"bash", "-e"}).stdin_script);
+  EXPECT_FALSE(sh({"bash", "script.sh"}).stdin_script);
+  c = sh({"bash", "--", "-c", "x"});
+  EXPECT_FALSE(c.has_command_string || c.stdin_script);
+  EXPECT_FALSE(sh({"bash", "-", "x"}).has_command_string);
+}
+
+TEST(Wrappers, GitGlobals) {  // CMD-1: git's own options before the subcommand
+  GitGlobals g = parse_git_globals({"git", "log"});
+  EXPECT_EQ(g.subcommand, 1u);
+  g = parse_git_globals({"git", "-C", "src", "-c", "color.ui=never", "-C", "b", "log"});
+  EXPECT_EQ(g.subcommand, 7u);
+  EXPECT_EQ(g.chdirs, (std::vector<std::string>{"src", "b"}));
+  EXPECT_EQ(g.problem, "");
+  EXPECT_EQ(parse_git_globals({"git", "-c", "Color.UI=x", "log"}).problem, "");
+  EXPECT_EQ(parse_git_globals({"git", "-c", "core.quotePath=off", "log"}).problem, "");
+  g = parse_git_globals({"git", "-c", "core.pager=less", "--config-env=a=B", "log"});
+  EXPECT_EQ(g.problem_word, "-c core.pager=less");
+  EXPECT_EQ(g.problem, "sets core.pager, a setting that can name a program to run");
+  EXPECT_EQ(g.subcommand, 4u);
+  EXPECT_NE(parse_git_globals({"git", "-c", "alias.x=!sh", "x"}).problem, "");
+  g = parse_git_globals({"git", "--config-env=a=B", "log"});
+  EXPECT_EQ(g.problem, "takes a setting from the environment, which cannot be checked");
+  EXPECT_EQ(g.subcommand, 2u);
+  EXPECT_EQ(parse_git_globals({"git", "--config-env", "a=B", "log"}).subcommand, 3u);
+  g = parse_git_globals({"git", "--exec-path=/x", "log"});
+  EXPECT_EQ(g.problem, "changes where git finds the programs it runs");
+  EXPECT_EQ(g.subcommand, 2u);
+  EXPECT_EQ(parse_git_globals({"git", "--exec-path"}).subcommand, 1u);  // prints it
+  g = parse_git_globals({"git", "--git-dir=/x", "--work-tree", "y", "--namespace=n", "log"});
+  EXPECT_EQ(g.git_dir, "/x");
+  EXPECT_EQ(g.work_tree, "y");
+  EXPECT_EQ(g.subcommand, 5u);
+  EXPECT_EQ(parse_git_globals({"git", "--git-dir=", "log"}).git_dir, ".");
+  EXPECT_EQ(parse_git_globals({"git", "--no-pager", "-P", "-p", "--bare", "log"}).subcommand, 5u);
+  EXPECT_EQ(parse_git_globals({"git", "-C"}).subcommand, 2u);
+  EXPECT_TRUE(parse_git_globals({"git", "-C"}).chdirs.empty());
+  EXPECT_EQ(parse_git_globals({"git", "--version"}).subcommand, 1u);
+}
+
 }  // namespace
 }  // namespace cordon
