@@ -77,8 +77,7 @@ const std::vector<WrapperRule>& rules() {
        .operands = 1},  // the duration
       {.name = "stdbuf",
        .syntax = {.with_value = "ioe", .long_with_value = {"--input", "--output", "--error"}}},
-      {.name = "setsid",
-       .syntax = {.flags = "cfw", .long_flags = {"--ctty", "--fork", "--wait"}}},
+      {.name = "setsid", .syntax = {.flags = "cfw", .long_flags = {"--ctty", "--fork", "--wait"}}},
       {.name = "ionice",
        .syntax = {.flags = "tu",  // -u is read as a flag: listed first
                   .with_value = "cnpPu",
@@ -94,9 +93,7 @@ const std::vector<WrapperRule>& rules() {
                   .long_with_value = {"--output", "--format"}},
        .options = {{{"-o", "--output"}, E::kWrites, "writes its report to {}"}}},
       {.name = "exec", .syntax = {.flags = "cl", .with_value = "a"}},
-      {.name = "command",
-       .syntax = {.flags = "pvV"},
-       .options = {{{"-v", "-V"}, E::kLookup}}},
+      {.name = "command", .syntax = {.flags = "pvV"}, .options = {{{"-v", "-V"}, E::kLookup}}},
       {.name = "builtin"},
       {.name = "xargs",
        .syntax = {.flags = "0prtx",
@@ -124,9 +121,7 @@ const std::vector<WrapperRule>& rules() {
                   .assignments = true},
        .options = {{{"-D", "--chdir"}, E::kChdir}},
        .privileged = kAnotherUser},
-      {.name = "doas",
-       .syntax = {.flags = "Lns", .with_value = "uC"},
-       .privileged = kAnotherUser},
+      {.name = "doas", .syntax = {.flags = "Lns", .with_value = "uC"}, .privileged = kAnotherUser},
       {.name = "su", .reader = su_scripts},
       // watch [options] command: joined and run by `sh -c` (or run as is with -x); either way
       // the words that follow are the command.
@@ -134,8 +129,7 @@ const std::vector<WrapperRule>& rules() {
        .syntax = {.flags = "bcdeghptx",
                   .with_value = "nqs",
                   .long_flags = {"--beep", "--color", "--no-color", "--errexit", "--chgexit",
-                                 "--no-title", "--precise", "--exec", "--no-wrap",
-                                 "--differences"},
+                                 "--no-title", "--precise", "--exec", "--no-wrap", "--differences"},
                   .long_with_value = {"--interval", "--equexit", "--shell-command"},
                   .long_opt_value = {"--differences"}}},
       {.name = "busybox", .no_options = true},

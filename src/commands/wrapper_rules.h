@@ -47,13 +47,13 @@ struct WrapperRule {
   std::string_view name = {};
   WrapperSyntax syntax = {};
   std::vector<WrapperOption> options = {};  // the options that do more than change how it runs
-  size_t operands = 0;          // words between the options and the command (a duration)
-  bool no_options = false;      // the command is the first word, whatever it looks like
+  size_t operands = 0;               // words between the options and the command (a duration)
+  bool no_options = false;           // the command is the first word, whatever it looks like
   std::string_view privileged = {};  // runs the command as another user (needs approval anyway,
-                                // so an unknown option leaves the guess good enough)
+                                     // so an unknown option leaves the guess good enough)
   std::string_view writes = {};      // writes a file of its own, whatever it is given
   std::string_view implied = {};     // what runs when no command is given
-  bool stdin_arguments = false;  // the command gets arguments read from stdin
+  bool stdin_arguments = false;      // the command gets arguments read from stdin
   WrapperRewrite rewrite = nullptr;
   WrapperReader reader = nullptr;
 };

@@ -168,15 +168,59 @@ Unwrapped unwrap_command(std::string_view p, const std::vector<std::string>& arg
   return u;
 }
 
+namespace {
+
+void doubt(ShellCall& c, const std::string& why) {
+  if (c.confident) c.problem = why;
+  c.confident = false;
+}
+
+// A shell's long option; returns the words it takes, 0 when the shell only prints and exits.
+size_t shell_long_option(const std::string& a, ShellCall& c) {
+  if (is_one_of(a, {"--login", "--noprofile", "--norc", "--posix", "--restricted", "--verbose",
+                    "--noediting"}))
+    return 1;
+  if (a == "--rcfile" || a == "--init-file") {
+    doubt(c, a + " (reads another startup file)");
+    return 2;
+  }
+  if (a == "--version" || a == "--help") return 0;
+  doubt(c, a + " (an option we do not know)");
+  return 1;
+}
+
+// A cluster of a shell's short options (-eo, +x, -lc); returns the words it takes.
+size_t shell_short_options(const std::string& a, ShellCall& c, bool& reads_stdin) {
+  size_t values = 0;
+  for (size_t j = 1; j < a.size(); ++j) {
+    const char ch = a[j];
+    if (ch == 'c') {
+      c.has_command_string = true;
+    } else if (ch == 's') {
+      reads_stdin = true;
+    } else if (ch == 'o') {
+      ++values;
+    } else if (ch == 'O') {
+      ++values;
+      doubt(c, a + " (a shell option that changes how words expand)");
+    } else if (ch == 'k') {
+      doubt(c, a + " (lets any word set the environment)");
+    } else if (ch == 'i') {
+      doubt(c, a + " (an interactive shell expands aliases and history, like !cmd)");
+    } else if (std::string_view("abefhimnprstuvxBCEHPTlD").find(ch) == std::string_view::npos) {
+      doubt(c, a + " (an option we do not know)");
+    }
+  }
+  return 1 + values;
+}
+
+}  // namespace
+
 ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& argv) {
   ShellCall c;
   if (!is_one_of(p, {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "posh", "yash", "rbash"}))
     return c;
   c.is_shell = true;
-  auto doubt = [&](const std::string& why) {
-    if (c.confident) c.problem = why;
-    c.confident = false;
-  };
   size_t i = 1;
   bool reads_stdin = false;
   while (i < argv.size()) {
@@ -186,123 +230,119 @@ ShellCall parse_shell_call(std::string_view p, const std::vector<std::string>& a
       break;
     }
     if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
-      if (is_one_of(a, {"--login", "--noprofile", "--norc", "--posix", "--restricted", "--verbose",
-                        "--noediting", "--noprofile"})) {
-        ++i;
-      } else if (a == "--rcfile" || a == "--init-file") {
-        doubt(a + " (reads another startup file)");
-        i += 2;
-      } else if (a == "--version" || a == "--help") {
-        return c;  // prints and exits
-      } else {
-        doubt(a + " (an option we do not know)");
-        ++i;
-      }
-      continue;
+      const size_t words = shell_long_option(a, c);
+      if (words == 0) return c;
+      i += words;
+    } else if (a.size() > 1 && (a[0] == '-' || a[0] == '+')) {
+      i += shell_short_options(a, c, reads_stdin);
+    } else {
+      break;
     }
-    if (a.size() > 1 && (a[0] == '-' || a[0] == '+')) {
-      size_t values = 0;
-      for (size_t j = 1; j < a.size(); ++j) {
-        char ch = a[j];
-        if (ch == 'c') {
-          c.has_command_string = true;
-        } else if (ch == 's') {
-          reads_stdin = true;
-        } else if (ch == 'o') {
-          ++values;
-        } else if (ch == 'O') {
-          ++values;
-          doubt(a + " (a shell option that changes how words expand)");
-        } else if (ch == 'k') {
-          doubt(a + " (lets any word set the environment)");
-        } else if (ch == 'i') {
-          doubt(a + " (an interactive shell expands aliases and history, like !cmd)");
-        } else if (std::string_view("abefhimnprstuvxBCEHPTlD").find(ch) == std::string_view::npos) {
-          doubt(a + " (an option we do not know)");
-        }
-      }
-      i += 1 + values;
-      continue;
-    }
-    break;
   }
   if (c.has_command_string) c.script = i;
   c.stdin_script = !c.has_command_string && (i >= argv.size() || reads_stdin);
   return c;
 }
 
+namespace {
+
+// Display settings only: anything else may name a program (core.pager, core.fsmonitor,
+// core.sshCommand, diff.external, alias.*, *.textconv, credential.helper, ...).
+bool display_setting(std::string_view key_as_given) {
+  static constexpr std::string_view kPrefixes[] = {"color.", "advice.", "column."};
+  static constexpr std::string_view kKeys[] = {"core.quotepath",
+                                               "core.abbrev",
+                                               "core.precomposeunicode",
+                                               "log.decorate",
+                                               "log.date",
+                                               "log.abbrevcommit",
+                                               "log.follow",
+                                               "log.showroot",
+                                               "diff.renames",
+                                               "diff.noprefix",
+                                               "diff.mnemonicprefix",
+                                               "diff.relative",
+                                               "diff.context",
+                                               "status.short",
+                                               "status.branch",
+                                               "grep.linenumber",
+                                               "grep.patterntype",
+                                               "grep.extendedregexp",
+                                               "i18n.logoutputencoding",
+                                               "init.defaultbranch"};
+  const std::string key = to_lower(key_as_given);
+  for (auto prefix : kPrefixes)
+    if (starts_with(key, prefix)) return true;
+  return is_one_of(key, kKeys);
+}
+
+// git's global options that take a value (--name=v or --name v) and only name places.
+constexpr std::string_view kGitValueOptions[] = {"--git-dir", "--work-tree", "--namespace",
+                                                 "--super-prefix", "--attr-source"};
+constexpr std::string_view kGitFlags[] = {"--no-pager",
+                                          "-P",
+                                          "-p",
+                                          "--paginate",
+                                          "--bare",
+                                          "--no-replace-objects",
+                                          "--no-lazy-fetch",
+                                          "--literal-pathspecs",
+                                          "--glob-pathspecs",
+                                          "--noglob-pathspecs",
+                                          "--icase-pathspecs",
+                                          "--no-optional-locks",
+                                          "--no-advice"};
+
+void git_problem(GitGlobals& g, const std::string& word, const std::string& why) {
+  if (!g.problem.empty()) return;
+  g.problem_word = word;
+  g.problem = why;
+}
+
+// git's global option at argv[i]; returns the words it takes, 0 when it is not one.
+size_t git_global(const std::vector<std::string>& argv, size_t i, GitGlobals& g) {
+  const std::string& a = argv[i];
+  const std::string name = a.substr(0, a.find('='));
+  const bool has_value = a.find('=') != std::string::npos;
+  const std::string next = i + 1 < argv.size() ? argv[i + 1] : std::string();
+  if (a == "-C") {
+    if (i + 1 < argv.size()) g.chdirs.push_back(next);
+    return 2;
+  }
+  if (a == "-c") {
+    const std::string key = next.substr(0, next.find('='));
+    if (!display_setting(key))
+      git_problem(g, "-c " + next, "sets " + key + ", a setting that can name a program to run");
+    return 2;
+  }
+  if (name == "--config-env") {
+    git_problem(g, a, "takes a setting from the environment, which cannot be checked");
+    return has_value ? 1 : 2;
+  }
+  if (name == "--exec-path" && has_value) {
+    git_problem(g, a, "changes where git finds the programs it runs");
+    return 1;
+  }
+  if (is_one_of(name, kGitValueOptions)) {
+    const std::string value = has_value ? a.substr(a.find('=') + 1) : next;
+    if (name == "--git-dir") g.git_dir = value.empty() ? "." : value;
+    if (name == "--work-tree") g.work_tree = value.empty() ? "." : value;
+    return has_value ? 1 : 2;
+  }
+  return is_one_of(a, kGitFlags) ? 1 : 0;
+}
+
+}  // namespace
+
 GitGlobals parse_git_globals(const std::vector<std::string>& argv) {
   GitGlobals g;
-  auto problem = [&](const std::string& word, const std::string& why) {
-    if (g.problem.empty()) {
-      g.problem_word = word;
-      g.problem = why;
-    }
-  };
-  // Display settings only: anything else may name a program (core.pager, core.fsmonitor,
-  // core.sshCommand, diff.external, alias.*, *.textconv, credential.helper, ...).
-  auto allowed_key = [](std::string key) {
-    key = to_lower(key);
-    for (const char* prefix : {"color.", "advice.", "column."})
-      if (starts_with(key, prefix)) return true;
-    return is_one_of(key, {"core.quotepath",
-                           "core.abbrev",
-                           "core.precomposeunicode",
-                           "log.decorate",
-                           "log.date",
-                           "log.abbrevcommit",
-                           "log.follow",
-                           "log.showroot",
-                           "diff.renames",
-                           "diff.noprefix",
-                           "diff.mnemonicprefix",
-                           "diff.relative",
-                           "diff.context",
-                           "status.short",
-                           "status.branch",
-                           "grep.linenumber",
-                           "grep.patterntype",
-                           "grep.extendedregexp",
-                           "i18n.logoutputencoding",
-                           "init.defaultbranch"});
-  };
   size_t i = 1;
   while (i < argv.size()) {
-    const std::string& a = argv[i];
-    std::string name = a.substr(0, a.find('='));
-    const bool has_value = a.find('=') != std::string::npos;
-    if (a == "-C") {
-      if (i + 1 < argv.size()) g.chdirs.push_back(argv[i + 1]);
-      i += 2;
-    } else if (a == "-c") {
-      std::string kv = i + 1 < argv.size() ? argv[i + 1] : "";
-      std::string key = kv.substr(0, kv.find('='));
-      if (!allowed_key(key))
-        problem("-c " + kv, "sets " + key + ", a setting that can name a program to run");
-      i += 2;
-    } else if (name == "--config-env") {
-      problem(a, "takes a setting from the environment, which cannot be checked");
-      i += has_value ? 1 : 2;
-    } else if (name == "--exec-path" && has_value) {
-      problem(a, "changes where git finds the programs it runs");
-      ++i;
-    } else if (is_one_of(name, {"--git-dir", "--work-tree", "--namespace", "--super-prefix",
-                                "--attr-source"})) {
-      std::string value = has_value ? a.substr(a.find('=') + 1)
-                                    : (i + 1 < argv.size() ? argv[i + 1] : std::string());
-      if (name == "--git-dir") g.git_dir = value.empty() ? "." : value;
-      if (name == "--work-tree") g.work_tree = value.empty() ? "." : value;
-      i += has_value ? 1 : 2;
-    } else if (is_one_of(a, {"--no-pager", "-P", "-p", "--paginate", "--bare",
-                             "--no-replace-objects", "--no-lazy-fetch", "--literal-pathspecs",
-                             "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
-                             "--no-optional-locks", "--no-advice"})) {
-      ++i;
-    } else {
-      break;
-    }
+    const size_t words = git_global(argv, i, g);
+    if (words == 0) break;
+    i += words;
   }
-  g.subcommand = i < argv.size() ? i : argv.size();
+  g.subcommand = std::min(i, argv.size());
   return g;
 }
 

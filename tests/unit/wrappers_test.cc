@@ -50,7 +50,8 @@ TEST(Wrappers, Env) {  // CMD-1
   EXPECT_EQ(un({"env", "-Csrc", "ls"}).chdirs, std::vector<std::string>{"src"});
   at({"env", "-S", "ls -l"}, 3, false);
   EXPECT_EQ(problem({"env", "-S", "ls -l"}), "-S (splits a string into arguments)");
-  EXPECT_EQ(problem({"env", "--split-string=ls"}), "--split-string (splits a string into arguments)");
+  EXPECT_EQ(problem({"env", "--split-string=ls"}),
+            "--split-string (splits a string into arguments)");
   // -S names itself even after an unknown option.
   EXPECT_EQ(problem({"env", "--frob", "-S", "ls"}), "-S (splits a string into arguments)");
   at({"env", "--frobnicate", "ls"}, 2, false);
