@@ -49,8 +49,8 @@ TEST(DeniedRules, PowerVerbs) {  // CMD-4: systemctl, loginctl, the system bus
   EXPECT_EQ(denied("loginctl", {"list-sessions"}), "");
   EXPECT_EQ(denied("busctl", {"call", "org.freedesktop.login1", "/", "x", "PowerOff"}),
             "org.freedesktop.login1");
-  EXPECT_EQ(denied("gdbus", {"call", "--system", "--dest", "org.freedesktop.systemd1",
-                             "--method", "org.freedesktop.systemd1.Manager.Reboot"}),
+  EXPECT_EQ(denied("gdbus", {"call", "--system", "--dest", "org.freedesktop.systemd1", "--method",
+                             "org.freedesktop.systemd1.Manager.Reboot"}),
             "org.freedesktop.systemd1.Manager.Reboot");
   EXPECT_EQ(denied("dbus-send", {"--system", "/org/freedesktop/login1"}),
             "/org/freedesktop/login1");
