@@ -51,7 +51,7 @@ Unwrapped su_scripts(const std::vector<std::string>& argv) {
 
 constexpr std::string_view kAnotherUser = "runs the command as another user";
 
-const std::vector<WrapperRule>& rules() {
+const std::vector<WrapperRule>& wrapper_table() {
   using E = WrapperEffect;
   static const std::vector<WrapperRule> kRules = {
       {.name = "env",
@@ -140,7 +140,7 @@ const std::vector<WrapperRule>& rules() {
 }  // namespace
 
 const WrapperRule* find_wrapper_rule(std::string_view program) {
-  for (const auto& r : rules())
+  for (const auto& r : wrapper_table())
     if (r.name == program) return &r;
   return nullptr;
 }

@@ -12,8 +12,8 @@ namespace cordon {
 namespace {
 
 template <typename List>
-bool is_one_of(std::string_view a, const List& set) {
-  for (auto s : set)
+bool listed_in(std::string_view a, const List& list) {
+  for (auto s : list)
     if (a == s) return true;
   return false;
 }
@@ -43,16 +43,16 @@ size_t scan_long(const std::vector<std::string>& argv, size_t i, const WrapperSy
   const size_t eq = a.find('=');
   const bool attached = eq != std::string::npos;
   std::string name = a.substr(0, eq);
-  if (is_one_of(name, syn.long_flags) && !attached) {
+  if (listed_in(name, syn.long_flags) && !attached) {
     s.options.emplace_back(name, "");
-  } else if (is_one_of(name, syn.long_with_value)) {
+  } else if (listed_in(name, syn.long_with_value)) {
     if (attached) {
       s.options.emplace_back(name, a.substr(eq + 1));
     } else {
       s.options.emplace_back(name, i + 1 < argv.size() ? argv[i + 1] : "");
       return 2;
     }
-  } else if (is_one_of(name, syn.long_opt_value)) {
+  } else if (listed_in(name, syn.long_opt_value)) {
     s.options.emplace_back(name, attached ? a.substr(eq + 1) : "");
   } else {
     s.unknown(a);
@@ -111,7 +111,7 @@ Scan scan(const std::vector<std::string>& argv, const WrapperSyntax& syn) {
 }
 
 // `text` with "{}" replaced by `value`.
-std::string fill(std::string_view text, const std::string& value) {
+std::string fill_value(std::string_view text, const std::string& value) {
   std::string out(text);
   const size_t at = out.find("{}");
   if (at != std::string::npos) out.replace(at, 2, value);
@@ -122,7 +122,7 @@ std::string fill(std::string_view text, const std::string& value) {
 bool apply_options(const WrapperRule& rule, Scan& s, Unwrapped& u) {
   for (const auto& [o, v] : s.options)
     for (const auto& opt : rule.options) {
-      if (!is_one_of(o, opt.names)) continue;
+      if (!listed_in(o, opt.names)) continue;
       switch (opt.effect) {
         case WrapperEffect::kLookup:
           return false;
@@ -134,7 +134,7 @@ bool apply_options(const WrapperRule& rule, Scan& s, Unwrapped& u) {
           u.file_list = o + " " + v;
           break;
         case WrapperEffect::kWrites:
-          u.writes = fill(opt.text, v);
+          u.writes = fill_value(opt.text, v);
           break;
         case WrapperEffect::kUnparsed:
           s.confident = false;
@@ -273,7 +273,7 @@ bool display_setting(std::string_view key_as_given) {
   const std::string key = to_lower(key_as_given);
   for (auto prefix : kPrefixes)
     if (starts_with(key, prefix)) return true;
-  return is_one_of(key, kKeys);
+  return listed_in(key, kKeys);
 }
 
 // git's global options that take a value (--name=v or --name v) and only name places.
@@ -323,13 +323,13 @@ size_t git_global(const std::vector<std::string>& argv, size_t i, GitGlobals& g)
     git_problem(g, a, "changes where git finds the programs it runs");
     return 1;
   }
-  if (is_one_of(name, kGitValueOptions)) {
+  if (listed_in(name, kGitValueOptions)) {
     const std::string value = has_value ? a.substr(a.find('=') + 1) : next;
     if (name == "--git-dir") g.git_dir = value.empty() ? "." : value;
     if (name == "--work-tree") g.work_tree = value.empty() ? "." : value;
     return has_value ? 1 : 2;
   }
-  return is_one_of(a, kGitFlags) ? 1 : 0;
+  return listed_in(a, kGitFlags) ? 1 : 0;
 }
 
 }  // namespace
