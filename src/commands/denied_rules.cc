@@ -138,136 +138,175 @@ std::optional<DeniedRule> recursive_change(std::string_view program,
   return std::nullopt;
 }
 
+using Args = std::vector<std::string>;
+
+std::optional<DeniedRule> dd_to_device(std::string_view, const Args& args, const Args&,
+                                       const std::string&) {
+  for (const auto& a : args) {
+    if (!starts_with(a, "of=")) continue;
+    std::string target = normalize_path(a.substr(3));
+    if (starts_with(target, "/dev/") && !is_harmless_device(target))
+      return DeniedRule{a, "writes straight to a device"};
+  }
+  return std::nullopt;
+}
+
+// kill [-SIGNAL | -s SIGNAL | -n NUM] PID...: a pid of -1 is every process we may signal.
+std::optional<DeniedRule> kill_everything(std::string_view, const Args& args, const Args&,
+                                          const std::string&) {
+  size_t i = 0;
+  if (!args.empty() && (args[0] == "-s" || args[0] == "-n")) {
+    i = 2;
+  } else if (!args.empty() && args[0] != "--" && starts_with(args[0], "-")) {
+    i = 1;  // the signal
+  }
+  for (; i < args.size(); ++i) {
+    if (args[i] == "--") continue;
+    if (args[i] == "-1") return DeniedRule{args[i], "signals every process"};
+  }
+  return std::nullopt;
+}
+
+// The verbs that stop, restart, suspend or switch the machine's state, and their targets.
+std::optional<DeniedRule> systemctl_power(std::string_view, const Args& args, const Args&,
+                                          const std::string&) {
+  for (const auto& a : args)
+    for (const char* w : {"poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend",
+                          "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep", "isolate",
+                          "rescue", "emergency", "default", "switch-root", "exit"})
+      if (a == w || a == std::string(w) + ".target")
+        return DeniedRule{a, "stops, restarts, suspends or switches the whole machine"};
+  return std::nullopt;
+}
+
+std::optional<DeniedRule> loginctl_power(std::string_view, const Args& args, const Args&,
+                                         const std::string&) {
+  for (const auto& a : args)
+    for (const char* w : {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate",
+                          "hybrid-sleep", "suspend-then-hibernate", "sleep", "terminate-session",
+                          "terminate-user", "terminate-seat", "kill-session", "kill-user",
+                          "lock-session", "lock-sessions", "flush-devices", "attach"})
+      if (a == w) return DeniedRule{a, "changes the machine's power state or ends sessions"};
+  return std::nullopt;
+}
+
+// logind (power, sessions) and systemd's manager (power, units) over the system bus.
+std::optional<DeniedRule> bus_power(std::string_view, const Args& args, const Args&,
+                                    const std::string&) {
+  for (const auto& a : args) {
+    if (a.find("org.freedesktop.login1") != std::string::npos ||
+        a.find("/org/freedesktop/login1") != std::string::npos)
+      return DeniedRule{a, "talks to logind, which powers off the machine and ends sessions"};
+    if (a.find("org.freedesktop.systemd1") != std::string::npos)
+      for (const auto& m : args)
+        for (const char* w : {"PowerOff", "Reboot", "Halt", "KExec", "SoftReboot", "StartUnit",
+                              "StopUnit", "KillUnit", "Isolate", "SwitchRoot"})
+          if (m.find(w) != std::string::npos)
+            return DeniedRule{m, "asks systemd to stop the machine or change its units"};
+  }
+  return std::nullopt;
+}
+
+// Moving `/`, a system folder or the home folder away (the destination is the last operand,
+// unless -t names it).
+std::optional<DeniedRule> mv_away(std::string_view, const Args& args, const Args& cwds,
+                                  const std::string& home) {
+  // -t DIR (--target-directory=DIR) names the destination; the rest are sources.
+  std::vector<std::string> rest;
+  bool target_dir = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-t" || args[i] == "--target-directory") {
+      target_dir = true;
+      ++i;
+      continue;
+    }
+    if (starts_with(args[i], "--target-directory=") ||
+        (starts_with(args[i], "-t") && args[i].size() > 2)) {
+      target_dir = true;
+      continue;
+    }
+    rest.push_back(args[i]);
+  }
+  std::vector<std::string> ops = operands_of(rest);
+  size_t sources = target_dir ? ops.size() : (ops.empty() ? 0 : ops.size() - 1);
+  for (size_t i = 0; i < sources; ++i)
+    if (catastrophic_target(ops[i], cwds, home))
+      return DeniedRule{ops[i], "would move the whole system or home folder away"};
+  for (const auto& a : args)
+    if (a.size() > 1 && a[0] == '/' && is_disk_device(normalize_path(a)))
+      return DeniedRule{a, "writes straight to a disk or memory device"};
+  return std::nullopt;
+}
+
+// cp, tee, shred...: onto a disk or memory device.
+std::optional<DeniedRule> onto_device(std::string_view, const Args& args, const Args&,
+                                      const std::string&) {
+  for (const auto& a : args)
+    if (!a.empty() && a[0] == '/' && is_disk_device(normalize_path(a)))
+      return DeniedRule{a, "writes straight to a disk or memory device"};
+  return std::nullopt;
+}
+
+// --delete (and its kin) empties the destination of what the source lacks; and rsync writes
+// onto a device as cp does.
+std::optional<DeniedRule> rsync_deletes(std::string_view program, const Args& args,
+                                        const Args& cwds, const std::string& home) {
+  bool deletes = false, removes_sources = false;
+  for (const auto& a : args) {
+    if (starts_with(a, "--del")) deletes = true;
+    if (a == "--remove-source-files" || a == "--remove-sent-files") removes_sources = true;
+  }
+  std::vector<std::string> ops = operands_of(args);
+  if (deletes && !ops.empty() && catastrophic_target(ops.back(), cwds, home))
+    return DeniedRule{ops.back(),
+                      "would delete what the home folder or a system folder "
+                      "holds and the source lacks"};
+  for (size_t i = 0; removes_sources && i + 1 < ops.size(); ++i)
+    if (catastrophic_target(ops[i], cwds, home))
+      return DeniedRule{ops[i], "would delete the whole system or home folder"};
+  return onto_device(program, args, cwds, home);
+}
+
+// find / -delete: rm -rf / by another name.
+std::optional<DeniedRule> find_deletes(std::string_view, const Args& args, const Args& cwds,
+                                       const std::string& home) {
+  if (std::find(args.begin(), args.end(), "-delete") == args.end()) return std::nullopt;
+  for (const auto& a : args) {
+    if (!a.empty() && (a[0] == '-' || a[0] == '(' || a[0] == '!')) break;  // the expression
+    if (catastrophic_target(a, cwds, home))
+      return DeniedRule{a, "would delete the whole system or home folder"};
+  }
+  return std::nullopt;
+}
+
+using RuleCheck = std::optional<DeniedRule> (*)(std::string_view, const Args&, const Args&,
+                                                const std::string&);
+struct ProgramRule {
+  std::vector<std::string_view> programs;
+  RuleCheck check;
+};
+
 }  // namespace
 
 std::optional<DeniedRule> denied_by_rule(std::string_view program,
                                          const std::vector<std::string>& args,
                                          const std::vector<std::string>& cwds,
                                          const std::string& home) {
-  if (program == "dd") {
-    for (const auto& a : args) {
-      if (!starts_with(a, "of=")) continue;
-      std::string target = normalize_path(a.substr(3));
-      if (starts_with(target, "/dev/") && !is_harmless_device(target))
-        return DeniedRule{a, "writes straight to a device"};
-    }
-    return std::nullopt;
-  }
-  if (program == "rm" || program == "chmod" || program == "chown" || program == "chgrp")
-    return recursive_change(program, args, cwds, home);
-  if (program == "kill") {
-    // kill [-SIGNAL | -s SIGNAL | -n NUM] PID...: a pid of -1 is every process we may signal.
-    size_t i = 0;
-    if (!args.empty() && (args[0] == "-s" || args[0] == "-n")) {
-      i = 2;
-    } else if (!args.empty() && args[0] != "--" && starts_with(args[0], "-")) {
-      i = 1;  // the signal
-    }
-    for (; i < args.size(); ++i) {
-      if (args[i] == "--") continue;
-      if (args[i] == "-1") return DeniedRule{args[i], "signals every process"};
-    }
-    return std::nullopt;
-  }
-  if (program == "systemctl") {
-    // The verbs that stop, restart, suspend or switch the machine's state, and their targets.
-    for (const auto& a : args)
-      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend",
-                            "hibernate", "hybrid-sleep", "suspend-then-hibernate", "sleep",
-                            "isolate", "rescue", "emergency", "default", "switch-root", "exit"})
-        if (a == w || a == std::string(w) + ".target")
-          return DeniedRule{a, "stops, restarts, suspends or switches the whole machine"};
-    return std::nullopt;
-  }
-  if (program == "loginctl") {
-    for (const auto& a : args)
-      for (const char* w : {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate",
-                            "hybrid-sleep", "suspend-then-hibernate", "sleep", "terminate-session",
-                            "terminate-user", "terminate-seat", "kill-session", "kill-user",
-                            "lock-session", "lock-sessions", "flush-devices", "attach"})
-        if (a == w) return DeniedRule{a, "changes the machine's power state or ends sessions"};
-    return std::nullopt;
-  }
-  if (program == "busctl" || program == "dbus-send" || program == "gdbus") {
-    // logind (power, sessions) and systemd's manager (power, units) over the system bus.
-    for (const auto& a : args) {
-      if (a.find("org.freedesktop.login1") != std::string::npos ||
-          a.find("/org/freedesktop/login1") != std::string::npos)
-        return DeniedRule{a, "talks to logind, which powers off the machine and ends sessions"};
-      if (a.find("org.freedesktop.systemd1") != std::string::npos)
-        for (const auto& m : args)
-          for (const char* w : {"PowerOff", "Reboot", "Halt", "KExec", "SoftReboot", "StartUnit",
-                                "StopUnit", "KillUnit", "Isolate", "SwitchRoot"})
-            if (m.find(w) != std::string::npos)
-              return DeniedRule{m, "asks systemd to stop the machine or change its units"};
-    }
-    return std::nullopt;
-  }
-  if (program == "mv") {
-    // Moving `/`, a system folder or the home folder away (the destination is the last
-    // operand, unless -t names it).
-    // -t DIR (--target-directory=DIR) names the destination; the rest are sources.
-    std::vector<std::string> rest;
-    bool target_dir = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (args[i] == "-t" || args[i] == "--target-directory") {
-        target_dir = true;
-        ++i;
-        continue;
-      }
-      if (starts_with(args[i], "--target-directory=") ||
-          (starts_with(args[i], "-t") && args[i].size() > 2)) {
-        target_dir = true;
-        continue;
-      }
-      rest.push_back(args[i]);
-    }
-    std::vector<std::string> ops = operands_of(rest);
-    size_t sources = target_dir ? ops.size() : (ops.empty() ? 0 : ops.size() - 1);
-    for (size_t i = 0; i < sources; ++i)
-      if (catastrophic_target(ops[i], cwds, home))
-        return DeniedRule{ops[i], "would move the whole system or home folder away"};
-    for (const auto& a : args)
-      if (a.size() > 1 && a[0] == '/' && is_disk_device(normalize_path(a)))
-        return DeniedRule{a, "writes straight to a disk or memory device"};
-    return std::nullopt;
-  }
-  if (program == "rsync") {
-    // --delete (and its kin) empties the destination of what the source lacks.
-    bool deletes = false, removes_sources = false;
-    for (const auto& a : args) {
-      if (starts_with(a, "--del")) deletes = true;
-      if (a == "--remove-source-files" || a == "--remove-sent-files") removes_sources = true;
-    }
-    std::vector<std::string> ops = operands_of(args);
-    if (deletes && !ops.empty() && catastrophic_target(ops.back(), cwds, home))
-      return DeniedRule{ops.back(),
-                        "would delete what the home folder or a system folder "
-                        "holds and the source lacks"};
-    for (size_t i = 0; removes_sources && i + 1 < ops.size(); ++i)
-      if (catastrophic_target(ops[i], cwds, home))
-        return DeniedRule{ops[i], "would delete the whole system or home folder"};
-  }
-  if (program == "cp" || program == "mv" || program == "tee" || program == "shred" ||
-      program == "install" || program == "rsync" || program == "pv") {
-    for (const auto& a : args)
-      if (!a.empty() && a[0] == '/' && is_disk_device(normalize_path(a)))
-        return DeniedRule{a, "writes straight to a disk or memory device"};
-    return std::nullopt;
-  }
-  if (program == "find") {
-    // find / -delete: rm -rf / by another name.
-    bool deletes = false;
-    for (const auto& a : args)
-      if (a == "-delete") deletes = true;
-    if (!deletes) return std::nullopt;
-    for (const auto& a : args) {
-      if (!a.empty() && (a[0] == '-' || a[0] == '(' || a[0] == '!')) break;  // the expression
-      if (catastrophic_target(a, cwds, home))
-        return DeniedRule{a, "would delete the whole system or home folder"};
-    }
-    return std::nullopt;
-  }
+  static const std::vector<ProgramRule> kRules = {
+      {{"dd"}, dd_to_device},
+      {{"rm", "chmod", "chown", "chgrp"}, recursive_change},
+      {{"kill"}, kill_everything},
+      {{"systemctl"}, systemctl_power},
+      {{"loginctl"}, loginctl_power},
+      {{"busctl", "dbus-send", "gdbus"}, bus_power},
+      {{"mv"}, mv_away},
+      {{"rsync"}, rsync_deletes},
+      {{"cp", "tee", "shred", "install", "pv"}, onto_device},
+      {{"find"}, find_deletes},
+  };
+  for (const auto& rule : kRules)
+    if (std::find(rule.programs.begin(), rule.programs.end(), program) != rule.programs.end())
+      return rule.check(program, args, cwds, home);
   return std::nullopt;
 }
 

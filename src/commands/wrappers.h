@@ -32,8 +32,8 @@ struct Unwrapped {
 };
 
 // env, nice, nohup, timeout, stdbuf, setsid, ionice, time, exec, command, builtin, xargs, sudo,
-// doas, su, watch, busybox. Any other program: is_wrapper == false. `command -v` and `command -V`
-// only look a name up: not a wrapper either.
+// doas, su, watch, busybox: one entry each in wrapper_rules.cc. Any other program: is_wrapper ==
+// false. `command -v` and `command -V` only look a name up: not a wrapper either.
 Unwrapped unwrap_command(std::string_view program, const std::vector<std::string>& argv);
 
 struct ShellCall {
