@@ -1,18 +1,15 @@
 // The public API (cordon/cordon.h) as a thin layer over the library: Session, Approver, the
-// file tools, review and the command policy.
+// file tools, review and classify; the session decides the command policy itself.
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <mutex>
-#include <thread>
 #include <set>
 
 #include "api/face_options.h"
 #include "approval/approver.h"
-#include "approval/exec_gate.h"
-#include "commands/classify.h"
 #include "config/config_file.h"
 #include "cordon/cordon.h"
 #include "core/error_code.h"
@@ -20,9 +17,7 @@
 #include "core/strings.h"
 #include "core/trace.h"
 #include "file_tools/file_tools.h"
-#include "host/glob_expander.h"
 #include "host/host_context.h"
-#include "host/path_resolver.h"
 #include "host/steady_clock.h"
 #include "launch/judge_process.h"
 #include "launch/linux/probe.h"
@@ -64,16 +59,6 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
   return v;
 }
 
-// An exec canceled while its question was open: nothing ran (exit 130, as for a command
-// canceled while it ran).
-ExecResult canceled_before_start(const std::string& message) {
-  ExecResult out;
-  out.exit_code = 130;
-  out.canceled = true;
-  out.notes.push_back(message);
-  return out;
-}
-
 Result<ExecResult> printable_result(Result<ExecResult> r) {
   if (!r.ok()) {
     Error e = r.error();
@@ -90,18 +75,10 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
   return out;
 }
 
-// A person-facing form of the command for the questions and the leftover notes.
-std::string command_text(const ExecRequest& r) {
-  return r.command ? *r.command : shell_join(r.argv);
-}
-
 class SessionImpl : public Session {
  public:
   SessionImpl(const Options& opts, const FaceOptions& face, HostContext host, Policy policy)
       : opts_(opts), face_(face), host_(std::move(host)), policy_(std::move(policy)) {}
-  ~SessionImpl() override {
-    if (warm_.joinable()) warm_.join();
-  }
 
   Status init() {
     make_approver();
@@ -115,7 +92,8 @@ class SessionImpl : public Session {
     so.id = opts_.session;
     so.create = opts_.create_session;
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
-    so.approver = approver_.get();  // NET-10's questions
+    so.approver = approver_.get();  // the exec's questions (APR-1) and NET-10's
+    so.ways_out_approved = face_.ways_out_typed;
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
     if (!s.ok()) return normalized(s.error());
@@ -212,57 +190,19 @@ class SessionImpl : public Session {
     r.network = req.network;
     r.outside_sandbox = req.outside_sandbox;
     r.timeout = req.timeout;
+    r.reason = req.reason;
+    // The session decides the command policy and puts its questions (CMD-4, APR-1).
+    cordon::Session::Prepared ready = session_->prepare_command(r, launch_io(req));
+    // The start notices, for a face that shows them apart: before the command runs (refused or
+    // not, they were shown).
+    if (opts_.on_notice)
+      for (const auto& n : ready.notices) opts_.on_notice(printable(n));
+    CommandResult cr = session_->run(std::move(ready));
+    if (cr.refusal && !cr.out.withheld) return from_refusal(*cr.refusal);
+    return std::move(cr.out);
+  }
 
-    ExecGateInput gi;
-    gi.mode = policy_.mode;
-    gi.command = command_text(req);
-    gi.network = req.network;
-    gi.outside_sandbox = req.outside_sandbox;
-    gi.ways_out_approved = face_.ways_out_typed;
-    gi.reason = req.reason;
-    const std::string run_in = run_folder(r.cwd);
-    gi.cwd = run_in;  // the question shows where it will run
-    gi.argv_form = !req.command;
-    // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
-    // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
-    // questions, it is checked first: a denied command is refused before anyone is asked.
-    cordon::Session::PreCheck check;
-    std::vector<std::string> approval_notes;
-    if (gate_exec(gi).asks.empty() && policy_.mode != SandboxMode::kExternal) {
-      check = [this, gi, run_in, &req]() mutable -> std::optional<Refusal> {
-        auto v = verdict_for(req, run_in);
-        if (!v.ok()) return Refusal{"unavailable", v.error().message};
-        gi.verdict = *v;
-        ExecGate gate = gate_exec(gi);
-        trace("api: command classified");
-        if (gate.refusal) return Refusal{"refused", *gate.refusal};
-        return std::nullopt;
-      };
-    } else {
-      gi.stdin_data = req.stdin_data;  // questions show it, and grants cover only it (APR)
-      auto v = verdict_for(req, run_in);
-      if (!v.ok()) return normalized(v.error());
-      gi.verdict = *v;
-      ExecGate gate = gate_exec(gi);
-      if (gate.refusal) return fail(ErrorCode::kRefused, *gate.refusal);
-      // A person is never asked a question whose answer cannot matter: a plan that is refused
-      // anyway, or a sandbox that cannot start, is reported before any question.
-      if (!gate.asks.empty()) {
-        Facts f = session_->facts(r);
-        Plan p = session_->plan(r, f);
-        if (p.refusal) return from_refusal(*p.refusal);
-        if (p.runner == Runner::kSandbox && !session_->probe().ok)
-          return fail(ErrorCode::kUnavailable, session_->probe().message());
-      }
-      for (const auto& ask : gate.asks) {
-        Decision d = approver_->ask(ask, req.cancel ? req.cancel->fd() : -1);
-        if (d.basis == Basis::kCanceled) return canceled_before_start(d.message);
-        if (!d.allowed) return fail(ErrorCode::kRefused, d.message);
-        if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
-          approval_notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
-      }
-    }
-
+  LaunchIo launch_io(const ExecRequest& req) const {
     LaunchIo io;
     if (face_.inherit_stdio) {
       io.in = isatty(0) ? InputMode::kNull : InputMode::kInherit;  // PROC-2
@@ -277,19 +217,7 @@ class SessionImpl : public Session {
       io.capture_limit = req.output_limit;
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
-    // PERF-1: the command policy's tables are built (once per process) on a thread while the
-    // sandbox starts; the check waits for them only if they are not ready by then.
-    if (check) warm_classifier();
-    cordon::Session::Prepared ready = session_->prepare_command(r, io, check);
-    // The start notices, for a face that shows them apart: before the command runs (refused or
-    // not, they were shown).
-    if (opts_.on_notice)
-      for (const auto& n : ready.notices) opts_.on_notice(printable(n));
-    CommandResult cr = session_->run(std::move(ready));
-    if (cr.refusal && !cr.out.withheld) return from_refusal(*cr.refusal);
-    ExecResult out = std::move(cr.out);
-    out.notes.insert(out.notes.begin(), approval_notes.begin(), approval_notes.end());
-    return out;
+    return io;
   }
 
   Result<ReadFileResult> read_file(const ReadFileRequest& req) override {
@@ -342,7 +270,12 @@ class SessionImpl : public Session {
       return fail(ErrorCode::kInvalid, "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
       return fail(ErrorCode::kInvalid, "no command was given: set `command` or `argv`.");
-    auto c = classify_words(req.argv, req.command, run_folder(resolve_cwd(req.cwd)), req.network);
+    Request r;
+    r.argv = req.argv;
+    r.script = req.command;
+    r.cwd = resolve_cwd(req.cwd);
+    r.network = req.network;
+    auto c = session_->classify(r);
     if (!c.ok()) return normalized(c.error());
     return Classification{to_string(c->cls), c->reason, c->word, c->rule};
   }
@@ -412,12 +345,6 @@ class SessionImpl : public Session {
   };
 
   // An absolute cwd as given; a relative one under the project root; empty: the session's.
-  // Where a command asked to run in `cwd` really runs: there when it is inside the project,
-  // else at the project root (as the planner chooses).
-  std::string run_folder(const std::string& cwd) const {
-    return path_within(cwd, session_->project()) ? cwd : session_->project();
-  }
-
   std::string resolve_cwd(const std::string& cwd) const {
     if (cwd.empty()) return host_.cwd;
     if (cwd[0] == '/') return normalize_path(cwd);
@@ -465,73 +392,10 @@ class SessionImpl : public Session {
                 "was done. Check it, then try again.");
   }
 
-  // CMD-6: the server and MCP classify before exec, with the same classifier as `cordon
-  // classify`, built on first use.
-  cordon::Result<CommandVerdict> verdict_for(const ExecRequest& req, const std::string& cwd) {
-    auto c = classify_words(req.argv, req.command, cwd, req.network);
-    if (!c.ok()) return c.error();
-    CommandVerdict v;
-    v.cls = c->cls == CommandClass::kDenied     ? CommandVerdict::kDenied
-            : c->cls == CommandClass::kReadOnly ? CommandVerdict::kReadOnly
-                                                : CommandVerdict::kNeedsApproval;
-    v.reason = c->reason;
-    return v;
-  }
-
-  // The command classifier, made once (classifier_mu_ held).
-  void make_classifier_locked() {
-    if (classifier_ || classifier_error_) return;
-    auto c = CommandClassifier::create(policy_.commands);
-    trace("api: command classifier made");
-    if (c.ok())
-      classifier_.emplace(std::move(*c));
-    else
-      classifier_error_ = make_error(
-          "unavailable",
-          fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
-                      policy_.source_file, c.error().message));
-  }
-
-  void warm_classifier() {
-    std::lock_guard<std::mutex> lock(warm_mu_);
-    if (warm_.joinable()) return;  // started once: the classifier lasts the session
-    warm_ = std::thread([this] {
-      std::lock_guard<std::mutex> l(classifier_mu_);
-      make_classifier_locked();
-    });
-  }
-
-  cordon::Result<cordon::Classification> classify_words(const std::vector<std::string>& argv,
-                                                        const std::optional<std::string>& command,
-                                                        const std::string& cwd, bool network) {
-    const CommandClassifier* classifier;
-    {
-      std::lock_guard<std::mutex> lock(classifier_mu_);
-      make_classifier_locked();
-      if (classifier_error_) return *classifier_error_;
-      classifier = &*classifier_;
-    }
-    ClassifyContext cc;
-    cc.cwd = cwd;
-    cc.home = host_.home;
-    cc.network = network;
-    cc.resolve = host_path_resolver();
-    cc.expander = host_expander();
-    cc.project = session_->project();
-    // Without a sandbox other processes' environments are in reach (CMD-3, issue 27).
-    cc.unconfined = policy_.mode != SandboxMode::kOn;
-    return command ? classifier->classify_line(*command, cc) : classifier->classify_argv(argv, cc);
-  }
-
   Options opts_;
   FaceOptions face_;
   HostContext host_;
   Policy policy_;
-  std::mutex classifier_mu_;
-  std::optional<CommandClassifier> classifier_;
-  std::optional<cordon::Error> classifier_error_;
-  std::mutex warm_mu_;
-  std::thread warm_;  // makes the classifier while the first command's sandbox starts
   SessionInfo info_;
   SteadyClock clock_;
   std::unique_ptr<JudgeProcess> judge_;

@@ -12,9 +12,10 @@ struct Request {
   std::vector<std::string> argv;      // the command and its arguments, or empty with `script`
   std::optional<std::string> script;  // `-c 'SCRIPT'`: run by the shell
   std::string cwd;                    // absolute; empty means the project root
-  bool network = false;               // way out 1 (NET-3), already approved by the face
-  bool outside_sandbox = false;       // way out 2 (NET-4), already approved by the face
+  bool network = false;               // way out 1 (NET-3): asks first (APR-1)
+  bool outside_sandbox = false;       // way out 2 (NET-4): asks a person every time (APR-3)
   std::optional<std::chrono::milliseconds> timeout;
+  std::string reason;                 // the caller's words, shown with any question
 };
 
 }  // namespace cordon

@@ -78,14 +78,6 @@ std::string command_line(const Request& req) {
   return req.script ? *req.script : shell_join(req.argv);
 }
 
-// CMD-4: the face's command policy, while bwrap sets up.
-std::optional<Refusal> command_policy(const Session::PreCheck& check) {
-  if (!check) return std::nullopt;
-  std::optional<Refusal> r = check();
-  trace("run: checked");
-  return r;
-}
-
 LeftoverOwner leftover_owner(const SessionRecord& session) {
   LeftoverOwner owner{kCordonVersion,     session.id,       session.project, getpid(), 0,
                       std::time(nullptr), current_boot_id()};
@@ -118,6 +110,7 @@ struct Session::Ready {
   Command c;
   Planned p;
   LaunchIo io;           // the caller's, plus NET-7's stage when the command uses the proxy
+  std::vector<std::string> approval_notes;  // approvals worth telling: the result's first notes
   bool settled = false;  // run, or refused: nothing left to give up
 
   ~Ready() {
@@ -128,15 +121,26 @@ struct Session::Ready {
 };
 
 // One command, step by step (the steps follow, in this order), up to its launch.
-Session::Prepared Session::prepare_command(const Request& request, const LaunchIo& caller_io,
-                                           const PreCheck& check) {
+Session::Prepared Session::prepare_command(const Request& request, const LaunchIo& caller_io) {
   auto ready = std::make_shared<Ready>();
   Request req = request;
   if (req.cwd.empty()) req.cwd = opts_.cwd;
   ready->io = caller_io;
   trace("run: start");
   Prepared out;
-  if (auto r = plan_and_check(*ready, req, check)) {
+  // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
+  // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
+  // questions, it is checked first: a denied command is refused before anyone is asked.
+  std::optional<ExecGateInput> check = gate_input(req, caller_io);
+  if (gate_exec(*check).asks.empty() && opts_.policy.mode != SandboxMode::kExternal) {
+    commands_->warm();  // PERF-1: the policy's tables are built while the sandbox starts
+  } else if (auto early = asked_first(*ready, *check, req)) {
+    out.result = std::move(*early);
+    return out;
+  } else {
+    check.reset();
+  }
+  if (auto r = plan_and_check(*ready, req, check ? &*check : nullptr)) {
     ready->settled = true;
     out.result = refused(ready->c, *r);
     out.notices = out.result->out.notices;
@@ -147,17 +151,38 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   return out;
 }
 
+// The questions put before the command starts; the result when it ends there.
+std::optional<CommandResult> Session::asked_first(Ready& r, const ExecGateInput& gi,
+                                                  const Request& req) {
+  Asked a = ask_first(gi, req, r.io.cancel_fd);
+  if (!a.refusal && !a.canceled) {
+    r.approval_notes = std::move(a.notes);
+    return std::nullopt;
+  }
+  r.settled = true;
+  if (a.refusal) return refused(r.c, *a.refusal);
+  CommandResult res;  // canceled while its question was open: nothing ran (exit 130)
+  res.out.exit_code = 130;
+  res.out.canceled = true;
+  res.out.notes.push_back(std::move(*a.canceled));
+  return res;
+}
+
 std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
-                                               const PreCheck& check) {
+                                               const ExecGateInput* check) {
   Command& c = r.c;
   if (auto h = current_hold()) return h;  // PROC-3: a held session runs nothing
   // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
   if (auto x = start_sandbox_early(req, r.io, c.early)) return x;
   r.p = plan_command(req, c.early, c.res.out);  // SES-3's leftovers, facts and plan
   // The plan, holds, probe, CMD-4.
-  if (auto x = refusal_before_start(r.p, c.early, check, c.res.out)) return x;
+  if (auto x = refusal_before_start(r.p, c.early, check, req, c.res.out)) return x;
   if (auto x = hand_over(c.early, r.p.plan)) return x;  // the mounts, to the bwrap
-  if (auto x = command_policy(check)) return x;         // CMD-4, while bwrap sets up
+  if (check) {  // CMD-4, while bwrap sets up
+    std::optional<Refusal> x = policy_refusal(*check, req);
+    trace("run: checked");
+    if (x) return x;
+  }
   show_first_notices(r.p.plan, c.res.out);
   // SES-2, before the command starts.
   return write_record(r.p, c.early, c.record, c.res.out.notes);
@@ -168,7 +193,9 @@ CommandResult Session::run(Prepared prepared) {
   if (prepared.result) return std::move(*prepared.result);
   Ready& r = *prepared.ready;
   r.settled = true;
-  return run_started(r.c, r.p, r.io);
+  CommandResult res = run_started(r.c, r.p, r.io);
+  res.out.notes.insert(res.out.notes.begin(), r.approval_notes.begin(), r.approval_notes.end());
+  return res;
 }
 
 CommandResult Session::run_started(Command& c, const Planned& p, const LaunchIo& io) {
@@ -241,7 +268,8 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
 }
 
 std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Early& early,
-                                                     const PreCheck& check, api::ExecResult& out) {
+                                                     const ExecGateInput* check,
+                                                     const Request& req, api::ExecResult& out) {
   RefusalCandidates rc;
   rc.sandboxed = p.plan.runner == Runner::kSandbox;
   rc.plan = p.plan.refusal;
@@ -254,7 +282,7 @@ std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Ear
     if (!pr.ok) rc.probe = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
   }
   if (!first_refusal(rc)) return std::nullopt;
-  if (check) rc.command_policy = check();  // asked once: here, or in command_policy()
+  if (check) rc.command_policy = policy_refusal(*check, req);  // once: here, or while bwrap sets up
   if (!rc.command_policy) first_notices(p.plan, out);
   return first_refusal(rc);
 }

@@ -41,6 +41,8 @@ Status refuse_nul_paths(const SessionOptions& o) {
 Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
   std::unique_ptr<Session> s(new Session(std::move(opts)));
   if (auto st = s->prepare(); !st.ok()) return st.error();
+  s->commands_ =
+      std::make_unique<CommandPolicy>(s->opts_.policy, s->opts_.home, s->record_.project);
   return s;
 }
 

@@ -30,6 +30,7 @@
 #include "plan/request.h"
 #include "render/backend_choice.h"
 #include "render/seatbelt_plan.h"
+#include "session/command_policy.h"
 #include "session/command_result.h"
 #include "session/file_tool_writes.h"
 #include "session/leftover_sweep.h"
@@ -55,6 +56,10 @@ struct SessionOptions {
   // unknown = "ask"): the face's approver, which must outlive the session. Null: such hosts
   // are refused.
   Approver* approver = nullptr;
+  // The ways out a command asks for (Request::network, outside_sandbox) were typed by the
+  // person (the CLI's --network, --outside-sandbox): that is their approval, and no question
+  // is asked for them (APR-7).
+  bool ways_out_approved = false;
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
   unsigned max_session_connections = 0;
@@ -96,14 +101,15 @@ class Session {
   // The hold that refuses sandboxed commands now, if any (PROC-3, SES-3); re-checked each call.
   std::optional<Refusal> current_hold();
 
-  // A last check before the command starts, run while a sandboxed command's bwrap (started
-  // early) waits for its options, so its cost overlaps bwrap's start: the face's command policy
-  // (CMD-4). A refusal stops the command.
-  using PreCheck = std::function<std::optional<Refusal>()>;
+  // CMD-6: the command policy's verdict on a command, as it would run (where the request's cwd
+  // says, inside the project, else at its root).
+  Result<Classification> classify(const Request& req);
 
   // One command runs in two steps, so that a face can show the start notices before it runs.
-  // prepare_command: holds, plan, probe when sandboxed, the check, leftover record; then run:
-  // launch, aftercare. A command prepared and never run gives up its sandbox and its record.
+  // prepare_command: holds, the command policy (CMD-4) and the questions it needs (APR-1, put
+  // through the approver), plan, probe when sandboxed, leftover record; then run: launch,
+  // aftercare. A command prepared and never run gives up its sandbox and its record. A command
+  // canceled while its question was open ends here, with exit 130 and nothing run.
   struct Ready;  // a command ready to run: what run() needs
   struct Prepared {
     // Set when the command ends here, refused before it could start; else `ready` is.
@@ -112,7 +118,7 @@ class Session {
     std::vector<std::string> notices;
     std::shared_ptr<Ready> ready;
   };
-  Prepared prepare_command(const Request& req, const LaunchIo& io, const PreCheck& check = nullptr);
+  Prepared prepare_command(const Request& req, const LaunchIo& io);
   CommandResult run(Prepared prepared);
 
   // Ends a named session: removes its private /tmp and its record (SES-1).
@@ -145,12 +151,26 @@ class Session {
   struct Planned;   // the facts, the plan and the hold the leftovers swept leave
   struct Leftover;  // SES-2: the command's leftover record
   struct Command;   // what a refusal gives up (Early, Leftover) and the result
-  std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const PreCheck& check);
+  // The command policy and the approvals (command_gate.cc): a denied command is refused
+  // before any question, and no question is put whose answer cannot matter.
+  struct Asked {
+    std::optional<Refusal> refusal;      // refused by the policy, the plan, or an answer
+    std::optional<std::string> canceled;  // canceled while a question was open: why
+    std::vector<std::string> notes;      // approvals worth telling, first in the result
+  };
+  ExecGateInput gate_input(const Request& req, const LaunchIo& io) const;
+  std::optional<Refusal> policy_refusal(ExecGateInput gi, const Request& req);
+  Asked ask_first(ExecGateInput gi, const Request& req, int cancel_fd);
+  std::optional<Refusal> pointless_question(const Request& req);
+  std::optional<CommandResult> asked_first(Ready& r, const ExecGateInput& gi, const Request& req);
+  std::string run_folder(const std::string& cwd) const;
+  std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const ExecGateInput* check);
   CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
   std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
   Planned plan_command(const Request& req, const Early& early, api::ExecResult& out);
   std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
-                                              const PreCheck& check, api::ExecResult& out);
+                                              const ExecGateInput* check, const Request& req,
+                                              api::ExecResult& out);
   void show_first_notices(const Plan& plan, api::ExecResult& out);
   void first_notices(const Plan& plan, api::ExecResult& out);
   std::optional<Refusal> write_record(const Planned& p, const Early& early, Leftover& out,
@@ -185,6 +205,7 @@ class Session {
   // NET-8: the connections all this session's commands hold through their proxies at once.
   std::shared_ptr<ConnectionBudget> connections_;
   mutable std::mutex sweep_mu_;
+  std::unique_ptr<CommandPolicy> commands_;  // CMD-4, CMD-6: the classifier, made on first use
 };
 
 }  // namespace cordon
