@@ -231,11 +231,11 @@ class SessionImpl : public Session {
     if (gate_exec(gi).asks.empty() && policy_.mode != SandboxMode::kExternal) {
       check = [this, gi, run_in, &req]() mutable -> std::optional<Refusal> {
         auto v = verdict_for(req, run_in);
-        if (!v.ok()) return Refusal{"unavailable", v.error().message};
+        if (!v.ok()) return Refusal{ErrorKind::kUnavailable, v.error().message};
         gi.verdict = *v;
         ExecGate gate = gate_exec(gi);
         trace("api: command classified");
-        if (gate.refusal) return Refusal{"refused", *gate.refusal};
+        if (gate.refusal) return Refusal{ErrorKind::kRefused, *gate.refusal};
         return std::nullopt;
       };
     } else {
@@ -486,10 +486,10 @@ class SessionImpl : public Session {
     if (c.ok())
       classifier_.emplace(std::move(*c));
     else
-      classifier_error_ = make_error(
-          "unavailable",
-          fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
-                      policy_.source_file, c.error().message));
+      classifier_error_ =
+          make_error(ErrorKind::kUnavailable,
+                     fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
+                                 policy_.source_file, c.error().message));
   }
 
   void warm_classifier() {
@@ -559,7 +559,7 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
     }
   // The system reads a path up to its first NUL: the rest would go unseen (issue 15).
   if (options.cwd.find('\0') != std::string::npos)
-    return normalized(make_error("invalid",
+    return normalized(make_error(ErrorKind::kInvalid,
                                  "the working folder (Options::cwd) holds a NUL byte. Fix: "
                                  "remove it."));
   HostContext host = read_host_context(std::move(env), options.cwd);
