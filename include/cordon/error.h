@@ -16,10 +16,8 @@ struct Error {
   std::string message;  // full sentence(s) a person can act on
   std::string path;     // the path concerned, when there is one
   int sys_errno = 0;    // errno when a syscall failed
-  // The same error in libcordon's own form (its code as SRV-1's word), for the faces.
-  operator cordon::Error() const {  // NOLINT(google-explicit-constructor)
-    return cordon::Error{std::string(to_string(code)), message, path, sys_errno};
-  }
+  // The same error in libcordon's own form (its code as libcordon's kind), for the faces.
+  operator cordon::Error() const;  // NOLINT(google-explicit-constructor)
 };
 
 template <class T>

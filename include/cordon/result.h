@@ -36,17 +36,21 @@ constexpr std::string_view to_string(ErrorCode code) {
   return "refused";
 }
 
-// An Error is for a person: what happened, which path, and the fix.
+// libcordon's own kinds of error, each with the public code it is reported as
+// (src/core/error_code.h). An embedder sees only the ErrorCode (api::Error, cordon/error.h).
+enum class ErrorKind;
+
+// libcordon's error. An Error is for a person: what happened, which path, and the fix.
 struct Error {
-  std::string code;     // stable machine word: "config", "refused", "io", "unavailable", ...
+  ErrorKind code{};     // what went wrong; a default-made Error is a refusal (fails closed)
   std::string message;  // full sentence(s) a person can act on
   std::string path;     // the path concerned, when there is one
   int sys_errno = 0;    // errno when a syscall failed
 };
 
-inline Error make_error(std::string code, std::string message, std::string path = {},
+inline Error make_error(ErrorKind code, std::string message, std::string path = {},
                         int sys_errno = 0) {
-  return Error{std::move(code), std::move(message), std::move(path), sys_errno};
+  return Error{code, std::move(message), std::move(path), sys_errno};
 }
 
 // E is the error type: Error inside libcordon, api::Error (cordon/cordon.h) in the public API.

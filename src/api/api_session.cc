@@ -423,7 +423,7 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
     }
   // The system reads a path up to its first NUL: the rest would go unseen (issue 15).
   if (options.cwd.find('\0') != std::string::npos)
-    return normalized(make_error("invalid",
+    return normalized(make_error(ErrorKind::kInvalid,
                                  "the working folder (Options::cwd) holds a NUL byte. Fix: "
                                  "remove it."));
   HostContext host = read_host_context(std::move(env), options.cwd);

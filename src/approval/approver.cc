@@ -333,7 +333,7 @@ Status Approver::set_away(bool on) {
   std::lock_guard<std::mutex> lock(mu_);
   if (on) {
     if (config_.mode == ApprovalMode::kApproveAll)
-      return make_error("refused",
+      return make_error(ErrorKind::kRefused,
                         "Going away is refused under approve-all: approve-all already "  // APR-4
                         "approves everything but outside_sandbox. Use mode \"manual\" or "
                         "\"auto\" to go away.");

@@ -31,7 +31,8 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
                          {"writable", sp.filters.writable}, {"base", sp.filters.base}};
     j["max_path_filters"] = SeatbeltOptions{}.max_path_filters;
     if (sp.plan.refusal)
-      j["refusal"] = {{"reason", sp.plan.refusal->reason}, {"message", sp.plan.refusal->message}};
+      j["refusal"] = {{"reason", std::string(to_string(sp.plan.refusal->reason))},
+                      {"message", sp.plan.refusal->message}};
     j["notices"] = sp.plan.notices;
     std::printf("%s\n", j.dump(2).c_str());
     return sp.plan.refused() ? kExitRefused : 0;

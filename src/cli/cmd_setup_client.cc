@@ -46,7 +46,7 @@ Result<std::string> back_up(const std::string& path, const std::string& content,
     if (st.ok()) return b;
     if (st.error().sys_errno != EEXIST) return st.error();
   }
-  return make_error("invalid", "too many backups of " + path + " already; remove some");
+  return make_error(ErrorKind::kInvalid, "too many backups of " + path + " already; remove some");
 }
 
 Status carry_out(const SetupStep& s, const CliContext& ctx) {
@@ -59,14 +59,15 @@ Status carry_out(const SetupStep& s, const CliContext& ctx) {
     auto r = run_process(p);
     if (!r.ok()) return r.error();
     if (r->exit_code != 0)
-      return make_error("invalid",
+      return make_error(ErrorKind::kInvalid,
                         fmt::format("`{}` failed (exit status {})", s.argv[0], r->exit_code));
     return ok_status();
   }
   // The file must be as it was when planned: never write over a change made meanwhile.
   auto now = read_existing(s.path);
   if (now.value_or("") != s.before || now.has_value() == s.creates)
-    return make_error("invalid", s.path + " changed while cordon was planning; run it again");
+    return make_error(ErrorKind::kInvalid,
+                      s.path + " changed while cordon was planning; run it again");
   mode_t mode = 0644;
   if (now) {
     struct stat st;

@@ -1533,18 +1533,18 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
     return e;
   };
   if (!builtin_program_tables_error().empty())
-    return make_error(
-        "config", "the built-in read-only tables do not parse: " + builtin_program_tables_error());
+    return make_error(ErrorKind::kConfig, "the built-in read-only tables do not parse: " +
+                                              builtin_program_tables_error());
   for (const auto& t : config.read_only) {
     if (auto err = check_command_entry(t, false))
-      return make_error("config", "[commands] read_only: " + *err + ".");
+      return make_error(ErrorKind::kConfig, "[commands] read_only: " + *err + ".");
     ClassifierEntry e = make(t, "[commands] read_only");
     lists->read_only[e.words[0]].push_back(std::move(e));
   }
   for (auto t : default_denied_entries()) lists->denied.push_back(make(t, "default list"));
   for (const auto& t : config.denied) {
     if (auto err = check_command_entry(t, true))
-      return make_error("config", "[commands] denied: " + *err + ".");
+      return make_error(ErrorKind::kConfig, "[commands] denied: " + *err + ".");
     lists->denied.push_back(make(t, "[commands] denied"));
   }
   lists->sensitive = default_sensitive_paths();
@@ -1560,7 +1560,7 @@ Result<CommandClassifier> CommandClassifier::create(const CommandsConfig& config
     std::string norm = ok ? normalize_path(p[0] == '/' ? p : p.substr(2)) : "";
     if (!ok || norm.empty() || norm == "/" ||
         (p[0] == '~' && (norm == "." || starts_with(norm, ".."))))
-      return make_error("config",
+      return make_error(ErrorKind::kConfig,
                         fmt::format("[commands] denied_paths: \"{}\" must be absolute or start "
                                     "with \"~/\", and not be the root or the home folder.",
                                     p));

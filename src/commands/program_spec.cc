@@ -78,10 +78,12 @@ class SpecParser {
       std::string l = trim(raw);
       if (l.empty() || l[0] == '#') continue;
       if (auto err = one(l))
-        return make_error("config", fmt::format("{}:{}: {}", file_, line_, *err));
+        return make_error(ErrorKind::kConfig, fmt::format("{}:{}: {}", file_, line_, *err));
     }
-    if (auto err = finish()) return make_error("config", fmt::format("{}: {}", file_, *err));
-    if (auto err = resolve()) return make_error("config", fmt::format("{}: {}", file_, *err));
+    if (auto err = finish())
+      return make_error(ErrorKind::kConfig, fmt::format("{}: {}", file_, *err));
+    if (auto err = resolve())
+      return make_error(ErrorKind::kConfig, fmt::format("{}: {}", file_, *err));
     return std::move(out_);
   }
 
@@ -409,9 +411,10 @@ Result<std::vector<std::vector<std::string>>> parse_exact_entries(std::string_vi
     if (l.empty() || l[0] == '#') continue;
     auto w = words_of(l);
     if (w.size() < 2)
-      return make_error("config", fmt::format("{}:{}: an exact entry is a program and its "
-                                              "arguments",
-                                              file, line));
+      return make_error(ErrorKind::kConfig,
+                        fmt::format("{}:{}: an exact entry is a program and its "
+                                    "arguments",
+                                    file, line));
     out.push_back(std::move(w));
   }
   return out;

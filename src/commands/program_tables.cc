@@ -27,8 +27,9 @@ Result<ProgramTables> ProgramTables::build() {
       auto& v = t.by_program_[s.names[n][0]];
       for (const auto& [other, k] : v)
         if (t.specs_[other].names[k] == s.names[n])
-          return make_error("config", "[" + join(s.names[n], " ") + "] is defined twice (" +
-                                          t.specs_[other].file + " and " + s.file + ")");
+          return make_error(ErrorKind::kConfig, "[" + join(s.names[n], " ") +
+                                                    "] is defined twice (" + t.specs_[other].file +
+                                                    " and " + s.file + ")");
       v.emplace_back(i, n);
     }
   }

@@ -79,7 +79,7 @@ class Reader {
 
   Error err(const toml::node& n, const std::string& key, const std::string& what) const {
     auto line = n.source().begin.line;
-    return make_error("config",
+    return make_error(ErrorKind::kConfig,
                       fmt::format("{}:{}: {}: {}. Fix this line of your config, or remove it "
                                   "to use the default.",
                                   file_, line, key, what),
@@ -390,7 +390,7 @@ Status parse_approvals(const Reader& r, const toml::table& t, Policy& p) {
     }
   }
   if (p.approvals.mode == ApprovalMode::kAuto && p.approvals.judge.empty()) {
-    return make_error("config",
+    return make_error(ErrorKind::kConfig,
                       fmt::format("{}: [approvals] mode = \"auto\" needs a judge program: add "
                                   "judge = \"/path/to/judge\" to [approvals], or use mode = "
                                   "\"manual\".",
@@ -490,7 +490,7 @@ Status check_characters(std::string_view text, const std::string& file_name) {
                              : c == '\t' || c == '\n' ||
                                    (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n');
     if (!allowed)
-      return make_error("config",
+      return make_error(ErrorKind::kConfig,
                         fmt::format("{}:{}: the config has a control character (byte 0x{:02x}), "
                                     "which TOML does not allow. Remove it, or write it as an "
                                     "escape inside a string.",
@@ -512,7 +512,7 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
   try {
     root = toml::parse(text, file_name);
   } catch (const toml::parse_error& e) {
-    return make_error("config",
+    return make_error(ErrorKind::kConfig,
                       fmt::format("{}:{}: the config is not valid TOML: {}. Fix that line.",
                                   file_name, e.source().begin.line, e.description()),
                       file_name);

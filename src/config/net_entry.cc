@@ -143,7 +143,7 @@ std::optional<std::string> normalize_host(std::string_view host) {
 
 Result<NetEntry> parse_net_entry(std::string_view text) {
   auto bad = [&](const std::string& why) -> Error {
-    return make_error("config", fmt::format("\"{}\": {}", text, why));
+    return make_error(ErrorKind::kConfig, fmt::format("\"{}\": {}", text, why));
   };
   for (unsigned char c : text)
     if (c >= 0x80)

@@ -1,41 +1,102 @@
 #include "core/error_code.h"
 
+#include "cordon/error.h"
+
 namespace cordon {
 
-const std::vector<std::pair<std::string_view, ErrorCode>>& error_words() {
-  static const std::vector<std::pair<std::string_view, ErrorCode>> words = {
-      // SRV-1's own words, as they are.
-      {"refused", ErrorCode::kRefused},
-      {"held", ErrorCode::kHeld},
-      {"unavailable", ErrorCode::kUnavailable},
-      {"invalid", ErrorCode::kInvalid},
-      {"io", ErrorCode::kIo},
-      // A broken config (CFG-2), an unusable state folder: nothing runs until it is fixed.
-      {"config", ErrorCode::kUnavailable},
-      {"state", ErrorCode::kUnavailable},
-      {"net", ErrorCode::kUnavailable},  // NET-7: the allowlist proxy could not start
-      // No review started, not a git repository (REV-1): the request cannot be answered.
-      {"review", ErrorCode::kInvalid},
-      {"git", ErrorCode::kInvalid},
-      // The sandbox could not be set up for this command (bwrap's start, the seccomp program,
-      // the cgroup, a damaged session record, a launch cordon ended itself): the command did
-      // not run. Reported as refusals, as before the enum, so a caller retrying on
-      // "unavailable" does not loop on a command that cannot be sandboxed.
-      {"spawn", ErrorCode::kRefused},
-      {"exec", ErrorCode::kRefused},
-      {"seccomp", ErrorCode::kRefused},
-      {"cgroup", ErrorCode::kRefused},
-      {"damaged", ErrorCode::kRefused},
-      {"aborted", ErrorCode::kRefused},
-      {"internal", ErrorCode::kRefused},
-  };
-  return words;
+std::string_view to_string(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kRefused:
+      return "refused";
+    case ErrorKind::kHeld:
+      return "held";
+    case ErrorKind::kUnavailable:
+      return "unavailable";
+    case ErrorKind::kInvalid:
+      return "invalid";
+    case ErrorKind::kIo:
+      return "io";
+    case ErrorKind::kConfig:
+      return "config";
+    case ErrorKind::kState:
+      return "state";
+    case ErrorKind::kNet:
+      return "net";
+    case ErrorKind::kReview:
+      return "review";
+    case ErrorKind::kGit:
+      return "git";
+    case ErrorKind::kSpawn:
+      return "spawn";
+    case ErrorKind::kExec:
+      return "exec";
+    case ErrorKind::kSeccomp:
+      return "seccomp";
+    case ErrorKind::kCgroup:
+      return "cgroup";
+    case ErrorKind::kDamaged:
+      return "damaged";
+    case ErrorKind::kAborted:
+      return "aborted";
+    case ErrorKind::kInternal:
+      return "internal";
+  }
+  return "refused";  // not a kind (a cast): fail closed
 }
 
-ErrorCode public_error_code(std::string_view word) {
-  for (const auto& [w, code] : error_words())
-    if (w == word) return code;
+ErrorCode public_error_code(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kHeld:
+      return ErrorCode::kHeld;
+    case ErrorKind::kUnavailable:
+    case ErrorKind::kConfig:
+    case ErrorKind::kState:
+    case ErrorKind::kNet:
+      return ErrorCode::kUnavailable;
+    case ErrorKind::kInvalid:
+    case ErrorKind::kReview:
+    case ErrorKind::kGit:
+      return ErrorCode::kInvalid;
+    case ErrorKind::kIo:
+      return ErrorCode::kIo;
+    // The sandbox could not be set up for this command: the command did not run. Refusals, so
+    // that a caller retrying on "unavailable" does not loop on a command that cannot be
+    // sandboxed.
+    case ErrorKind::kRefused:
+    case ErrorKind::kSpawn:
+    case ErrorKind::kExec:
+    case ErrorKind::kSeccomp:
+    case ErrorKind::kCgroup:
+    case ErrorKind::kDamaged:
+    case ErrorKind::kAborted:
+    case ErrorKind::kInternal:
+      break;
+  }
   return ErrorCode::kRefused;
 }
 
+ErrorKind error_kind(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kHeld:
+      return ErrorKind::kHeld;
+    case ErrorCode::kUnavailable:
+      return ErrorKind::kUnavailable;
+    case ErrorCode::kInvalid:
+      return ErrorKind::kInvalid;
+    case ErrorCode::kIo:
+      return ErrorKind::kIo;
+    case ErrorCode::kRefused:
+      break;
+  }
+  return ErrorKind::kRefused;
+}
+
 }  // namespace cordon
+
+namespace cordon::api {
+
+Error::operator cordon::Error() const {
+  return cordon::Error{error_kind(code), message, path, sys_errno};
+}
+
+}  // namespace cordon::api

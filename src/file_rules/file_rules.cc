@@ -164,7 +164,7 @@ bool in_proc_or_sys(std::string_view abs) {
 }
 
 Error refuse_not_regular(std::string_view shown, std::string_view abs) {
-  return make_error("refused",
+  return make_error(ErrorKind::kRefused,
                     fmt::format("refused: {} is not a regular file; the file tools work only on "
                                 "regular files",
                                 shown),
@@ -173,13 +173,13 @@ Error refuse_not_regular(std::string_view shown, std::string_view abs) {
 
 Error refuse_kernel_file(std::string_view shown, std::string_view abs) {
   return make_error(
-      "refused",
+      ErrorKind::kRefused,
       fmt::format("refused: {} is in /proc or /sys; the file tools do not read there", shown),
       std::string(abs));
 }
 
 Error refuse_too_large(std::string_view shown, std::string_view abs) {
-  return make_error("refused",
+  return make_error(ErrorKind::kRefused,
                     fmt::format("refused: {} is larger than 16 MiB; the file tools read files up "
                                 "to 16 MiB",
                                 shown),
@@ -190,7 +190,7 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
                                 const std::string& abs, const FileFacts& facts) {
   FileDecision d;
   const std::string shown = req.path.empty() ? abs : req.path;
-  auto refuse = [&](const char* code, std::string message) {
+  auto refuse = [&](ErrorKind code, std::string message) {
     d.verdict = Verdict::kRefuse;
     d.error = make_error(code, std::move(message), abs, 0);
     return d;
@@ -201,12 +201,13 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
     return d;
   };
   const char* tool = to_string(req.tool);
-  if (req.path.empty()) return refuse("invalid", fmt::format("{}: no path was given", tool));
+  if (req.path.empty())
+    return refuse(ErrorKind::kInvalid, fmt::format("{}: no path was given", tool));
   if (req.path.find('\0') != std::string::npos)
-    return refuse("invalid", fmt::format("{}: the path holds a NUL byte", tool));
+    return refuse(ErrorKind::kInvalid, fmt::format("{}: the path holds a NUL byte", tool));
   if (facts.err != 0)
-    return refuse("io", fmt::format("{}: {} cannot be examined ({}); nothing was done", tool, shown,
-                                    std::strerror(facts.err)));
+    return refuse(ErrorKind::kIo, fmt::format("{}: {} cannot be examined ({}); nothing was done",
+                                              tool, shown, std::strerror(facts.err)));
 
   const std::string real = facts.real.empty() ? abs : normalize_path(facts.real);
   d.target = real;
@@ -216,11 +217,11 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
   // FILE-3: a link inside the project that leads out of it is refused, naming where it leads.
   if (path_within(abs, ctx.project) && !path_within(real, ctx.project)) {
     if (facts.kind == Kind::kSymlink)
-      return refuse("refused",
+      return refuse(ErrorKind::kRefused,
                     fmt::format("refused: {} is a symlink leading out of the project, to {}; the "
                                 "file tools do not follow links out of the project",
                                 shown, real));
-    return refuse("refused",
+    return refuse(ErrorKind::kRefused,
                   fmt::format("refused: {} leads out of the project through a symlink, to {}; "
                               "the file tools do not follow links out of the project",
                               shown, real));
@@ -230,7 +231,7 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
   const HiddenPath* hidden = hidden_match(ctx, abs);
   if (!hidden) hidden = hidden_match(ctx, real);
   if (hidden)
-    return refuse("refused",
+    return refuse(ErrorKind::kRefused,
                   fmt::format("refused: {} is hidden from sandboxed commands ({}, {}); the file "
                               "tools do not read or write hidden paths",
                               shown, hidden->entry, hidden->why));
@@ -239,19 +240,20 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
   if (in_proc_or_sys(abs) || in_proc_or_sys(real) || facts.kernel_fs)
     return refuse_with(refuse_kernel_file(shown, abs));
   if (facts.dangling)
-    return refuse("refused",
+    return refuse(ErrorKind::kRefused,
                   fmt::format("refused: {} is a symlink to {}, which does not exist; the file "
                               "tools do not create files through a link",
                               shown, real));
   if (facts.real_kind == Kind::kMissing) {
     if (req.tool != FileTool::kWrite)
-      return refuse("invalid", fmt::format("{}: {} does not exist", tool, shown));
+      return refuse(ErrorKind::kInvalid, fmt::format("{}: {} does not exist", tool, shown));
   } else if (!(facts.real_kind == Kind::kFile ||
                (req.tool == FileTool::kSearch && facts.real_kind == Kind::kDir))) {
     if (req.tool == FileTool::kSearch)
-      return refuse("refused", fmt::format("refused: {} is neither a folder nor a regular file; "
-                                           "search works only on folders and regular files",
-                                           shown));
+      return refuse(ErrorKind::kRefused,
+                    fmt::format("refused: {} is neither a folder nor a regular file; "
+                                "search works only on folders and regular files",
+                                shown));
     return refuse_with(refuse_not_regular(shown, abs));
   }
 

@@ -13,7 +13,7 @@ namespace cordon {
 Result<std::shared_ptr<const LineMatcher>> LineMatcher::compile(std::string_view pattern,
                                                                 bool fixed_string,
                                                                 bool ignore_case) {
-  if (pattern.empty()) return make_error("invalid", "search: the pattern is empty");
+  if (pattern.empty()) return make_error(ErrorKind::kInvalid, "search: the pattern is empty");
   RE2::Options opt;
   opt.set_log_errors(false);
   opt.set_literal(fixed_string);
@@ -21,10 +21,11 @@ Result<std::shared_ptr<const LineMatcher>> LineMatcher::compile(std::string_view
   opt.set_encoding(RE2::Options::EncodingUTF8);
   auto re = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), opt);
   if (!re->ok())
-    return make_error("invalid", fmt::format("search: the pattern does not compile ({}); it is "
-                                             "an RE2 regular expression, or set fixed_string "
-                                             "to search for the text as written",
-                                             re->error()));
+    return make_error(ErrorKind::kInvalid,
+                      fmt::format("search: the pattern does not compile ({}); it is "
+                                  "an RE2 regular expression, or set fixed_string "
+                                  "to search for the text as written",
+                                  re->error()));
   std::shared_ptr<LineMatcher> m(new LineMatcher());
   m->re_ = std::move(re);
   // Matching line by line costs a call per line; most files hold no match at all, so one pass

@@ -125,27 +125,27 @@ Result<Replacement> replace_exact(std::string_view text, std::string_view old_te
                                   std::string_view new_text, bool replace_all,
                                   std::string_view shown_path) {
   if (old_text.empty())
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("edit_file: old_string is empty; to write {} whole, use "
                                   "write_file",
                                   shown_path),
                       std::string(shown_path));
   if (old_text == new_text)
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("edit_file: old_string and new_string are the same, so the "
                                   "edit would change nothing in {}",
                                   shown_path),
                       std::string(shown_path));
   size_t n = count_occurrences(text, old_text);
   if (n == 0)
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("edit_file: old_string was not found in {}; it must match the "
                                   "file exactly, spaces, tabs and line ends included (read the "
                                   "file again and copy the text)",
                                   shown_path),
                       std::string(shown_path));
   if (n > 1 && !replace_all)
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("edit_file: old_string occurs {} times in {}; give more "
                                   "surrounding text so that it matches once, or set "
                                   "replace_all to change every one",

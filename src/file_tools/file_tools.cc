@@ -90,10 +90,12 @@ std::string changed_message(const std::string& shown) {
 
 Error open_error(int e, const std::string& shown, const std::string& abs) {
   if (e == ELOOP || e == ENOTDIR || e == EXDEV)
-    return make_error("refused", changed_message(shown), abs, e);
-  if (e == ENOENT) return make_error("invalid", fmt::format("{} does not exist", shown), abs, e);
+    return make_error(ErrorKind::kRefused, changed_message(shown), abs, e);
+  if (e == ENOENT)
+    return make_error(ErrorKind::kInvalid, fmt::format("{} does not exist", shown), abs, e);
   if (e == ENXIO) return refuse_not_regular(shown, abs);
-  return make_error("io", fmt::format("{} cannot be opened ({})", shown, std::strerror(e)), abs, e);
+  return make_error(ErrorKind::kIo,
+                    fmt::format("{} cannot be opened ({})", shown, std::strerror(e)), abs, e);
 }
 
 // Opens `name` in `dirfd` for reading, and only if it is a regular file that is not a kernel
@@ -107,11 +109,11 @@ Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string
   Fd path_fd(::openat(dirfd, name.c_str(), kOpenPathOnly | O_NOFOLLOW | O_CLOEXEC));
   if (!path_fd.ok()) return open_error(errno, shown, abs);
   if (::fstat(path_fd.get(), &st) < 0) return open_error(errno, shown, abs);
-  if (S_ISLNK(st.st_mode)) return make_error("refused", changed_message(shown), abs);
+  if (S_ISLNK(st.st_mode)) return make_error(ErrorKind::kRefused, changed_message(shown), abs);
   if (!S_ISREG(st.st_mode)) return refuse_not_regular(shown, abs);
   if (on_kernel_fs(path_fd.get())) return refuse_kernel_file(shown, abs);
   if (expect && expect->ino != 0 && (st.st_dev != expect->dev || st.st_ino != expect->ino))
-    return make_error("refused", changed_message(shown), abs);
+    return make_error(ErrorKind::kRefused, changed_message(shown), abs);
   if (static_cast<uint64_t>(st.st_size) > kFileToolMaxBytes) return refuse_too_large(shown, abs);
   Fd fd(reopen_for_reading(path_fd.get()));
   if (!fd.ok() && (errno == ENOENT || errno == ENOTDIR))
@@ -121,7 +123,7 @@ Result<Fd> open_regular_at(int dirfd, const std::string& name, const std::string
   struct stat again;
   if (::fstat(fd.get(), &again) < 0) return open_error(errno, shown, abs);
   if (again.st_dev != st.st_dev || again.st_ino != st.st_ino || !S_ISREG(again.st_mode))
-    return make_error("refused", changed_message(shown), abs);
+    return make_error(ErrorKind::kRefused, changed_message(shown), abs);
   st = again;
   return fd;
 }
@@ -141,8 +143,9 @@ Result<std::string> read_capped(int fd, const std::string& shown, const std::str
     ssize_t r = ::read(fd, data.data() + off, data.size() - off);
     if (r < 0) {
       if (errno == EINTR) continue;
-      return make_error("io", fmt::format("{} cannot be read ({})", shown, std::strerror(errno)),
-                        abs, errno);
+      return make_error(ErrorKind::kIo,
+                        fmt::format("{} cannot be read ({})", shown, std::strerror(errno)), abs,
+                        errno);
     }
     if (r == 0) break;
     off += static_cast<size_t>(r);
@@ -190,7 +193,7 @@ Result<Fd> make_parents(const std::string& parent, const std::string& shown,
       if (::mkdirat(dir.get(), part.c_str(), 0777) == 0) {
         created.push_back(so_far);
       } else if (errno != EEXIST) {
-        return make_error("io",
+        return make_error(ErrorKind::kIo,
                           fmt::format("the folder {} cannot be created for {} ({})", so_far, shown,
                                       error_text(errno)),
                           so_far, errno);
@@ -212,7 +215,7 @@ Status write_all(int fd, std::string_view data) {
     ssize_t w = ::write(fd, data.data() + off, data.size() - off);
     if (w < 0) {
       if (errno == EINTR) continue;
-      return make_error("io", error_text(errno), "", errno);
+      return make_error(ErrorKind::kIo, error_text(errno), "", errno);
     }
     off += static_cast<size_t>(w);
   }
@@ -243,13 +246,13 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
         struct stat st;
         if (::lstat(a.c_str(), &st) == 0 && S_ISREG(st.st_mode))
           return make_error(
-              "invalid", fmt::format("{} cannot be written: {} is a file, not a folder", shown, a),
-              a, e);
+              ErrorKind::kInvalid,
+              fmt::format("{} cannot be written: {} is a file, not a folder", shown, a), a, e);
       }
     }
     if (e != ENOENT) return open_error(e, shown, parent);
     if (!create_dirs)
-      return make_error("invalid",
+      return make_error(ErrorKind::kInvalid,
                         fmt::format("the folder {} does not exist, and the file tools create "
                                     "folders only inside the project and the writable folders",
                                     parent),
@@ -264,7 +267,8 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
   auto look = [&]() -> Status {
     if (::fstatat(dir.get(), name.c_str(), &cur, AT_SYMLINK_NOFOLLOW) == 0) {
       exists = true;
-      if (S_ISLNK(cur.st_mode)) return make_error("refused", changed_message(shown), target);
+      if (S_ISLNK(cur.st_mode))
+        return make_error(ErrorKind::kRefused, changed_message(shown), target);
       if (!S_ISREG(cur.st_mode)) return refuse_not_regular(shown, target);
     } else if (errno == ENOENT) {
       exists = false;
@@ -272,7 +276,7 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
       return open_error(errno, shown, target);
     }
     if (expect && (!exists || !same_identity(cur, *expect)))
-      return make_error("refused",
+      return make_error(ErrorKind::kRefused,
                         fmt::format("refused: {} changed between the read and the write; nothing "
                                     "was written: read it again and redo the edit",
                                     shown),
@@ -290,7 +294,7 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
                 existed ? 0600 : 0666));
   if (!t.ok())
     return make_error(
-        "io",
+        ErrorKind::kIo,
         fmt::format("a temporary file cannot be made beside {} ({})", shown, error_text(errno)),
         path_join(parent, tmp), errno);
   auto fail = [&](Error e) -> Result<Replaced> {
@@ -299,7 +303,8 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
     return e;
   };
   if (auto s = write_all(t.get(), content); !s)
-    return fail(make_error("io", fmt::format("{} cannot be written ({})", shown, s.error().message),
+    return fail(make_error(ErrorKind::kIo,
+                           fmt::format("{} cannot be written ({})", shown, s.error().message),
                            target, s.error().sys_errno));
   if (existed) {
     // Owner first: chown clears set-id bits, which fchmod then puts back. Only root may give a
@@ -308,19 +313,22 @@ Result<Replaced> replace_atomically(const std::string& target, std::string_view 
       (void)!::fchown(t.get(), before.st_uid, before.st_gid);
     if (::fchmod(t.get(), before.st_mode & 07777) < 0)
       return fail(make_error(
-          "io", fmt::format("the permissions of {} cannot be kept ({})", shown, error_text(errno)),
+          ErrorKind::kIo,
+          fmt::format("the permissions of {} cannot be kept ({})", shown, error_text(errno)),
           target, errno));
   }
   if (::fsync(t.get()) < 0)
-    return fail(make_error("io", fmt::format("{} cannot be synced ({})", shown, error_text(errno)),
+    return fail(make_error(ErrorKind::kIo,
+                           fmt::format("{} cannot be synced ({})", shown, error_text(errno)),
                            target, errno));
   // A last look: nothing may have taken the target's place meanwhile.
   if (auto s = look(); !s) return fail(s.error());
   if (!expect && existed != exists)
-    return fail(make_error("refused", changed_message(shown), target));
+    return fail(make_error(ErrorKind::kRefused, changed_message(shown), target));
   if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) < 0)
-    return fail(make_error(
-        "io", fmt::format("{} cannot be replaced ({})", shown, error_text(errno)), target, errno));
+    return fail(make_error(ErrorKind::kIo,
+                           fmt::format("{} cannot be replaced ({})", shown, error_text(errno)),
+                           target, errno));
   ::fsync(dir.get());
   return out;
 }
@@ -434,7 +442,7 @@ Result<Reply<ReadFileResult>> read_file(const FileContext& ctx, const ReadFileRe
   auto data = read_capped(fd->get(), req.path, d.target, static_cast<uint64_t>(st.st_size));
   if (!data) return data.error();
   if (looks_binary(*data))
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("{} looks like a binary file (it holds NUL bytes); read_file "
                                   "returns text only",
                                   req.path),
@@ -525,7 +533,7 @@ class SearchWalk {
     }
     auto data = read_capped(fd->get(), abs, abs, static_cast<uint64_t>(st.st_size));
     if (!data) {
-      if (data.error().code == "refused")
+      if (data.error().code == ErrorKind::kRefused)
         ++out_.large_files_skipped;  // it grew past the limit while being read
       else
         ++out_.unreadable_skipped;
@@ -636,8 +644,9 @@ Result<SearchResult> search(const FileContext& ctx, const SearchRequest& req) {
   FileDecision d = judge(ctx, FileTool::kSearch, path, std::nullopt, facts);
   if (d.verdict == Verdict::kRefuse) return d.error;
   if (d.verdict == Verdict::kAsk)  // the rules never ask for search; stay strict if they do
-    return make_error(
-        "refused", fmt::format("refused: search would need approval: {}", d.ask.reason), d.target);
+    return make_error(ErrorKind::kRefused,
+                      fmt::format("refused: search would need approval: {}", d.ask.reason),
+                      d.target);
   auto m = LineMatcher::compile(req.pattern, req.fixed_string, req.ignore_case);
   if (!m) return m.error();
   SearchResult out;

@@ -108,8 +108,8 @@ Result<Beneath> Beneath::open(const std::string& root) {
   b.root_ = root;
   b.fd_ = Fd(::open(root.c_str(), kOpenPathOnly | O_DIRECTORY | O_CLOEXEC));
   if (b.fd_.fd < 0)
-    return make_error("io", fmt::format("cannot open {} ({})", root, std::strerror(errno)), root,
-                      errno);
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot open {} ({})", root, std::strerror(errno)), root, errno);
   return b;
 }
 
@@ -159,21 +159,22 @@ Status Beneath::rename(const std::string& rel, const std::string& dest_dir_rel,
                        const std::string& new_name) const {
   std::vector<std::string> parts = components(rel);
   if (parts.empty() || new_name.empty() || new_name.find('/') != std::string::npos)
-    return make_error("invalid", "nothing to rename", rel, EINVAL);
+    return make_error(ErrorKind::kInvalid, "nothing to rename", rel, EINVAL);
   std::string base = parts.back();
   parts.pop_back();
   Fd from(open_beneath(fd_.fd, join(parts, "/"), kOpenPathOnly | O_DIRECTORY));
   if (from.fd < 0)
-    return make_error("io",
+    return make_error(ErrorKind::kIo,
                       fmt::format("cannot open the folder of {} ({})", rel, std::strerror(errno)),
                       rel, errno);
   Fd to(open_beneath(fd_.fd, dest_dir_rel, kOpenPathOnly | O_DIRECTORY));
   if (to.fd < 0)
-    return make_error("io", fmt::format("cannot open {} ({})", dest_dir_rel, std::strerror(errno)),
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot open {} ({})", dest_dir_rel, std::strerror(errno)),
                       dest_dir_rel, errno);
   if (rename_no_replace(from.fd, base.c_str(), to.fd, new_name.c_str()) != 0)
-    return make_error("io", fmt::format("cannot move {} ({})", rel, std::strerror(errno)), rel,
-                      errno);
+    return make_error(ErrorKind::kIo, fmt::format("cannot move {} ({})", rel, std::strerror(errno)),
+                      rel, errno);
   return ok_status();
 }
 

@@ -36,7 +36,7 @@ Result<GitOutput> run_git(const std::vector<std::string>& args, const std::strin
                           const std::vector<std::pair<std::string, std::string>>& extra_env,
                           const std::string& input, std::chrono::milliseconds timeout) {
   std::string git = find_git(env);
-  if (git.empty()) return make_error("git", "git is not installed");
+  if (git.empty()) return make_error(ErrorKind::kGit, "git is not installed");
   ProcessSpec spec;
   spec.path = git;
   spec.argv = {"git"};

@@ -59,14 +59,14 @@ Result<Policy> load_user_policy(const Folders& folders) {
       p.source_file = file;
       return p;
     }
-    return make_error("config",
+    return make_error(ErrorKind::kConfig,
                       fmt::format("{}: cannot read the config ({}). Fix its permissions.", file,
                                   std::strerror(errno)),
                       file, errno);
   }
   auto text = read_file(file, 4 << 20);
   if (!text.ok())
-    return make_error("config", fmt::format("{}: {}", file, text.error().message), file);
+    return make_error(ErrorKind::kConfig, fmt::format("{}: {}", file, text.error().message), file);
   return parse_config(*text, file);
 }
 

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "core/error_code.h"
 #include "core/strings.h"
 
 namespace cordon::rpc {
@@ -125,8 +124,6 @@ int jsonrpc_code(ErrorCode code) {
   }
   return kRefusedCode;
 }
-
-int code_for_reason(std::string_view reason) { return jsonrpc_code(public_error_code(reason)); }
 
 void LineFramer::feed(std::string_view data, std::vector<Line>& out) {
   while (!data.empty()) {

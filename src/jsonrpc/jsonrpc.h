@@ -44,10 +44,6 @@ inline constexpr int kUnavailableCode = -32003;
 // invalid params, kIo goes out as unavailable (SRV-1 has no word for it).
 int jsonrpc_code(ErrorCode code);
 
-// The error code for one of SRV-1's reasons (or any of libcordon's error words, through
-// public_error_code: core/error_code.h).
-int code_for_reason(std::string_view reason);
-
 // Splits a byte stream into lines ('\n'; a '\r' before it is dropped).
 class LineFramer {
  public:

@@ -8,7 +8,7 @@ namespace cordon::rpc {
 
 namespace {
 
-Error invalid_arguments(std::string message) { return make_error("invalid", std::move(message)); }
+Error invalid_arguments(std::string message) { return make_error(ErrorKind::kInvalid, std::move(message)); }
 
 json moved_json(const std::vector<api::Moved>& moved) {
   json a = json::array();
@@ -253,15 +253,17 @@ json to_json(const api::SandboxStatus& s) {
   return j;
 }
 
-std::string wire_reason(const Error& e) {
-  // libcordon's word, through the one mapping (core/error_code.h); SRV-1 has no "io".
+ErrorCode wire_code(const Error& e) {
+  // libcordon's kind, through the one mapping (core/error_code.h); SRV-1 has no "io".
   const ErrorCode code = public_error_code(e.code);
-  return std::string(to_string(code == ErrorCode::kIo ? ErrorCode::kUnavailable : code));
+  return code == ErrorCode::kIo ? ErrorCode::kUnavailable : code;
 }
 
+std::string wire_reason(const Error& e) { return std::string(to_string(wire_code(e))); }
+
 json error_response(const json& id, const Error& e) {
-  std::string reason = wire_reason(e);
-  return make_error_reply(id, code_for_reason(reason), e.message, reason);
+  const ErrorCode code = wire_code(e);
+  return make_error_reply(id, jsonrpc_code(code), e.message, std::string(to_string(code)));
 }
 
 }  // namespace cordon::rpc

@@ -35,7 +35,9 @@ json to_json(const api::Classification& c);
 json to_json(const api::ReviewReport& r);
 json to_json(const api::SandboxStatus& s);
 
-// SRV-1's reason word for an Error of the library: refused, held, unavailable or invalid.
+// SRV-1's code for an Error of the library: refused, held, unavailable or invalid.
+ErrorCode wire_code(const Error& e);
+// Its word, data.reason.
 std::string wire_reason(const Error& e);
 // The JSON-RPC error response for an Error of the library (SRV-1: data.reason).
 json error_response(const json& id, const Error& e);

@@ -51,13 +51,13 @@ std::vector<std::string> output_terminals() {
 Result<ProcessOutcome> launch_seatbelt(const Plan& plan, const std::string& profile,
                                        const std::string& sandbox_exec, const LaunchIo& io,
                                        const std::function<void(pid_t)>& on_started) {
-  if (plan.refused()) return make_error("refused", plan.refusal->message);
+  if (plan.refused()) return make_error(ErrorKind::kRefused, plan.refusal->message);
   if (plan.runner != Runner::kSandbox || profile.empty() || plan.argv.empty())
-    return make_error("invalid", "launch_seatbelt: the plan is not a sandboxed command");
+    return make_error(ErrorKind::kInvalid, "launch_seatbelt: the plan is not a sandboxed command");
   // sandbox-exec would say so in its own words, after the profile was applied: the command is
   // looked up in the plan's PATH first, so a missing one reads as it does everywhere else.
   if (resolve_command(plan.argv[0], plan.env, plan.cwd).empty())
-    return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+    return make_error(ErrorKind::kExec, plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
   ProcessSpec spec = seatbelt_process_spec(plan, profile, sandbox_exec, io);
   // PROC-1 without a pid namespace: the group ends with the command; a process that left it
   // (setsid) is found by this marker in its environment, and ended too (PROC-3 if it cannot be).

@@ -14,10 +14,10 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   ProcessSpec spec;
   FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
   if (found.path.empty())
-    return make_error("exec", plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+    return make_error(ErrorKind::kExec, plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
   if (!found.runnable)  // RES-4: found, but it cannot be run
-    return make_error("exec", plan.argv[0] + ": cannot run it (Permission denied)", found.path,
-                      EACCES);
+    return make_error(ErrorKind::kExec, plan.argv[0] + ": cannot run it (Permission denied)",
+                      found.path, EACCES);
   spec.path = found.path;
   spec.argv = plan.argv;
   spec.env = plan.env;

@@ -23,7 +23,7 @@ std::optional<Refusal> check_argument_budget(const std::vector<std::string>& arg
   for (const auto& a : argv) {
     args += a.size() + 1 + sizeof(char*);
     if (b.max_string && a.size() + 1 > b.max_string)
-      return Refusal{"refused",
+      return Refusal{ErrorKind::kRefused,
                      fmt::format("one argument of the command is {} bytes, more than the "
                                  "system's limit for a single argument ({} bytes). Fix: pass "
                                  "the data to the command through a file in the project or {}.",
@@ -32,7 +32,7 @@ std::optional<Refusal> check_argument_budget(const std::vector<std::string>& arg
   for (const auto& [k, v] : env.vars) {
     envb += k.size() + v.size() + 2 + sizeof(char*);
     if (b.max_string && k.size() + v.size() + 2 > b.max_string)
-      return Refusal{"refused",
+      return Refusal{ErrorKind::kRefused,
                      fmt::format("the environment variable {} is {} bytes, more than the "
                                  "system's limit for a single string ({} bytes). Fix: unset it "
                                  "before starting cordon, or pass its data through a file.",
@@ -57,7 +57,7 @@ std::optional<Refusal> check_argument_budget(const std::vector<std::string>& arg
     largest = prefix;
     fix = b.prefix_fix;
   }
-  return Refusal{"refused",
+  return Refusal{ErrorKind::kRefused,
                  fmt::format("the sandbox for this command needs {} bytes of arguments and "
                              "environment, more than the system's argument limit ({} bytes, "
                              "{} of them kept for the system's own strings): the largest part "

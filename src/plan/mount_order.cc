@@ -21,7 +21,7 @@ bool conflicts(const MountOp& earlier, const MountOp& later) {
 }
 
 Refusal conflict_refusal(const MountOp& earlier, const MountOp& later) {
-  return Refusal{"invalid",
+  return Refusal{ErrorKind::kInvalid,
                  fmt::format("the sandbox would bind {} writable over {} ({}), which an earlier "
                              "mount made read-only ({}). The command was not run. Fix: remove "
                              "one of the two from the configuration ([sandbox] writable, "

@@ -8,6 +8,7 @@
 
 #include "config/policy.h"
 #include "core/env.h"
+#include "core/error_code.h"
 
 namespace cordon {
 
@@ -49,9 +50,10 @@ struct SeccompRule {
   std::string why;
 };
 
-// What a refused command gets: a message for a person and the stable reason word.
+// What a refused command gets: a message for a person and the kind of refusal (its word is
+// `cordon policy --json`'s refusal reason; the public code is derived from it).
 struct Refusal {
-  std::string reason;   // "refused", "unavailable", "held", "invalid", "config"
+  ErrorKind reason{};   // kRefused, kUnavailable, kHeld, kInvalid or kConfig
   std::string message;  // starts with what happened, ends with the fix
 };
 

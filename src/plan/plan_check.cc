@@ -16,7 +16,7 @@ bool has_nul(std::string_view s) { return s.find('\0') != std::string_view::npos
 std::string before_nul(std::string_view s) { return std::string(s.substr(0, s.find('\0'))); }
 
 Refusal invalid(std::string what) {
-  return Refusal{"invalid",
+  return Refusal{ErrorKind::kInvalid,
                  fmt::format("{}: a NUL byte or a relative path cannot reach a sandbox (it would "
                              "end one of the sandbox's options and start another). The command "
                              "was not run. Fix: remove it.",

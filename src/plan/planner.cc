@@ -138,7 +138,7 @@ void plan_hidden_links(const Facts& facts, const HiddenFact& h,
 // FS-4, FS-5, FS-7: hidden paths become empty read-only files and folders.
 void plan_hidden(const Facts& facts, const std::vector<std::string>& visible_tmp_roots, Plan& p) {
   if (!facts.hidden_links_refusal.empty()) {
-    p.refusal = Refusal{"refused", facts.hidden_links_refusal};
+    p.refusal = Refusal{ErrorKind::kRefused, facts.hidden_links_refusal};
     return;
   }
   std::vector<HideTarget> targets;
@@ -268,7 +268,7 @@ Plan plan_start(const Policy& policy, const Facts& facts, const Request& req,
 std::optional<Refusal> request_refusal(const Policy& policy, const Facts& facts, const Request& req,
                                        const Plan& p) {
   if (p.argv.empty() || p.argv[0].empty())
-    return Refusal{"invalid",
+    return Refusal{ErrorKind::kInvalid,
                    "no command was given. Fix: name one after `--`, or give a script with "
                    "`-c 'SCRIPT'`."};
   if (auto r = check_request(req)) return r;
@@ -278,7 +278,7 @@ std::optional<Refusal> request_refusal(const Policy& policy, const Facts& facts,
     if (auto r = project_refusal(facts)) return r;
   // CFG-5: a config file inside the project could widen or switch off its own sandbox.
   if (!facts.config_real.empty() && path_within(facts.config_real, facts.project))
-    return Refusal{"config",
+    return Refusal{ErrorKind::kConfig,
                    fmt::format("the config file {} lies inside the project {}, so the project "
                                "could change its own sandbox; it is not read. Fix: point "
                                "CORDON_HOME or XDG_CONFIG_HOME outside the project.",
@@ -287,7 +287,7 @@ std::optional<Refusal> request_refusal(const Policy& policy, const Facts& facts,
   if (policy.mode == SandboxMode::kOn && (req.network || req.outside_sandbox) &&
       policy.escape == EscapeMode::kNever)
     return Refusal{
-        "refused",
+        ErrorKind::kRefused,
         fmt::format("{} was requested, but [sandbox] escape = \"never\" in {} "
                     "removes both ways out of the sandbox. The command was not run. "
                     "Fix: run it without {}, or change escape in that file.",
@@ -334,26 +334,26 @@ Plan plan_unconfined(const Policy& policy, const Facts& facts, const Request& re
 std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
                                        const PlanOptions& opt) {
   if (opt.backend == Backend::kBwrap && facts.machine.bwrap.empty())
-    return Refusal{"unavailable",
+    return Refusal{ErrorKind::kUnavailable,
                    "the sandbox is unavailable: bwrap (bubblewrap) is not installed. Fix: "
                    "install the `bubblewrap` package (sudo apt-get install bubblewrap), or set "
                    "[sandbox] mode = \"external\" when this machine is itself the boundary."};
   if (opt.backend == Backend::kSeatbelt && facts.machine.sandbox_exec.empty())
-    return Refusal{"unavailable",
+    return Refusal{ErrorKind::kUnavailable,
                    fmt::format("the sandbox is unavailable: /usr/bin/sandbox-exec is missing. "
                                "Fix: set [sandbox] mode = \"external\" in {} when this machine "
                                "is itself the boundary, or mode = \"off\" to run commands "
                                "unconfined.",
                                config_name(policy, facts))};
   if (facts.project.size() > opt.max_project_path)
-    return Refusal{"refused",
+    return Refusal{ErrorKind::kRefused,
                    fmt::format("the project path is {} bytes long, more than the {} bytes the "
                                "sandbox supports. Fix: move the project to a shorter "  // FS-11
                                "path.",
                                facts.project.size(), opt.max_project_path)};
   if (!facts.project_searchable)
     return Refusal{
-        "refused",
+        ErrorKind::kRefused,
         fmt::format("the project root {} cannot be searched (its permissions are "
                     "{:o}), so no sandboxed command can run in it. Fix: "  // FS-10
                     "restore its permissions on the host, for example `chmod u+rwx "
@@ -362,7 +362,7 @@ std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
   for (const char* sub : {"sessions", "checkpoints"}) {
     std::string d = path_join(facts.folders.data, sub);
     if (path_within(d, facts.project))
-      return Refusal{"refused",
+      return Refusal{ErrorKind::kRefused,
                      fmt::format("the project {} contains cordon's own {} folder ({}), which "
                                  "commands must not see. Fix: point CORDON_HOME or "  // FS-8
                                  "XDG_DATA_HOME outside the project.",
@@ -383,7 +383,7 @@ std::optional<Refusal> writable_roots(const Policy& policy, const Facts& facts, 
     }
     if (w.real == "/" || path_within(facts.home, w.real))
       return Refusal{
-          "config",
+          ErrorKind::kConfig,
           fmt::format("the writable path {} resolves to {}, which contains the whole "
                       "home folder. Fix: name a narrower folder in [sandbox] writable "
                       "in {}.",
@@ -416,7 +416,7 @@ void plan_mounts_within_budget(const Policy& policy, const Facts& facts, const R
   if (p.mount_count() <= opt.mount_budget) return;
   BudgetCounts c = mount_counts(p);
   BudgetList most = c.largest();
-  p.refusal = Refusal{"refused",
+  p.refusal = Refusal{ErrorKind::kRefused,
                       fmt::format("the sandbox for this command needs {} mounts, more than the "
                                   "mount budget ({}): most are {} ({}). Fix on the host: {}, "
                                   "then run the command again.",

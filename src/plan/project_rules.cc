@@ -37,7 +37,7 @@ bool stays_visible_around_project(const HiddenFact& h) {
   return std::find(harness.begin(), harness.end(), base) != harness.end();
 }
 
-Refusal refusal(std::string message) { return Refusal{"refused", std::move(message)}; }
+Refusal refusal(std::string message) { return Refusal{ErrorKind::kRefused, std::move(message)}; }
 
 std::optional<Refusal> hidden_refusal(const Facts& facts, const std::string& project) {
   for (const auto& h : facts.hidden) {

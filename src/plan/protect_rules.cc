@@ -58,7 +58,7 @@ class Protector {
 std::optional<Refusal> protected_refusal(const Facts& facts) {
   // PROT-7: a planted path that could not be moved aside blocks every sandboxed command.
   for (const auto& p : facts.pending_quarantine)
-    return Refusal{"refused",
+    return Refusal{ErrorKind::kRefused,
                    fmt::format("{} was planted by an earlier command and could not be moved "
                                "aside, so sandboxed commands are refused until it is moved. Fix: "
                                "move it away (or remove it) on the host, then run the command "
@@ -69,7 +69,7 @@ std::optional<Refusal> protected_refusal(const Facts& facts) {
   for (const auto& f : facts.protected_paths) {
     if (f.info.kind != Kind::kSymlink || f.info.real.empty()) continue;
     if (path_within(facts.project, f.info.real))
-      return Refusal{"refused",
+      return Refusal{ErrorKind::kRefused,
                      fmt::format("the protected path {} is a symlink to {}, which holds the "
                                  "project itself, so sandboxed commands are refused. Fix: replace "
                                  "the link with a real file or folder on the host.",
@@ -259,7 +259,7 @@ void plan_protected(const Policy&, const Facts& facts, Plan& p, bool coarse) {
 void plan_credentials(const Facts& facts, const Request& req, Plan& p) {
   if (!req.network) return;
   if (!facts.credential_scan_refusal.empty()) {
-    p.refusal = Refusal{"refused", facts.credential_scan_refusal};
+    p.refusal = Refusal{ErrorKind::kRefused, facts.credential_scan_refusal};
     return;
   }
   for (const auto& c : facts.credential_files) {

@@ -28,7 +28,7 @@ std::string users_folder_of(const MachineFacts& m, const std::string& p) {
 std::optional<Refusal> wsl_refusal(const Facts& facts, const std::string& config) {
   if (!facts.machine.wsl) return std::nullopt;
   if (!facts.machine.wsl_error.empty())
-    return Refusal{"unavailable",
+    return Refusal{ErrorKind::kUnavailable,
                    fmt::format("the sandbox is unavailable: under WSL2 the mount table could not "
                                "be read ({}), so the Windows drives' Users folders cannot be "
                                "found to hide them. Fix: none in cordon's settings; "  // WSL-1
@@ -45,7 +45,7 @@ std::optional<Refusal> wsl_refusal(const Facts& facts, const std::string& config
     std::string users = users_folder_of(facts.machine, c.path);
     if (users.empty()) continue;
     return Refusal{
-        "unavailable",
+        ErrorKind::kUnavailable,
         fmt::format("the sandbox is unavailable: {} ({}) is inside a Windows Users folder ({}), "
                     "which the sandbox hides: it holds every Windows account's files, .ssh and "
                     "AppData. Fix: move the project into the Linux file system (such as "  // WSL-2

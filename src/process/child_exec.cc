@@ -31,7 +31,8 @@ std::vector<ChildLimit> rlimits_of(const Limits& l) {
 Status open_std_pipes(const ProcessSpec& spec, StdPipes& p) {
   if (spec.in == InputMode::kNull) {
     p.in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
-    if (p.in_child.fd < 0) return make_error("spawn", "opening /dev/null failed", "", errno);
+    if (p.in_child.fd < 0)
+      return make_error(ErrorKind::kSpawn, "opening /dev/null failed", "", errno);
   } else if (spec.in == InputMode::kData) {
     if (auto s = make_pipe(p.in_child, p.in_ours); !s.ok()) return s;
   }
@@ -105,7 +106,7 @@ Error child_exec_failure(int step, int err, const std::string& path) {
                                 "passing descriptors", "setting limits",
                                 "changing folder",     "starting"};
   return make_error(
-      "exec",
+      ErrorKind::kExec,
       fmt::format("{} {} failed: {}", steps[std::clamp(step, 0, 5)], path, std::strerror(err)),
       path, err);
 }

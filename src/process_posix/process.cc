@@ -104,7 +104,7 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, ProcessRegistration& regi
   if (pid > 0) registration.add(pid);
   spawn_lock.unlock();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  if (pid < 0) return make_error("spawn", "fork failed", "", fork_errno);
+  if (pid < 0) return make_error(ErrorKind::kSpawn, "fork failed", "", fork_errno);
   // The parent's copy of the child's ends goes, so the report pipe ends at exec.
   p.in_child.reset();
   p.out_w.reset();
@@ -125,11 +125,11 @@ Result<pid_t> spawn(const ProcessSpec& spec, Pipes& p, ProcessRegistration& regi
 
 Status make_pipe(Fd& r, Fd& w) {
   int p[2];
-  if (::pipe(p) < 0) return make_error("spawn", "pipe failed", "", errno);
+  if (::pipe(p) < 0) return make_error(ErrorKind::kSpawn, "pipe failed", "", errno);
   r = Fd(high_fd(p[0]));
   w = Fd(high_fd(p[1]));
   if (r.fd < 0 || w.fd < 0)
-    return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
+    return make_error(ErrorKind::kSpawn, "moving a pipe's descriptors failed", "", errno);
   return ok_status();
 }
 
@@ -137,12 +137,12 @@ Result<int> memfd_with(const char* name, const std::string& data) {
   // An unlinked temporary file: POSIX has no anonymous memory file.
   std::string path = fmt::format("/tmp/cordon-{}-XXXXXX", name);
   int fd = ::mkstemp(path.data());
-  if (fd < 0) return make_error("spawn", "creating a temporary file failed", path, errno);
+  if (fd < 0) return make_error(ErrorKind::kSpawn, "creating a temporary file failed", path, errno);
   ::unlink(path.c_str());
   fd = high_fd(fd);
   if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
     ::close(fd);
-    return make_error("spawn", "writing a temporary file failed", "", e);
+    return make_error(ErrorKind::kSpawn, "writing a temporary file failed", "", e);
   }
   lseek(fd, 0, SEEK_SET);
   return fd;

@@ -14,13 +14,14 @@ Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos) {
   } else if (named == "bwrap" && !on_macos) {
     c.forced = true;
   } else if (named == "bwrap") {
-    return make_error("config",
+    return make_error(ErrorKind::kConfig,
                       "CORDON_BACKEND=bwrap: bubblewrap needs Linux; on macOS the sandbox is "
                       "Seatbelt. Fix: unset CORDON_BACKEND.");
   } else if (!named.empty()) {
-    return make_error("config", fmt::format("CORDON_BACKEND={} is not a sandbox backend. Fix: "
-                                            "set it to seatbelt or bwrap, or unset it.",
-                                            named));
+    return make_error(ErrorKind::kConfig,
+                      fmt::format("CORDON_BACKEND={} is not a sandbox backend. Fix: "
+                                  "set it to seatbelt or bwrap, or unset it.",
+                                  named));
   }
   const std::string stand_in = env.get("CORDON_SANDBOX_EXEC").value_or("");
   if (c.backend == Backend::kSeatbelt) {
@@ -28,7 +29,7 @@ Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos) {
     // Only with the backend forced: a stray variable never replaces the real sandbox-exec.
     if (!stand_in.empty() && c.forced) {
       if (stand_in[0] != '/')
-        return make_error("config",
+        return make_error(ErrorKind::kConfig,
                           fmt::format("CORDON_SANDBOX_EXEC={} is not an absolute path. Fix: name "
                                       "the stand-in by its full path.",
                                       stand_in));

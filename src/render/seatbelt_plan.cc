@@ -27,7 +27,7 @@ std::optional<Refusal> hard_link_refusal(const Facts& f) {
     if (p.info.kind != Kind::kFile || p.info.nlink < 2) continue;
     if (std::find(p.tracked.begin(), p.tracked.end(), p.rel) != p.tracked.end()) continue;
     std::string q = shell_quote(p.rel);
-    return Refusal{"refused",
+    return Refusal{ErrorKind::kRefused,
                    fmt::format("{} has another hard link, so a command could change it through "
                                "that name. Fix on the host: remove the other link, or copy the "
                                "file over itself (`cp -p {} {}.copy && mv {}.copy {}`), then run "
@@ -89,7 +89,7 @@ SeatbeltPlan make_seatbelt_plan(const Policy& policy, const Facts& facts, const 
   if (sp.filters.total() > opt.max_path_filters) {
     BudgetList most = sp.filters.largest();
     sp.plan.refusal = Refusal{
-        "refused",
+        ErrorKind::kRefused,
         fmt::format("the sandbox for this command needs {} path filters, more than Seatbelt "
                     "compiles in a usable time ({}): most are {} ({}). Fix on the host: {}, "
                     "then run the command again.",

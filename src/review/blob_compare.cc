@@ -21,7 +21,7 @@ Result<std::string> git_out(const std::vector<std::string>& args, const std::str
   auto r = run_git(args, project, env, {}, input, kReviewGitTimeout);
   if (!r.ok()) return r.error();
   if (r->status != 0)
-    return make_error("git",
+    return make_error(ErrorKind::kGit,
                       fmt::format("git {} failed: {}", args.empty() ? "" : args[0], trim(r->err)));
   return std::move(r->out);
 }
@@ -39,7 +39,7 @@ Result<std::vector<std::string>> hash_files(const std::vector<std::string>& path
       if (!l.empty()) ids.push_back(std::move(l));
   }
   if (ids.size() != paths.size())
-    return make_error("git", "git hash-object gave fewer ids than files asked for");
+    return make_error(ErrorKind::kGit, "git hash-object gave fewer ids than files asked for");
   return ids;
 }
 
@@ -65,7 +65,8 @@ Result<std::vector<std::string>> blob_texts(const std::vector<std::string>& ids,
     texts.push_back(out->substr(p, size));
     p += size + 1;
   }
-  if (texts.size() != ids.size()) return make_error("git", "git cat-file gave fewer blobs");
+  if (texts.size() != ids.size())
+    return make_error(ErrorKind::kGit, "git cat-file gave fewer blobs");
   return texts;
 }
 

@@ -34,7 +34,8 @@ Result<GitOutput> git_ok(const std::vector<std::string>& args, const std::string
   auto r = run_git(a, project, env, extra, {}, kReviewGitTimeout);
   if (!r.ok()) return r.error();
   if (r->status != 0)
-    return make_error("git", fmt::format("git {} failed: {}", join(args, " "), trim(r->err)));
+    return make_error(ErrorKind::kGit,
+                      fmt::format("git {} failed: {}", join(args, " "), trim(r->err)));
   return r;
 }
 
@@ -51,8 +52,9 @@ Result<ReviewRecord> review_start(const std::string& project, const EnvMap& env,
                                   const std::string& record_path) {
   auto head = git_ok({"rev-parse", "--verify", "HEAD^{commit}"}, project, env);
   if (!head.ok())
-    return make_error("review", "cannot record the current commit: " + head.error().message +
-                                    ". `cordon review` needs a git repository with a commit.");
+    return make_error(ErrorKind::kReview,
+                      "cannot record the current commit: " + head.error().message +
+                          ". `cordon review` needs a git repository with a commit.");
   auto ignored = git_ok({"ls-files", "-z", "--others", "--ignored", "--exclude-standard"},
                         project, env);
   if (!ignored.ok()) return ignored.error();
@@ -72,9 +74,10 @@ Result<ReviewReport> review_run(const std::string& project, const EnvMap& env,
                                 const std::string& record_path) {
   auto text = read_file(record_path, 256 << 20);
   if (!text.ok())
-    return make_error("review", fmt::format("no review was started for this project ({}). Run "
-                                            "`cordon review start` before the work.",
-                                            record_path));
+    return make_error(ErrorKind::kReview,
+                      fmt::format("no review was started for this project ({}). Run "
+                                  "`cordon review start` before the work.",
+                                  record_path));
   ReviewRecord rec;
   try {
     auto j = nlohmann::json::parse(*text);
@@ -82,9 +85,10 @@ Result<ReviewReport> review_run(const std::string& project, const EnvMap& env,
     rec.commit = j.at("commit");
     rec.ignored = j.at("ignored").get<std::vector<std::string>>();
   } catch (...) {
-    return make_error("review", fmt::format("the review record {} is damaged; run `cordon review "
-                                            "start` again.",
-                                            record_path));
+    return make_error(ErrorKind::kReview,
+                      fmt::format("the review record {} is damaged; run `cordon review "
+                                  "start` again.",
+                                  record_path));
   }
   ReviewReport r;
   r.commit = rec.commit;
@@ -98,7 +102,7 @@ Result<ReviewReport> review_run(const std::string& project, const EnvMap& env,
   // A fresh index built from the recorded commit, in a temporary file: not the repo's index.
   char tmpl[] = "/tmp/cordon-review-index-XXXXXX";
   int fd = mkstemp(tmpl);
-  if (fd < 0) return make_error("io", "cannot create a temporary index file");
+  if (fd < 0) return make_error(ErrorKind::kIo, "cannot create a temporary index file");
   close(fd);
   unlink(tmpl);  // git creates it; only the name is needed
   std::vector<std::pair<std::string, std::string>> idx = {{"GIT_INDEX_FILE", tmpl}};

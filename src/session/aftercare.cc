@@ -36,7 +36,8 @@ Result<std::string> move_aside(const Beneath& b, const std::string& rel,
     if (st.error().sys_errno == EEXIST) continue;
     return st.error();
   }
-  return make_error("io", fmt::format("cannot move {} aside (no free name)", rel), rel, EEXIST);
+  return make_error(ErrorKind::kIo, fmt::format("cannot move {} aside (no free name)", rel), rel,
+                    EEXIST);
 }
 
 std::string shown_path(const std::string& abs, const std::string& project) {
@@ -46,7 +47,7 @@ std::string shown_path(const std::string& abs, const std::string& project) {
 void perform_move(const QuarantineAction& m, const std::string& project, AftercareOutcome& out) {
   const std::string root = m.root.empty() ? project : m.root;
   std::string rel, dest_rel;
-  Result<std::string> moved = make_error("io", "outside the project", m.path, EXDEV);
+  Result<std::string> moved = make_error(ErrorKind::kIo, "outside the project", m.path, EXDEV);
   auto b = Beneath::open(root);
   if (!b.ok()) {
     moved = b.error();

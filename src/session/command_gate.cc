@@ -42,11 +42,11 @@ ExecGateInput Session::gate_input(const Request& req, const LaunchIo& io) const 
 // CMD-4: a denied command, or a config whose command policy is broken (CFG-2), is refused.
 std::optional<Refusal> Session::policy_refusal(ExecGateInput gi, const Request& req) {
   auto v = commands_->verdict(req.argv, req.script, *gi.cwd, req.network);
-  if (!v.ok()) return Refusal{"unavailable", v.error().message};
+  if (!v.ok()) return Refusal{ErrorKind::kUnavailable, v.error().message};
   gi.verdict = *v;
   ExecGate gate = gate_exec(gi);
   trace("run: command classified");
-  if (gate.refusal) return Refusal{"refused", *gate.refusal};
+  if (gate.refusal) return Refusal{ErrorKind::kRefused, *gate.refusal};
   return std::nullopt;
 }
 
@@ -54,18 +54,18 @@ std::optional<Refusal> Session::policy_refusal(ExecGateInput gi, const Request& 
 Session::Asked Session::ask_first(ExecGateInput gi, const Request& req, int cancel_fd) {
   Asked out;
   auto v = commands_->verdict(req.argv, req.script, *gi.cwd, req.network);
-  if (!v.ok()) return Asked{Refusal{"unavailable", v.error().message}, {}, {}};
+  if (!v.ok()) return Asked{Refusal{ErrorKind::kUnavailable, v.error().message}, {}, {}};
   gi.verdict = *v;
   ExecGate gate = gate_exec(gi);
-  if (gate.refusal) return Asked{Refusal{"refused", *gate.refusal}, {}, {}};
+  if (gate.refusal) return Asked{Refusal{ErrorKind::kRefused, *gate.refusal}, {}, {}};
   if (!gate.asks.empty())
     if (auto r = pointless_question(req)) return Asked{std::move(r), {}, {}};
   for (const auto& ask : gate.asks) {
     if (!opts_.approver)
-      return Asked{Refusal{"refused", "nobody can be asked to approve it"}, {}, {}};
+      return Asked{Refusal{ErrorKind::kRefused, "nobody can be asked to approve it"}, {}, {}};
     Decision d = opts_.approver->ask(ask, cancel_fd);
     if (d.basis == Basis::kCanceled) return Asked{{}, d.message, {}};
-    if (!d.allowed) return Asked{Refusal{"refused", d.message}, {}, {}};
+    if (!d.allowed) return Asked{Refusal{ErrorKind::kRefused, d.message}, {}, {}};
     if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
       out.notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
   }
@@ -78,7 +78,7 @@ std::optional<Refusal> Session::pointless_question(const Request& req) {
   Facts f = facts(req);
   Plan p = plan(req, f);
   if (p.refusal) return p.refusal;
-  if (p.runner == Runner::kSandbox && !probe().ok) return Refusal{"unavailable", probe().message()};
+  if (p.runner == Runner::kSandbox && !probe().ok) return Refusal{ErrorKind::kUnavailable, probe().message()};
   return std::nullopt;
 }
 

@@ -76,13 +76,13 @@ std::optional<Refusal> setup_failure(bool under_bwrap, const Plan& plan, const P
   const std::string said = o.held_err + out.stderr_text;
   const std::string outer = outer_sandbox_note(start.env, said, false);
   if (!outer.empty())
-    return Refusal{"unavailable",
+    return Refusal{ErrorKind::kUnavailable,
                    fmt::format("the sandbox could not start: {}{}", outer,
                                o.held_err.empty() ? std::string(".")
                                                   : " (bwrap said: " + trim(o.held_err) + ").")};
   Diagnosis d = diagnose_sandbox_start(said, start.bwrap, start.folders);
   const std::string hint = limits_hint(plan.limits, start.config_file);  // PROC-6
-  return Refusal{"unavailable",
+  return Refusal{ErrorKind::kUnavailable,
                  hint.empty() ? fmt::format("the sandbox could not start: {}. "
                                             "Fix: {}.",
                                             d.cause, d.fix)
@@ -150,12 +150,13 @@ std::optional<std::string> add_outcome_notes(const BackendChoice& backend, const
 }
 
 Refusal withheld_refusal(const std::vector<int>& not_ended) {
-  return Refusal{"held", fmt::format("cordon could not confirm that every process this command "
-                                     "started has ended (process {} is still running), so its "
-                                     "result is withheld and nothing else runs in this session "
-                                     "until it can: end it on this machine (`kill -9 {}`), then "
-                                     "run any command to check again.",
-                                     pid_list(not_ended), pid_list(not_ended))};
+  return Refusal{ErrorKind::kHeld,
+                 fmt::format("cordon could not confirm that every process this command "
+                             "started has ended (process {} is still running), so its "
+                             "result is withheld and nothing else runs in this session "
+                             "until it can: end it on this machine (`kill -9 {}`), then "
+                             "run any command to check again.",
+                             pid_list(not_ended), pid_list(not_ended))};
 }
 
 }  // namespace cordon

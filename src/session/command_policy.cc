@@ -23,7 +23,7 @@ void CommandPolicy::make_locked() {
     classifier_.emplace(std::move(*c));
   else
     error_ =
-        make_error("unavailable",
+        make_error(ErrorKind::kUnavailable,
                    fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
                                policy_.source_file, c.error().message));
 }

@@ -166,7 +166,8 @@ Result<LeftoverRecord> checked_record(const SweepScope& s, const std::string& pa
   if (rec.ok() && (ours || rec->project == s.project)) {
     std::string problem = record_problem(s, *rec, path, want);
     if (!problem.empty())
-      rec = make_error("damaged", fmt::format("it does not fit this session: {}", problem), path);
+      rec = make_error(ErrorKind::kDamaged,
+                       fmt::format("it does not fit this session: {}", problem), path);
   }
   return rec;
 }
@@ -208,12 +209,12 @@ SweepOutcome sweep_leftovers(const SweepScope& scope) {
   std::optional<SnapshotExpectations> want;  // read once, when a record has a snapshot
   for (const auto& path : records_to_sweep(scope)) sweep_record(scope, path, boot, want, f);
   if (!f.held.empty())
-    f.report.hold = Refusal{"held", "sandboxed commands are held: " + join(f.held, " ")};
+    f.report.hold = Refusal{ErrorKind::kHeld, "sandboxed commands are held: " + join(f.held, " ")};
   return {std::move(f.report), std::move(f.failed_moves)};
 }
 
 Refusal held_processes_refusal(const std::vector<int>& pids) {
-  return Refusal{"held",
+  return Refusal{ErrorKind::kHeld,
                  fmt::format("an earlier command left a process cordon could not confirm has "
                              "ended ({} {} still running), so this was not run: end {} on "
                              "this machine (`kill -9 {}`), then run any command to check "

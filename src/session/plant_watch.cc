@@ -142,7 +142,7 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
       if (reason.empty()) continue;
     }
     std::string dir = path_parent("/" + f.rel).substr(1);
-    Status moved = make_error("io", "no free name", f.rel, EEXIST);
+    Status moved = make_error(ErrorKind::kIo, "no free name", f.rel, EEXIST);
     std::string name;
     for (int attempt = 0; attempt < 8 && !moved.ok() && moved.error().sys_errno == EEXIST;
          ++attempt) {

@@ -130,7 +130,8 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["mount_budget"] = 256;
   j["coarsened"] = plan.coarsened;
   if (plan.refusal)
-    j["refusal"] = {{"reason", plan.refusal->reason}, {"message", plan.refusal->message}};
+    j["refusal"] = {{"reason", std::string(to_string(plan.refusal->reason))},
+                    {"message", plan.refusal->message}};
   j["notices"] = plan.notices;
   j["warnings"] = plan.warnings;
   return j;

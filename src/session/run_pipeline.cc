@@ -91,10 +91,11 @@ std::optional<Refusal> record_not_written(const Error& e, const std::string& dir
                                           std::vector<std::string>& notes) {
   const std::string why = e.sys_errno ? std::strerror(e.sys_errno) : e.message;
   if (sandboxed)
-    return Refusal{"refused", fmt::format("sandboxed commands are refused: cordon cannot write in "
-                                          "{} ({}). Make that folder writable by you, or free "
-                                          "disk space, then run the command again.",  // SES-2
-                                          dir, why)};
+    return Refusal{ErrorKind::kRefused,
+                   fmt::format("sandboxed commands are refused: cordon cannot write in "
+                               "{} ({}). Make that folder writable by you, or free "
+                               "disk space, then run the command again.",  // SES-2
+                               dir, why)};
   notes.push_back(
       fmt::format("leftover record not written: {}; if cordon is killed while "
                   "this command runs, its processes are not reported at "
@@ -234,7 +235,7 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
   auto proxy =
       CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);
-  if (!proxy.ok()) return Refusal{"unavailable", proxy.error().message};
+  if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
   auto pending = PendingSandbox::start(*e.part, opts_.policy.limits, req.timeout, e.bwrap,
                                        opts_.folders.cache, io);
@@ -274,12 +275,12 @@ std::optional<Refusal> Session::refusal_before_start(const Planned& p, const Ear
   rc.sandboxed = p.plan.runner == Runner::kSandbox;
   rc.plan = p.plan.refusal;
   if (!rc.plan && early.failure)
-    rc.plan = Refusal{"unavailable", "the sandbox could not start: " + *early.failure};
+    rc.plan = Refusal{ErrorKind::kUnavailable, "the sandbox could not start: " + *early.failure};
   rc.hold = p.hold;
   if (rc.sandboxed && !rc.plan && !rc.hold) {
     const ProbeReport& pr = probe();
     trace("run: probe checked");
-    if (!pr.ok) rc.probe = Refusal{"unavailable", pr.message()};  // MODE-4: fail closed
+    if (!pr.ok) rc.probe = Refusal{ErrorKind::kUnavailable, pr.message()};  // MODE-4: fail closed
   }
   if (!first_refusal(rc)) return std::nullopt;
   if (check) rc.command_policy = policy_refusal(*check, req);  // once: here, or while bwrap sets up
@@ -291,8 +292,9 @@ std::optional<Refusal> Session::hand_over(Early& early, const Plan& plan) {
   if (!early.pending) return std::nullopt;
   auto st = early.pending->hand_over(plan);
   if (st.ok()) return std::nullopt;
-  if (st.error().code == "invalid") return Refusal{"invalid", st.error().message};
-  return Refusal{"unavailable", "the sandbox could not start: " + st.error().message};
+  if (st.error().code == ErrorKind::kInvalid)
+    return Refusal{ErrorKind::kInvalid, st.error().message};
+  return Refusal{ErrorKind::kUnavailable, "the sandbox could not start: " + st.error().message};
 }
 
 void Session::show_first_notices(const Plan& plan, api::ExecResult& out) {
@@ -349,7 +351,7 @@ Status Session::store_leftover(Leftover& out) {
     if (access(out.path.c_str(), F_OK) == 0) continue;
     return store_.write_leftover(out.record);
   }
-  return make_error("io", "not written");
+  return make_error(ErrorKind::kIo, "not written");
 }
 
 Result<ProcessOutcome> Session::launch(Command& c, const Planned& p, const LaunchIo& io) {
@@ -369,7 +371,7 @@ Result<ProcessOutcome> Session::launch(Command& c, const Planned& p, const Launc
 
 CommandResult Session::launch_error(Command& c, const Error& e) {
   c.record.remove();
-  if (e.code != "exec") return refused(c, Refusal{"unavailable", e.message});
+  if (e.code != ErrorKind::kExec) return refused(c, Refusal{ErrorKind::kUnavailable, e.message});
   c.res.out.exit_code = e.sys_errno == ENOENT ? 127 : 126;  // RES-4
   c.res.ran = true;
   c.res.out.messages.push_back(e.message);

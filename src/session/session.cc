@@ -31,8 +31,9 @@ Status refuse_nul_paths(const SessionOptions& o) {
   for (const auto& [what, path] :
        {std::pair{"project folder", &o.project}, std::pair{"working folder", &o.cwd}})
     if (path->find('\0') != std::string::npos)
-      return make_error("invalid", fmt::format("the {} \"{}…\" holds a NUL byte. Fix: remove it.",
-                                               what, path->substr(0, path->find('\0'))));
+      return make_error(ErrorKind::kInvalid,
+                        fmt::format("the {} \"{}…\" holds a NUL byte. Fix: remove it.", what,
+                                    path->substr(0, path->find('\0'))));
   return ok_status();
 }
 
@@ -59,7 +60,7 @@ Status Session::prepare() {
   if (auto st = find_record(project); !st.ok()) return st;
   struct stat st;
   if (stat(record_.project.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return make_error("invalid",
+    return make_error(ErrorKind::kInvalid,
                       fmt::format("the project folder {} does not exist", record_.project),
                       record_.project);
   if (created_)
@@ -81,13 +82,13 @@ Status Session::find_record(const std::string& project) {
   if (loaded->has_value()) {
     record_ = **loaded;
     if (!opts_.project.empty() && real_or_lexical(opts_.project) != record_.project)
-      return make_error("invalid",
+      return make_error(ErrorKind::kInvalid,
                         fmt::format("session {} belongs to the project {}, not {}. "
                                     "Run it from there, or start a new session.",
                                     record_.id, record_.project, real_or_lexical(opts_.project)));
   } else if (!opts_.create) {
     return make_error(
-        "invalid",
+        ErrorKind::kInvalid,
         fmt::format("there is no session {}; `cordon session list` shows them.", opts_.id));
   } else {
     record_.id = opts_.id;
@@ -105,10 +106,10 @@ Status Session::start_record() {
   if (ephemeral_) return ok_status();
   take_tracked_set();  // SES-1, PROT-3: the tracked set is taken when the session starts
   if (auto s = save_record(); !s.ok())
-    return make_error("state", fmt::format("cannot record the session in {} ({}). Fix: make "
-                                           "that folder writable by you.",
-                                           path_parent(store_.record_path(record_.id)),
-                                           s.error().message));
+    return make_error(ErrorKind::kState,
+                      fmt::format("cannot record the session in {} ({}). Fix: make "
+                                  "that folder writable by you.",
+                                  path_parent(store_.record_path(record_.id)), s.error().message));
   return ok_status();
 }
 
@@ -155,7 +156,7 @@ Session::~Session() {
 
 Status Session::end() {
   for (const auto& f : store_.leftover_files(record_.id))
-    return make_error("held",
+    return make_error(ErrorKind::kHeld,
                       fmt::format("session {} still has a leftover record ({}); run `cordon "
                                   "session resume {}` first.",
                                   record_.id, f, record_.id));

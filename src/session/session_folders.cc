@@ -27,14 +27,14 @@ Result<std::string> make_private_tmp(const std::string& tmp, const std::string& 
   const bool owned = ::stat(cache_dir.c_str(), &cs) == 0 && cs.st_uid == ::geteuid();
   const std::string outer =
       outer_sandbox_note(env, "", owned && (err == EROFS || err == EACCES || err == EPERM));
-  return make_error(
-      "io",
-      outer.empty() ? fmt::format("cannot create the session's private /tmp at {} ({}). Fix: "
-                                  "make {} writable by you.",
-                                  tmp, std::strerror(err), cache_dir)
-                    : fmt::format("cannot create the session's private /tmp at {} ({}): {}.", tmp,
-                                  std::strerror(err), outer),
-      tmp, err);
+  return make_error(ErrorKind::kIo,
+                    outer.empty()
+                        ? fmt::format("cannot create the session's private /tmp at {} ({}). Fix: "
+                                      "make {} writable by you.",
+                                      tmp, std::strerror(err), cache_dir)
+                        : fmt::format("cannot create the session's private /tmp at {} ({}): {}.",
+                                      tmp, std::strerror(err), outer),
+                    tmp, err);
 }
 
 Placeholders make_placeholders(const std::string& cache_dir) {

@@ -125,10 +125,11 @@ std::string SessionStore::leftover_path(const std::string& id, uint64_t effect) 
 
 Result<std::optional<SessionRecord>> SessionStore::load(const std::string& id) const {
   if (!valid_session_id(id))
-    return make_error("invalid", fmt::format("\"{}\" is not a session id: a session id is 16 "
-                                             "hex digits (0-9, a-f), as `cordon session start` "
-                                             "prints it",  // SES-1
-                                             id));
+    return make_error(ErrorKind::kInvalid,
+                      fmt::format("\"{}\" is not a session id: a session id is 16 "
+                                  "hex digits (0-9, a-f), as `cordon session start` "
+                                  "prints it",  // SES-1
+                                  id));
   std::string path = record_path(id);
   if (access(path.c_str(), F_OK) != 0) return std::optional<SessionRecord>();
   auto text = read_file(path, 64 << 20);
@@ -148,10 +149,11 @@ Result<std::optional<SessionRecord>> SessionStore::load(const std::string& id) c
     r.boot_id = j.value("boot_id", "");
     return std::optional<SessionRecord>(std::move(r));
   } catch (const std::exception& e) {
-    return make_error("state", fmt::format("the session record {} is damaged ({}); end the "
-                                           "session with `cordon session end {}` or remove that "
-                                           "file.",
-                                           path, e.what(), id),
+    return make_error(ErrorKind::kState,
+                      fmt::format("the session record {} is damaged ({}); end the "
+                                  "session with `cordon session end {}` or remove that "
+                                  "file.",
+                                  path, e.what(), id),
                       path);
   }
 }
@@ -234,16 +236,18 @@ std::vector<std::string> SessionStore::leftover_files(const std::string& id) con
 
 Result<LeftoverRecord> read_leftover(const std::string& path) {
   auto text = read_file(path, 64 << 20);
-  if (!text.ok()) return make_error("damaged", "it cannot be read", path, text.error().sys_errno);
-  if (trim(*text).empty()) return make_error("damaged", "it is empty", path);
+  if (!text.ok())
+    return make_error(ErrorKind::kDamaged, "it cannot be read", path, text.error().sys_errno);
+  if (trim(*text).empty()) return make_error(ErrorKind::kDamaged, "it is empty", path);
   try {
     json j = json::parse(*text);
     LeftoverRecord r;
     r.version = j.at("version");
     if (r.version != kRecordVersion)
-      return make_error("damaged", fmt::format("it is from another version of cordon "
-                                               "(record version {})",
-                                               r.version),
+      return make_error(ErrorKind::kDamaged,
+                        fmt::format("it is from another version of cordon "
+                                    "(record version {})",
+                                    r.version),
                         path);
     r.cordon_version = j.at("cordon_version");
     r.session = j.at("session");
@@ -260,10 +264,11 @@ Result<LeftoverRecord> read_leftover(const std::string& path) {
     r.boot_id = j.value("boot_id", "");
     if (j.contains("snapshot")) r.snapshot = snapshot_from(j.at("snapshot"));
     if (r.sandboxed && !r.snapshot)
-      return make_error("damaged", "it is incomplete (no snapshot of the protected paths)", path);
+      return make_error(ErrorKind::kDamaged,
+                        "it is incomplete (no snapshot of the protected paths)", path);
     return r;
   } catch (const std::exception& e) {
-    return make_error("damaged", fmt::format("it is damaged ({})", e.what()), path);
+    return make_error(ErrorKind::kDamaged, fmt::format("it is damaged ({})", e.what()), path);
   }
 }
 

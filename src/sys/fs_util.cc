@@ -21,14 +21,15 @@ Status make_dirs(const std::string& path, mode_t mode) {
   struct stat st;
   if (stat(p.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return ok_status();
-    return make_error("io", fmt::format("{} exists but is not a folder", p), p, ENOTDIR);
+    return make_error(ErrorKind::kIo, fmt::format("{} exists but is not a folder", p), p, ENOTDIR);
   }
   if (p != "/") {
     if (auto s = make_dirs(path_parent(p), mode); !s.ok()) return s;
   }
   if (mkdir(p.c_str(), mode) < 0 && errno != EEXIST)
-    return make_error("io", fmt::format("cannot create the folder {} ({})", p, std::strerror(errno)),
-                      p, errno);
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot create the folder {} ({})", p, std::strerror(errno)), p,
+                      errno);
   return ok_status();
 }
 
@@ -60,24 +61,27 @@ Status write_file_atomic(const std::string& path, const std::string& data, bool 
   std::string tmp = fmt::format("{}.tmp-{}-{}", path, getpid(), random_hex16().substr(0, 6));
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
   if (fd < 0)
-    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(errno)), path,
-                      errno);
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot write {} ({})", path, std::strerror(errno)), path, errno);
   if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
     ::close(fd);
     unlink(tmp.c_str());
-    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
+    return make_error(ErrorKind::kIo, fmt::format("cannot write {} ({})", path, std::strerror(e)),
+                      path, e);
   }
   if (sync && fsync(fd) < 0) {
     int e = errno;
     ::close(fd);
     unlink(tmp.c_str());
-    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
+    return make_error(ErrorKind::kIo, fmt::format("cannot write {} ({})", path, std::strerror(e)),
+                      path, e);
   }
   ::close(fd);
   if (rename(tmp.c_str(), path.c_str()) < 0) {
     int e = errno;
     unlink(tmp.c_str());
-    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
+    return make_error(ErrorKind::kIo, fmt::format("cannot write {} ({})", path, std::strerror(e)),
+                      path, e);
   }
   return ok_status();
 }
@@ -90,7 +94,8 @@ Status write_file_exclusive(const std::string& path, const std::string& data, mo
   int e = errno;
   unlink(tmp.c_str());
   if (rc != 0)
-    return make_error("io", fmt::format("cannot write {} ({})", path, std::strerror(e)), path, e);
+    return make_error(ErrorKind::kIo, fmt::format("cannot write {} ({})", path, std::strerror(e)),
+                      path, e);
   return ok_status();
 }
 
@@ -101,13 +106,13 @@ Result<std::string> read_regular(const std::string& path, size_t max_bytes, int 
   // for a writer, and is refused below instead of hanging cordon (GIT-8).
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | extra_flags);
   if (fd < 0)
-    return make_error("io", fmt::format("cannot read {} ({})", path, std::strerror(errno)), path,
-                      errno);
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot read {} ({})", path, std::strerror(errno)), path, errno);
   struct stat st;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return make_error("io", fmt::format("cannot read {} (not a regular file)", path), path,
-                      EINVAL);
+    return make_error(ErrorKind::kIo, fmt::format("cannot read {} (not a regular file)", path),
+                      path, EINVAL);
   }
   std::string out;
   char buf[65536];
@@ -117,14 +122,15 @@ Result<std::string> read_regular(const std::string& path, size_t max_bytes, int 
       if (errno == EINTR) continue;
       int e = errno;
       ::close(fd);
-      return make_error("io", fmt::format("cannot read {} ({})", path, std::strerror(e)), path, e);
+      return make_error(ErrorKind::kIo, fmt::format("cannot read {} ({})", path, std::strerror(e)),
+                        path, e);
     }
     if (r == 0) break;
     out.append(buf, static_cast<size_t>(r));
     if (out.size() > max_bytes) {
       ::close(fd);
-      return make_error("io", fmt::format("{} is larger than {} bytes", path, max_bytes), path,
-                        EFBIG);
+      return make_error(ErrorKind::kIo, fmt::format("{} is larger than {} bytes", path, max_bytes),
+                        path, EFBIG);
     }
   }
   ::close(fd);
@@ -178,7 +184,8 @@ Status remove_tree(const std::string& path) {
   int rc = remove_at(pfd, base.c_str());
   ::close(pfd);
   if (rc < 0 && errno != ENOENT)
-    return make_error("io", fmt::format("cannot remove {} ({})", path, std::strerror(errno)), path,
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot remove {} ({})", path, std::strerror(errno)), path,
                       errno);
   return ok_status();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../unit/fake_api_session.h"
+#include "core/error_code.h"
 #include "jsonrpc/jsonrpc.h"
 #include "jsonrpc/jsonrpc_mcp.h"
 #include "jsonrpc/jsonrpc_serve.h"
@@ -59,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     o.threads = false;
     o.open = [](const cordon::rpc::InitializeParams& ip,
                 cordon::Asker* asker) -> cordon::Result<std::unique_ptr<cordon::api::Session>> {
-      if (ip.project == "/broken") return cordon::make_error("unavailable", "broken");
+      if (ip.project == "/broken")
+        return cordon::make_error(cordon::ErrorKind::kUnavailable, "broken");
       auto s = std::make_unique<cordon::testing::FakeApiSession>(asker, ip.project);
       s->deadline_s = 0;
       return std::unique_ptr<cordon::api::Session>(std::move(s));

@@ -267,7 +267,7 @@ TEST(Api, CancelAndConcurrentExecs) {  // SRV-4, PROC-4
   api::ExecRequest slow;
   slow.command = "sleep 30";
   slow.cancel = &cancel;
-  Result<api::ExecResult> slow_res = make_error("invalid", "not run");
+  api::Result<api::ExecResult> slow_res = api::Error{api::ErrorCode::kInvalid, "not run", "", 0};
   std::thread t([&] { slow_res = (*s)->exec(slow); });
   // Meanwhile other commands run.
   for (int i = 0; i < 5; ++i) {

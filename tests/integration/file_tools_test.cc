@@ -139,7 +139,7 @@ TEST_F(FileToolsTest, FifoIsRefusedWithoutBlocking) {
       ASSERT_FALSE(r.ok());
       e = r.error();
     }
-    EXPECT_EQ(e.code, "refused") << t;
+    EXPECT_EQ(e.code, ErrorKind::kRefused) << t;
     EXPECT_NE(e.message.find("pipe is "), std::string::npos) << e.message;
   }
   struct stat st;
@@ -185,7 +185,7 @@ TEST_F(FileToolsTest, FifoSwappedInDuringTheCheckNeverBlocksNorLeaks) {
       EXPECT_EQ(r->value.content, "regular\n");
       ++ok;
     } else {
-      EXPECT_TRUE(r.error().code == "refused" || r.error().code == "invalid")
+      EXPECT_TRUE(r.error().code == ErrorKind::kRefused || r.error().code == ErrorKind::kInvalid)
           << r.error().code << ": " << r.error().message;
       ++refused;
     }
@@ -301,7 +301,7 @@ TEST_F(FileToolsTest, HiddenPathsAreNeitherReadNorWritten) {
   EXPECT_NE(r.error().message.find("hidden from sandboxed commands"), std::string::npos);
   auto w = files::write_file(ctx_, {.path = "~/.ssh/authorized_keys", .content = "ssh-ed25519 x"});
   ASSERT_FALSE(w.ok());
-  EXPECT_EQ(w.error().code, "refused");
+  EXPECT_EQ(w.error().code, ErrorKind::kRefused);
   EXPECT_FALSE(fs::exists(home_ + "/.ssh/authorized_keys"));
   // A link in the project into a hidden folder is refused too (FILE-3 names it first).
   ASSERT_EQ(::symlink((home_ + "/.ssh/id_ed25519").c_str(), p("key").c_str()), 0);
@@ -314,7 +314,7 @@ TEST_F(FileToolsTest, BinaryIsRefusedAndBadUtf8Replaced) {
                               7));
   auto r = files::read_file(ctx_, {.path = "a.bin"});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().code, ErrorKind::kInvalid);
   EXPECT_NE(r.error().message.find("binary"), std::string::npos);
   put(p("latin1.txt"), "caf\xE9\n");
   r = files::read_file(ctx_, {.path = "latin1.txt"});
@@ -400,7 +400,7 @@ TEST_F(FileToolsTest, WriteUnderAFileSaysWhichPathIsAFile) {
   put(p("a.txt"), "x");
   auto r = files::write_file(ctx_, {.path = "a.txt/b/c.txt", .content = "y"});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().code, ErrorKind::kInvalid);
   EXPECT_EQ(r.error().message,
             "a.txt/b/c.txt cannot be written: " + p("a.txt") + " is a file, not a folder");
   EXPECT_EQ(get(p("a.txt")), "x");
@@ -447,7 +447,7 @@ TEST_F(FileToolsTest, EditWithZeroOneAndTwoMatches) {
   put(p("a.cc"), "f();\ng();\nf();\n", 0640);
   auto r = files::edit_file(ctx_, {.path = "a.cc", .old_text = "h();", .new_text = "k();"});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().code, ErrorKind::kInvalid);
   EXPECT_NE(r.error().message.find("not found in a.cc"), std::string::npos);
   r = files::edit_file(ctx_, {.path = "a.cc", .old_text = "f();", .new_text = "k();"});
   ASSERT_FALSE(r.ok());
@@ -557,7 +557,7 @@ TEST_F(FileToolsTest, SearchRefusesBadPatternsAndLinksOut) {
   put(p("a.txt"), "x\n");
   auto r = files::search(ctx_, {.pattern = "(unclosed"});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().code, ErrorKind::kInvalid);
   ASSERT_EQ(::symlink(outside_.c_str(), p("ext").c_str()), 0);
   r = files::search(ctx_, {.pattern = "x", .path = "ext"});
   ASSERT_FALSE(r.ok());

@@ -204,7 +204,7 @@ TEST(PendingSandbox, ThePlanMustHoldTheProcessPartItStartedWith) {  // ENV-1, NE
     ASSERT_TRUE(s.ok()) << s.error().message;
     auto st = s->hand_over(*p);
     ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().code, "aborted") << st.error().message;
+    EXPECT_EQ(st.error().code, ErrorKind::kAborted) << st.error().message;
     EXPECT_FALSE(s->wait().ok());
   }
   EXPECT_EQ(registered_children(), before);
@@ -220,7 +220,7 @@ TEST(PendingSandbox, TheRendererRefusesANulThatSlippedThrough) {  // FS-2 (issue
   ASSERT_TRUE(s.ok()) << s.error().message;
   auto st = s->hand_over(p);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error().code, "invalid") << st.error().message;
+  EXPECT_EQ(st.error().code, ErrorKind::kInvalid) << st.error().message;
   EXPECT_FALSE(rig.ran());
 }
 

@@ -104,7 +104,7 @@ TEST(PosixProcess, AMissingProgramIsAnExecError) {  // PROC-5, RES-4
   s.argv = {s.path};
   auto o = run_process(s);
   ASSERT_FALSE(o.ok());
-  EXPECT_EQ(o.error().code, "exec");
+  EXPECT_EQ(o.error().code, ErrorKind::kExec);
   EXPECT_NE(o.error().message.find("starting /nonexistent/program failed"), std::string::npos)
       << o.error().message;
   EXPECT_EQ(registered_children(), 0u);

@@ -664,7 +664,7 @@ TEST(Approver, AwayIsRefusedUnderApproveAll) {
   Rig all(config(ApprovalMode::kApproveAll));
   Status s = all.approver.set_away(true);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().code, "refused");
+  EXPECT_EQ(s.error().code, ErrorKind::kRefused);
   EXPECT_TRUE(has(s.error().message, "approve-all")) << s.error().message;
   EXPECT_FALSE(all.approver.away());
   EXPECT_TRUE(all.approver.set_away(false).ok());

@@ -51,7 +51,7 @@ TEST(ConfigApprovals, Modes) {
       EXPECT_EQ(p->approvals.mode, *c.mode);
     } else {
       ASSERT_FALSE(p.ok());
-      EXPECT_EQ(p.error().code, "config");
+      EXPECT_EQ(p.error().code, ErrorKind::kConfig);
       EXPECT_NE(p.error().message.find("/home/u/config.toml"), std::string::npos)
           << p.error().message;
     }

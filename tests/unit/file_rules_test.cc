@@ -118,10 +118,10 @@ TEST(FileRules, ReadsOutsideTheProjectAreAllowed) {
 TEST(FileRules, EmptyPathAndNulAreInvalid) {
   FileDecision d = decide(ctx(), FileTool::kRead, "", regular("/p"));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
-  EXPECT_EQ(d.error.code, "invalid");
+  EXPECT_EQ(d.error.code, ErrorKind::kInvalid);
   d = decide(ctx(), FileTool::kRead, std::string("a\0b", 3), regular("/p/a"));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
-  EXPECT_EQ(d.error.code, "invalid");
+  EXPECT_EQ(d.error.code, ErrorKind::kInvalid);
 }
 
 TEST(FileRules, UnexaminablePathIsAnIoError) {
@@ -129,17 +129,17 @@ TEST(FileRules, UnexaminablePathIsAnIoError) {
   f.err = 13;  // EACCES
   FileDecision d = decide(ctx(), FileTool::kRead, "secret/x", f);
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
-  EXPECT_EQ(d.error.code, "io");
+  EXPECT_EQ(d.error.code, ErrorKind::kIo);
   EXPECT_NE(d.error.message.find("secret/x cannot be examined"), std::string::npos);
 }
 
 TEST(FileRules, MissingFileIsInvalidForReadAndEditButFineForWrite) {
   FileDecision d = decide(ctx(), FileTool::kRead, "nope.txt", missing("/p/nope.txt"));
   EXPECT_EQ(d.verdict, Verdict::kRefuse);
-  EXPECT_EQ(d.error.code, "invalid");
+  EXPECT_EQ(d.error.code, ErrorKind::kInvalid);
   EXPECT_EQ(d.error.message, "read_file: nope.txt does not exist");
   d = decide(ctx(), FileTool::kEdit, "nope.txt", missing("/p/nope.txt"));
-  EXPECT_EQ(d.error.code, "invalid");
+  EXPECT_EQ(d.error.code, ErrorKind::kInvalid);
   d = decide(ctx(), FileTool::kWrite, "new/dir/nope.txt", missing("/p/new/dir/nope.txt"));
   EXPECT_EQ(d.verdict, Verdict::kAllow);
   EXPECT_EQ(d.target, "/p/new/dir/nope.txt");
@@ -152,7 +152,7 @@ TEST(FileRules, NonRegularFilesAreRefused) {
   for (FileTool t : {FileTool::kRead, FileTool::kWrite, FileTool::kEdit}) {
     FileDecision d = decide(ctx(), t, "pipe", of_kind("/p/pipe", Kind::kOther));
     EXPECT_EQ(d.verdict, Verdict::kRefuse) << to_string(t);
-    EXPECT_EQ(d.error.code, "refused");
+    EXPECT_EQ(d.error.code, ErrorKind::kRefused);
     EXPECT_EQ(d.error.message,
               "refused: pipe is not a regular file; the file tools work only on regular files");
     d = decide(ctx(), t, "src", of_kind("/p/src", Kind::kDir));
@@ -243,7 +243,7 @@ TEST(FileRules, SymlinkOutOfTheProjectIsRefusedNamingItsTarget) {
   for (FileTool t : {FileTool::kRead, FileTool::kWrite, FileTool::kEdit, FileTool::kSearch}) {
     FileDecision d = decide(ctx(), t, "notes", link_to("/etc/passwd"));
     EXPECT_EQ(d.verdict, Verdict::kRefuse) << to_string(t);
-    EXPECT_EQ(d.error.code, "refused");
+    EXPECT_EQ(d.error.code, ErrorKind::kRefused);
     EXPECT_EQ(d.error.message,
               "refused: notes is a symlink leading out of the project, to /etc/passwd; the file "
               "tools do not follow links out of the project");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cordon/cordon.h"
+#include "core/error_code.h"
 #include "jsonrpc/jsonrpc_peer.h"
 #include "jsonrpc/jsonrpc_tools.h"
 
@@ -195,15 +196,18 @@ TEST(ToLine, InvalidUtf8IsReplacedNotThrown) {
 }
 
 TEST(ErrorReply, CarriesTheStableReason) {  // SRV-1
-  json e = make_error_reply(5, code_for_reason("held"), "held: kill -9 42", "held");
+  json e = error_response(5, make_error(ErrorKind::kHeld, "held: kill -9 42"));
   EXPECT_EQ(e["error"]["code"], kHeldCode);
+  EXPECT_EQ(e["error"]["message"], "held: kill -9 42");
   EXPECT_EQ(e["error"]["data"]["reason"], "held");
-  EXPECT_EQ(code_for_reason("invalid"), kInvalidParams);
-  EXPECT_EQ(code_for_reason("refused"), kRefusedCode);
-  EXPECT_EQ(code_for_reason("unavailable"), kUnavailableCode);
+  EXPECT_EQ(error_response(5, make_error(ErrorKind::kInvalid, "x"))["error"]["code"],
+            kInvalidParams);
+  EXPECT_EQ(error_response(5, make_error(ErrorKind::kRefused, "x"))["error"]["code"], kRefusedCode);
+  EXPECT_EQ(error_response(5, make_error(ErrorKind::kUnavailable, "x"))["error"]["code"],
+            kUnavailableCode);
 }
 
-// SRV-1, issue 29 item 4: one mapping from libcordon's words to the public code
+// SRV-1, issue 29 item 4: one mapping from libcordon's kinds to the public code
 // (core/error_code.h) and one from the public code to JSON-RPC's; the file tools' answers use
 // the same two as exec's.
 TEST(ErrorReply, OneMappingFromWordToCode) {  // SRV-1
@@ -212,13 +216,15 @@ TEST(ErrorReply, OneMappingFromWordToCode) {  // SRV-1
   EXPECT_EQ(jsonrpc_code(ErrorCode::kUnavailable), kUnavailableCode);
   EXPECT_EQ(jsonrpc_code(ErrorCode::kInvalid), kInvalidParams);
   EXPECT_EQ(jsonrpc_code(ErrorCode::kIo), kUnavailableCode);
-  EXPECT_EQ(code_for_reason("config"), kUnavailableCode);  // a broken config: fix it first
-  EXPECT_EQ(code_for_reason("git"), kInvalidParams);
-  EXPECT_EQ(code_for_reason("a word nobody wrote"), kRefusedCode);  // fails closed
-  EXPECT_EQ(wire_reason(make_error("config", "bad")), "unavailable");
-  EXPECT_EQ(wire_reason(make_error("io", "disk")), "unavailable");
-  EXPECT_EQ(wire_reason(make_error("review", "none")), "invalid");
-  EXPECT_EQ(wire_reason(make_error("spawn", "no")), "refused");
+  // a broken config: fix it first
+  EXPECT_EQ(error_response(1, make_error(ErrorKind::kConfig, "x"))["error"]["code"],
+            kUnavailableCode);
+  EXPECT_EQ(error_response(1, make_error(ErrorKind::kGit, "x"))["error"]["code"], kInvalidParams);
+  EXPECT_EQ(error_response(1, Error{})["error"]["code"], kRefusedCode);  // no kind: fails closed
+  EXPECT_EQ(wire_reason(make_error(ErrorKind::kConfig, "bad")), "unavailable");
+  EXPECT_EQ(wire_reason(make_error(ErrorKind::kIo, "disk")), "unavailable");
+  EXPECT_EQ(wire_reason(make_error(ErrorKind::kReview, "none")), "invalid");
+  EXPECT_EQ(wire_reason(make_error(ErrorKind::kSpawn, "no")), "refused");
 }
 
 TEST(Params, TypesAreChecked) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/error_code.h"
 #include "fake_api_session.h"
 #include "fake_wire.h"
 #include "jsonrpc/jsonrpc_mcp.h"
@@ -26,7 +27,7 @@ struct Rig {
     McpOptions o;
     o.max_in_flight = 4;
     o.open = [this, fail_open](Asker* asker) -> Result<std::unique_ptr<api::Session>> {
-      if (fail_open) return make_error("unavailable", "the config is broken");
+      if (fail_open) return make_error(ErrorKind::kUnavailable, "the config is broken");
       auto s = std::make_unique<FakeApiSession>(asker);
       session = s.get();
       return std::unique_ptr<api::Session>(std::move(s));

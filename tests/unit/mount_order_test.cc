@@ -52,7 +52,7 @@ TEST(MountOrder, AWritableBindOverAProtectedPathIsAConflict) {  // FS-4, PROT-1
   };
   auto r = dedupe_mounts(m);
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->reason, "invalid");
+  EXPECT_EQ(r->reason, ErrorKind::kInvalid);
   EXPECT_NE(r->message.find("/home/u/.ssh"), std::string::npos) << r->message;
   EXPECT_NE(r->message.find("Fix:"), std::string::npos);
   Plan p;  // the renderer's check finds it in a plan that skipped the pass
@@ -61,7 +61,7 @@ TEST(MountOrder, AWritableBindOverAProtectedPathIsAConflict) {  // FS-4, PROT-1
   p.cwd = "/p";
   p.mounts = m;
   ASSERT_TRUE(check_plan(p));
-  EXPECT_EQ(check_plan(p)->reason, "invalid");
+  EXPECT_EQ(check_plan(p)->reason, ErrorKind::kInvalid);
   // Another folder bound writable there (PKG-2's project cache over the user's own) shows
   // other content: not a conflict.
   std::vector<MountOp> cache = {

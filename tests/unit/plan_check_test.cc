@@ -20,18 +20,18 @@ TEST(PlanCheck, ANulAnywhereInTheRequestIsInvalid) {  // FS-2
   r.cwd = nul(w.project + "/sub", "--bind") + nul("", "/victim") + nul("", "/victim");
   Plan p = make_plan(w.policy, w.facts, r);
   ASSERT_TRUE(p.refused());
-  EXPECT_EQ(p.refusal->reason, "invalid");
+  EXPECT_EQ(p.refusal->reason, ErrorKind::kInvalid);
   EXPECT_NE(p.refusal->message.find("working folder"), std::string::npos);
   r.cwd = "";
   r.argv = {"ls", nul("a", "--bind")};
-  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, "invalid");
+  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, ErrorKind::kInvalid);
   r.argv = {};
   r.script = nul("echo a", "b");
-  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, "invalid");
+  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, ErrorKind::kInvalid);
   r.script.reset();
   r.argv = {"ls"};
   r.cwd = "relative/dir";
-  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, "invalid");
+  EXPECT_EQ(make_plan(w.policy, w.facts, r).refusal->reason, ErrorKind::kInvalid);
 }
 
 TEST(PlanCheck, ANulInTheFactsNeverReachesTheRenderer) {  // FS-2, ENV-1
@@ -47,7 +47,7 @@ TEST(PlanCheck, ANulInTheFactsNeverReachesTheRenderer) {  // FS-2, ENV-1
   project_world.facts.project = nul("/home/u/proj", "--bind");
   p = make_plan(project_world.policy, project_world.facts, r);
   ASSERT_TRUE(p.refused());
-  EXPECT_EQ(p.refusal->reason, "invalid");
+  EXPECT_EQ(p.refusal->reason, ErrorKind::kInvalid);
 }
 
 TEST(PlanCheck, MountsNeedAbsolutePaths) {

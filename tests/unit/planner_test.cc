@@ -180,7 +180,7 @@ TEST(Planner, LinksInsideHiddenFoldersPastTheBoundRefuse) {  // FS-5 (bounded li
   w.facts.hidden_links_refusal = "~/.claude holds more than 100000 entries to search";
   Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
   ASSERT_TRUE(p.refused());
-  EXPECT_EQ(p.refusal->reason, "refused");
+  EXPECT_EQ(p.refusal->reason, ErrorKind::kRefused);
   EXPECT_NE(p.refusal->message.find("~/.claude"), std::string::npos);
 }
 
@@ -440,7 +440,7 @@ TEST(Planner, MissingBwrapMakesTheSandboxUnavailable) {  // MODE-4, PROBE-2
   w.facts.machine.bwrap.clear();
   Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
   ASSERT_TRUE(p.refused());
-  EXPECT_EQ(p.refusal->reason, "unavailable");
+  EXPECT_EQ(p.refusal->reason, ErrorKind::kUnavailable);
   EXPECT_NE(p.refusal->message.find("bubblewrap"), std::string::npos);
 }
 

@@ -32,7 +32,7 @@ TEST(ProjectRules, AHiddenCredentialFolderIsNeverAProject) {  // FS-4
     }
     auto r = project_refusal(w.facts);
     ASSERT_TRUE(r.has_value()) << project;
-    EXPECT_EQ(r->reason, "refused");
+    EXPECT_EQ(r->reason, ErrorKind::kRefused);
     EXPECT_NE(r->message.find("hidden path"), std::string::npos) << r->message;
     EXPECT_NE(r->message.find("a hidden path is never a project"), std::string::npos);
     // The planner refuses it before building any mount.

@@ -12,30 +12,30 @@ namespace {
 
 using testing::FakeWorld;
 
-Refusal r(const char* reason) { return Refusal{reason, std::string(reason) + " message"}; }
+Refusal r(ErrorKind kind) { return Refusal{kind, std::string(to_string(kind)) + " message"}; }
 
 TEST(RunDecisions, TheCommandPolicyIsNamedFirstWhateverWasFoundFirst) {  // CMD-4, MODE-4, SES-3
   RefusalCandidates c;
   c.sandboxed = true;
-  c.probe = r("unavailable");
-  EXPECT_EQ(first_refusal(c)->reason, "unavailable");
-  c.hold = r("held");
-  EXPECT_EQ(first_refusal(c)->reason, "held");
-  c.plan = r("config");
-  EXPECT_EQ(first_refusal(c)->reason, "config");
-  c.command_policy = r("refused");
-  EXPECT_EQ(first_refusal(c)->reason, "refused");
+  c.probe = r(ErrorKind::kUnavailable);
+  EXPECT_EQ(first_refusal(c)->reason, ErrorKind::kUnavailable);
+  c.hold = r(ErrorKind::kHeld);
+  EXPECT_EQ(first_refusal(c)->reason, ErrorKind::kHeld);
+  c.plan = r(ErrorKind::kConfig);
+  EXPECT_EQ(first_refusal(c)->reason, ErrorKind::kConfig);
+  c.command_policy = r(ErrorKind::kRefused);
+  EXPECT_EQ(first_refusal(c)->reason, ErrorKind::kRefused);
   EXPECT_FALSE(first_refusal(RefusalCandidates{}));
 }
 
 TEST(RunDecisions, HoldsAndTheProbeOnlyStopSandboxedCommands) {  // SES-3, MODE-4, NET-4
   RefusalCandidates c;
-  c.hold = r("held");
-  c.probe = r("unavailable");
+  c.hold = r(ErrorKind::kHeld);
+  c.probe = r(ErrorKind::kUnavailable);
   c.sandboxed = false;
   EXPECT_FALSE(first_refusal(c));
-  c.plan = r("invalid");
-  EXPECT_EQ(first_refusal(c)->reason, "invalid");
+  c.plan = r(ErrorKind::kInvalid);
+  EXPECT_EQ(first_refusal(c)->reason, ErrorKind::kInvalid);
 }
 
 TEST(RunDecisions, StartNoticesComposedOnce) {  // ENV-4, FS-7

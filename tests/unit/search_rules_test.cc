@@ -38,7 +38,7 @@ TEST(SearchRules, IgnoreCase) {
 TEST(SearchRules, BadPatternsAreInvalid) {
   auto m = LineMatcher::compile("foo(", false, false);
   ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.error().code, "invalid");
+  EXPECT_EQ(m.error().code, ErrorKind::kInvalid);
   EXPECT_NE(m.error().message.find("does not compile"), std::string::npos);
   EXPECT_FALSE(LineMatcher::compile("", false, false).ok());
   // Backreferences are not RE2: said clearly rather than matched slowly.

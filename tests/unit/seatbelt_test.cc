@@ -482,7 +482,7 @@ TEST(Seatbelt, MissingSandboxExecMakesTheSandboxUnavailable) {  // MODE-4
   FakeWorld w;
   SeatbeltPlan sp = make_seatbelt_plan(w.policy, w.facts, cmd());
   ASSERT_TRUE(sp.plan.refused());
-  EXPECT_EQ(sp.plan.refusal->reason, "unavailable");
+  EXPECT_EQ(sp.plan.refusal->reason, ErrorKind::kUnavailable);
   EXPECT_NE(sp.plan.refusal->message.find("/usr/bin/sandbox-exec"), std::string::npos);
   // bwrap is Linux's: a Mac without it is fine.
   w.facts.machine.bwrap.clear();

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/error_code.h"
 #include "fake_api_session.h"
 #include "fake_wire.h"
 #include "jsonrpc/jsonrpc_serve.h"
@@ -30,7 +31,8 @@ struct Rig {
     o.open = [this](const InitializeParams& ip,
                     Asker* asker) -> Result<std::unique_ptr<api::Session>> {
       opened = ip;
-      if (ip.project == "/broken") return make_error("unavailable", "the config is broken");
+      if (ip.project == "/broken")
+        return make_error(ErrorKind::kUnavailable, "the config is broken");
       auto s = std::make_unique<FakeApiSession>(asker, ip.project);
       session = s.get();
       return std::unique_ptr<api::Session>(std::move(s));

@@ -101,7 +101,7 @@ TEST(TextRules, ReplaceExactlyOnce) {
 TEST(TextRules, ReplaceWithNoMatchSaysSo) {
   auto r = replace_exact("int x = 1;\n", "x = 2", "x = 3", false, "a.cc");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, "invalid");
+  EXPECT_EQ(r.error().code, ErrorKind::kInvalid);
   EXPECT_NE(r.error().message.find("old_string was not found in a.cc"), std::string::npos);
 }
 

@@ -244,7 +244,7 @@ TEST(WslRules, AProjectInsideUsersMakesTheSandboxUnavailable) {  // WSL-2, MODE-
     w.facts.git.git_dir = w.facts.git.common_dir = std::string(proj) + "/.git";
     Plan p = make_plan(w.policy, w.facts, cmd());
     ASSERT_TRUE(p.refused()) << proj;
-    EXPECT_EQ(p.refusal->reason, "unavailable");
+    EXPECT_EQ(p.refusal->reason, ErrorKind::kUnavailable);
     const std::string& m = p.refusal->message;
     EXPECT_NE(m.find("inside a Windows Users folder"), std::string::npos) << m;
     EXPECT_NE(m.find(proj), std::string::npos) << m;
@@ -278,7 +278,7 @@ TEST(WslRules, AnUnreadableMountTableIsTheStricterCase) {  // WSL-1, MODE-4
   w.facts.machine.wsl_error = "cannot read /proc/self/mountinfo (Permission denied)";
   Plan p = make_plan(w.policy, w.facts, cmd());
   ASSERT_TRUE(p.refused());
-  EXPECT_EQ(p.refusal->reason, "unavailable");
+  EXPECT_EQ(p.refusal->reason, ErrorKind::kUnavailable);
   EXPECT_NE(p.refusal->message.find("Permission denied"), std::string::npos);
 }
 

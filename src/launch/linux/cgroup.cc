@@ -92,12 +92,14 @@ bool can_make_under(const Hierarchy& h) {
 Status write_value(const std::string& file, const std::string& value) {
   int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0)
-    return make_error("cgroup", fmt::format("cannot open {} ({})", file, std::strerror(errno)));
+    return make_error(ErrorKind::kCgroup,
+                      fmt::format("cannot open {} ({})", file, std::strerror(errno)));
   ssize_t w = ::write(fd, value.data(), value.size());
   int e = errno;
   ::close(fd);
   if (w != static_cast<ssize_t>(value.size()))
-    return make_error("cgroup", fmt::format("cannot write {} ({})", file, std::strerror(e)));
+    return make_error(ErrorKind::kCgroup,
+                      fmt::format("cannot write {} ({})", file, std::strerror(e)));
   return ok_status();
 }
 
@@ -151,13 +153,14 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
     if (pids && can_make_under(l.pids))
       plan.push_back({l.pids, {{"pids.max", std::to_string(pids)}}});
   }
-  if (plan.empty()) return make_error("cgroup", "no cgroup can be made here");
+  if (plan.empty()) return make_error(ErrorKind::kCgroup, "no cgroup can be made here");
   const bool v2 = plan.front().first.version == 2;
   for (auto& [h, files] : plan) {
     std::string dir = path_join(parent_dir(h), "cordon-" + name);
     if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
       remove_cgroups(j);
-      return make_error("cgroup", fmt::format("cannot make {} ({})", dir, std::strerror(errno)));
+      return make_error(ErrorKind::kCgroup,
+                        fmt::format("cannot make {} ({})", dir, std::strerror(errno)));
     }
     j.dirs.push_back(dir);
     for (const auto& [file, value] : files) {
@@ -171,7 +174,7 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
     int fd = ::open(path_join(dir, "cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
       remove_cgroups(j);
-      return make_error("cgroup", "cannot open cgroup.procs");
+      return make_error(ErrorKind::kCgroup, "cannot open cgroup.procs");
     }
     j.procs_fds.push_back(fd);
     if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -186,8 +189,9 @@ Status write_pid(int fd, pid_t pid) {
   std::string text = std::to_string(pid);
   if (::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()))
     return ok_status();
-  return make_error("cgroup", fmt::format("cannot move process {} into the command's cgroup ({})",
-                                          pid, std::strerror(errno)));
+  return make_error(ErrorKind::kCgroup,
+                    fmt::format("cannot move process {} into the command's cgroup ({})", pid,
+                                std::strerror(errno)));
 }
 
 // The children of single-threaded `pid` (bwrap's first process), from /proc.

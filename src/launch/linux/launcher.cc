@@ -73,7 +73,7 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started) {
-  if (auto r = check_plan(plan)) return make_error("invalid", r->message);
+  if (auto r = check_plan(plan)) return make_error(ErrorKind::kInvalid, r->message);
   auto bpf = cached_filter(plan.seccomp, cache_dir);
   if (!bpf.ok()) return bpf.error();
   trace("launch: filter ready");
@@ -86,7 +86,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   std::vector<std::string> args =
       render_bwrap_args(plan, BwrapFds{4, 5}, read_bwrap_info(bwrap, cache_dir).features);
   std::string joined = nul_join(args);
-  if (joined.empty()) return make_error("invalid", kNulOption);
+  if (joined.empty()) return make_error(ErrorKind::kInvalid, kNulOption);
   auto args_fd = memfd_with("cordon-bwrap-args", joined);
   if (!args_fd.ok()) return args_fd.error();
   Fd a(*args_fd);
@@ -184,23 +184,24 @@ Status PendingSandbox::hand_over(const Plan& plan) {
   if (!s_->proc || plan.argv != part.argv || plan.env.vars != part.env.vars ||
       plan.cwd != part.cwd || !same_seccomp_rules(plan.seccomp, part.seccomp)) {
     abort();
-    return make_error("aborted", "the plan's process part is not the one bwrap was started with");
+    return make_error(ErrorKind::kAborted,
+                      "the plan's process part is not the one bwrap was started with");
   }
   // The renderer refuses what slipped past the planner's check.
   if (auto r = check_plan(plan)) {
     abort();
-    return make_error("invalid", r->message);
+    return make_error(ErrorKind::kInvalid, r->message);
   }
   // After the probe: bwrap's version is known by now (PROBE-4).
   std::string options = nul_join(
       render_bwrap_args(plan, BwrapFds{4, 5}, read_bwrap_info(s_->bwrap, s_->cache_dir).features));
   if (options.empty()) {
     abort();
-    return make_error("invalid", kNulOption);
+    return make_error(ErrorKind::kInvalid, kNulOption);
   }
   if (write_fully(s_->aw.fd, options.data(), options.size()) != 0) {
     abort();
-    return make_error("aborted", "bwrap ended before it took its options");
+    return make_error(ErrorKind::kAborted, "bwrap ended before it took its options");
   }
   s_->aw.reset();
   trace("launch: options handed over");
@@ -232,7 +233,7 @@ void PendingSandbox::abort() {
 }
 
 Result<ProcessOutcome> PendingSandbox::wait() {
-  if (!s_->proc) return make_error("aborted", "the command was not started");
+  if (!s_->proc) return make_error(ErrorKind::kAborted, "the command was not started");
   auto outcome = wait_process(*s_->proc, s_->spec);
   s_->proc.reset();
   return outcome;

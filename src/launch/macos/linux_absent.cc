@@ -24,7 +24,7 @@ constexpr const char* kNoBwrap =
 
 Result<ProcessOutcome> launch_sandbox(const Plan&, const std::string&, const std::string&,
                                       const LaunchIo&, const std::function<void(pid_t)>&) {
-  return make_error("unavailable", kNoBwrap);
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
 }
 
 struct PendingSandbox::State {};
@@ -38,14 +38,18 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
                                              std::optional<std::chrono::milliseconds>,
                                              const std::string&, const std::string&,
                                              const LaunchIo&) {
-  return make_error("unavailable", kNoBwrap);
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
 }
 
 pid_t PendingSandbox::pid() const { return -1; }
-Status PendingSandbox::hand_over(const Plan&) { return make_error("unavailable", kNoBwrap); }
+Status PendingSandbox::hand_over(const Plan&) {
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
 Status PendingSandbox::release() { return ok_status(); }
 void PendingSandbox::abort() {}
-Result<ProcessOutcome> PendingSandbox::wait() { return make_error("unavailable", kNoBwrap); }
+Result<ProcessOutcome> PendingSandbox::wait() {
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
 
 ProbeReport run_probe(const ProbeInput&) {
   ProbeReport r;
@@ -86,7 +90,8 @@ std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
 }
 
 Result<CgroupJoin> make_cgroups(const Limits&, const std::string&) {
-  return make_error("unavailable", "macOS has no cgroups: the rlimits alone hold the limits");
+  return make_error(ErrorKind::kUnavailable,
+                    "macOS has no cgroups: the rlimits alone hold the limits");
 }
 
 void remove_cgroups(CgroupJoin&) {}

@@ -52,15 +52,17 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
   std::unique_ptr<CommandProxy> p(new CommandProxy());
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    return make_error("net", std::string("the network proxy could not start: socketpair: ") +
-                                 std::strerror(errno));
+    return make_error(
+        ErrorKind::kNet,
+        std::string("the network proxy could not start: socketpair: ") + std::strerror(errno));
   p->sock_ = sv[0];
   p->child_sock_ = high_fd(sv[1]);
   p->exe_ = high_fd(open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
   if (p->child_sock_ < 0 || p->exe_ < 0)
-    return make_error("net", std::string("the network proxy could not start: cordon's own "
-                                         "program could not be opened: ") +
-                                 std::strerror(errno));
+    return make_error(ErrorKind::kNet,
+                      std::string("the network proxy could not start: cordon's own "
+                                  "program could not be opened: ") +
+                          std::strerror(errno));
   p->rules_ = rules;
   p->ask_ = std::move(ask);
   p->session_ = std::move(session);

@@ -21,14 +21,14 @@ constexpr const char* kNoNetStage =
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
                                                           const NetRules&, HostAsk,
                                                           std::shared_ptr<ConnectionBudget>) {
-  return make_error("unavailable", kNoNetStage);
+  return make_error(ErrorKind::kUnavailable, kNoNetStage);
 }
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
                                                           const Policy&, const std::string&,
                                                           HostAsk,
                                                           std::shared_ptr<ConnectionBudget>) {
-  return make_error("unavailable", kNoNetStage);
+  return make_error(ErrorKind::kUnavailable, kNoNetStage);
 }
 
 CommandProxy::~CommandProxy() = default;

@@ -124,21 +124,21 @@ pid_t clone_into_cgroup(CloneChild& child, int cgroup_fd) {
 
 Status make_pipe(Fd& r, Fd& w) {
   int p[2];
-  if (pipe2(p, O_CLOEXEC) < 0) return make_error("spawn", "pipe2 failed", "", errno);
+  if (pipe2(p, O_CLOEXEC) < 0) return make_error(ErrorKind::kSpawn, "pipe2 failed", "", errno);
   r = Fd(high_fd(p[0]));
   w = Fd(high_fd(p[1]));
   if (r.fd < 0 || w.fd < 0)
-    return make_error("spawn", "moving a pipe's descriptors failed", "", errno);
+    return make_error(ErrorKind::kSpawn, "moving a pipe's descriptors failed", "", errno);
   return ok_status();
 }
 
 Result<int> memfd_with(const char* name, const std::string& data) {
   int fd = memfd_create(name, MFD_CLOEXEC);
-  if (fd < 0) return make_error("spawn", "memfd_create failed", "", errno);
+  if (fd < 0) return make_error(ErrorKind::kSpawn, "memfd_create failed", "", errno);
   fd = high_fd(fd);
   if (int e = write_fully(fd, data.data(), data.size()); e != 0) {
     ::close(fd);
-    return make_error("spawn", "writing a memfd failed", "", e);
+    return make_error(ErrorKind::kSpawn, "writing a memfd failed", "", e);
   }
   lseek(fd, 0, SEEK_SET);
   return fd;
@@ -226,7 +226,7 @@ Result<StartedProcess> spawn_process(const ProcessSpec& spec) {
   StartedProcess p;
   int clone_errno = 0;
   p.pid_ = clone_child(child, p.registration_, clone_errno, spec.cgroup_fd);
-  if (p.pid_ < 0) return make_error("spawn", "clone failed", "", clone_errno);
+  if (p.pid_ < 0) return make_error(ErrorKind::kSpawn, "clone failed", "", clone_errno);
   p.group_ = spec.new_process_group;
   if (child.failed_step >= 0) {
     int st;
@@ -475,7 +475,8 @@ class Waiter {
 }  // namespace
 
 Result<ProcessOutcome> wait_process(StartedProcess& p, const ProcessSpec& spec) {
-  if (p.pid_ <= 0 || p.collected_) return make_error("internal", "no process to wait for");
+  if (p.pid_ <= 0 || p.collected_)
+    return make_error(ErrorKind::kInternal, "no process to wait for");
   Waiter w(spec, p.pid_, p.exit_fd_, p.in_, std::move(p.out_), std::move(p.err_), p.registration_);
   ProcessOutcome o = w.run();
   p.collected_ = true;
