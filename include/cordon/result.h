@@ -2,6 +2,7 @@
 // (cordon/cordon.h): every call of libcordon that can fail returns one.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -39,6 +40,8 @@ constexpr std::string_view to_string(ErrorCode code) {
 // libcordon's own kinds of error, each with the public code it is reported as
 // (src/core/error_code.h). An embedder sees only the ErrorCode (api::Error, cordon/error.h).
 enum class ErrorKind;
+// Prints the kind's word (core/error_code.h), e.g. in a test's failure message.
+std::ostream& operator<<(std::ostream& os, ErrorKind kind);
 
 // libcordon's error. An Error is for a person: what happened, which path, and the fix.
 struct Error {

@@ -1,8 +1,12 @@
 #include "core/error_code.h"
 
+#include <ostream>
+
 #include "cordon/error.h"
 
 namespace cordon {
+
+std::ostream& operator<<(std::ostream& os, ErrorKind kind) { return os << to_string(kind); }
 
 std::string_view to_string(ErrorKind kind) {
   switch (kind) {
