@@ -133,13 +133,14 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
   // questions, it is checked first: a denied command is refused before anyone is asked.
   std::optional<ExecGateInput> check = gate_input(req, caller_io);
-  if (gate_exec(*check).asks.empty() && opts_.policy.mode != SandboxMode::kExternal) {
-    // Checked in plan_and_check, its tables built while the sandbox starts.
-  } else if (auto early = asked_first(*ready, *check, req)) {
-    out.result = std::move(*early);
-    return out;
-  } else {
-    check.reset();
+  const bool checked_while_starting =
+      gate_exec(*check).asks.empty() && opts_.policy.mode != SandboxMode::kExternal;
+  if (!checked_while_starting) {
+    if (auto early = asked_first(*ready, *check, req)) {
+      out.result = std::move(*early);
+      return out;
+    }
+    check.reset();  // asked and allowed: nothing left to check while bwrap starts
   }
   if (auto r = plan_and_check(*ready, req, check ? &*check : nullptr)) {
     ready->settled = true;
