@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "commands/classify.h"
+#include "commands/program_tables.h"
 
 namespace {
 
@@ -51,3 +52,22 @@ void BM_ClassifyLong(benchmark::State& s) {
 BENCHMARK(BM_ClassifyLong);
 
 }  // namespace
+
+// PERF-1: what a one-shot `cordon run` pays once before its first classification: the tables,
+// the classifier's lists, and the first line's path matchers (a fresh classifier each time).
+void BM_TablesIndex(benchmark::State& state) {
+  for (auto _ : state) {
+    auto t = cordon::ProgramTables::index();
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_TablesIndex)->Unit(benchmark::kMillisecond);
+void BM_CreateAndFirstClassify(benchmark::State& state) {
+  auto ctx = context();
+  for (auto _ : state) {
+    auto c = cordon::CommandClassifier::create(cordon::CommandsConfig{});
+    auto r = c->classify_line("true", ctx);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_CreateAndFirstClassify)->Unit(benchmark::kMillisecond);

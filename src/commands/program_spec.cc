@@ -65,7 +65,21 @@ bool is_option_name(std::string_view w) {
 
 class SpecParser {
  public:
-  SpecParser(std::string_view file, std::string_view text) : file_(file), text_(text) {}
+  // `first_line`: the line number of text's first line; `more_sets`: option sets defined
+  // elsewhere in the file (a section parsed on its own).
+  SpecParser(std::string_view file, std::string_view text, int first_line = 1,
+             const std::vector<ProgramSpec>* more_sets = nullptr)
+      : file_(file), text_(text), line_(first_line - 1), more_sets_(more_sets) {}
+
+  // One section: the table, or the option set its header names.
+  Result<ProgramSpec> run_section() {
+    auto r = run();
+    if (!r.ok()) return r.error();
+    if (r->size() + sets_.size() != 1)
+      return make_error(ErrorKind::kConfig,
+                        fmt::format("{}:{}: not one [header] section", file_, line_));
+    return r->empty() ? std::move(sets_[0]) : std::move((*r)[0]);
+  }
 
   Result<std::vector<ProgramSpec>> run() {
     size_t pos = 0;
@@ -91,15 +105,12 @@ class SpecParser {
   std::optional<std::string> one(const std::string& l) {
     if (l[0] == '[') {
       if (auto err = finish()) return err;
-      if (l.back() != ']') return std::string("a header is `[program words | ...]`");
+      auto names = parse_table_header(l);
+      if (!names.ok()) return names.error().message;
       ProgramSpec s;
       s.file = std::string(file_);
       s.line = line_;
-      for (const auto& alt : split(std::string_view(l).substr(1, l.size() - 2), '|')) {
-        auto w = words_of(alt);
-        if (w.empty()) return std::string("an empty name in the header");
-        s.names.push_back(std::move(w));
-      }
+      s.names = std::move(*names);
       cur_ = std::move(s);
       return std::nullopt;
     }
@@ -292,6 +303,9 @@ class SpecParser {
         const ProgramSpec* set = nullptr;
         for (const auto& x : sets_)
           if (x.names[0][0] == u) set = &x;
+        if (!set && more_sets_)
+          for (const auto& x : *more_sets_)
+            if (x.names[0][0] == u) set = &x;
         if (!set) return where("`use: " + u + "` names no option set of this file");
         s.options.insert(s.options.end(), set->options.begin(), set->options.end());
       }
@@ -324,6 +338,7 @@ class SpecParser {
   std::optional<ProgramSpec> cur_;
   std::vector<ProgramSpec> out_;
   std::vector<ProgramSpec> sets_;  // [@name]: option sets for `use:`
+  const std::vector<ProgramSpec>* more_sets_ = nullptr;
 };
 
 }  // namespace
@@ -397,6 +412,23 @@ const OptionSpec* ProgramSpec::find(std::string_view name, bool* ambiguous) cons
 
 Result<std::vector<ProgramSpec>> parse_program_specs(std::string_view file, std::string_view text) {
   return SpecParser(file, text).run();
+}
+
+Result<std::vector<std::vector<std::string>>> parse_table_header(std::string_view line) {
+  if (line.size() < 2 || line.front() != '[' || line.back() != ']')
+    return make_error(ErrorKind::kConfig, "a header is `[program words | ...]`");
+  std::vector<std::vector<std::string>> names;
+  for (const auto& alt : split(line.substr(1, line.size() - 2), '|')) {
+    auto w = words_of(alt);
+    if (w.empty()) return make_error(ErrorKind::kConfig, "an empty name in the header");
+    names.push_back(std::move(w));
+  }
+  return names;
+}
+
+Result<ProgramSpec> parse_program_section(std::string_view file, std::string_view text,
+                                          int first_line, const std::vector<ProgramSpec>& sets) {
+  return SpecParser(file, text, first_line, &sets).run_section();
 }
 
 Result<std::vector<std::vector<std::string>>> parse_exact_entries(std::string_view file,

@@ -142,6 +142,15 @@ struct ProgramSpec {
 // Parses one data file. Errors name the file and the line.
 Result<std::vector<ProgramSpec>> parse_program_specs(std::string_view file, std::string_view text);
 
+// The names of a header line, trimmed: `[npm ls | npm list]` -> {{"npm", "ls"}, {"npm", "list"}}.
+Result<std::vector<std::vector<std::string>>> parse_table_header(std::string_view line);
+
+// One `[header]` section of a data file on its own (its header line first, `first_line` the
+// line number of that header in `file`): the table, its `use:` lines resolved against `sets`
+// (the file's option sets); or, for a `[@name]` header, that option set. Errors name the line.
+Result<ProgramSpec> parse_program_section(std::string_view file, std::string_view text,
+                                          int first_line, const std::vector<ProgramSpec>& sets);
+
 // The exact entries (exact.txt): a program followed by the whole of its arguments
 // (`node --version`), read-only only when given exactly.
 Result<std::vector<std::vector<std::string>>> parse_exact_entries(std::string_view file,
