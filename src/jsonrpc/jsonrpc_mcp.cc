@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "core/version.h"
 #include "jsonrpc/jsonrpc_tools.h"
+#include "jsonrpc/peer_answer.h"
 
 namespace cordon::rpc {
 
@@ -236,24 +237,12 @@ void ElicitAsker::set_supported(bool supported) {
 }
 
 PersonAnswer read_elicit_answer(const Peer::CallResult& r, bool session_grant_offered) {
-  switch (r.status) {
-    case Peer::CallResult::kTimeout:
-      return {Reply::kTimeout, ""};
-    case Peer::CallResult::kCanceled:
-      return {Reply::kCanceled, ""};
-    case Peer::CallResult::kClosed:
-      return {Reply::kUnavailable, "the MCP client went away before the user answered"};
-    case Peer::CallResult::kError: {
-      std::string msg =
-          r.value.is_object() && r.value.contains("message") && r.value["message"].is_string()
-              ? r.value["message"].get<std::string>()
-              : std::string("no message");
-      return {Reply::kUnavailable,
-              fmt::format("the MCP client could not ask the user ({}), which counts as no", msg)};
-    }
-    case Peer::CallResult::kResult:
-      break;
-  }
+  if (auto a = unanswered(
+          r, "the MCP client went away before the user answered", [](const std::string& msg) {
+            return fmt::format("the MCP client could not ask the user ({}), which counts as no",
+                               msg);
+          }))
+    return *a;
   const json& v = r.value;
   if (!v.is_object() || !v.contains("action") || !v["action"].is_string())
     return {Reply::kUnavailable, "the MCP client's answer had no `action`, which counts as no"};

@@ -5,6 +5,7 @@
 #include "approval/request.h"
 #include "core/version.h"
 #include "jsonrpc/jsonrpc_tools.h"
+#include "jsonrpc/peer_answer.h"
 
 namespace cordon::rpc {
 
@@ -19,26 +20,11 @@ json invalid_params(const json& id, const std::string& message) {
 }  // namespace
 
 PersonAnswer read_approval_answer(const Peer::CallResult& r, bool session_grant_offered) {
-  switch (r.status) {
-    case Peer::CallResult::kTimeout:
-      return {Reply::kTimeout, ""};
-    case Peer::CallResult::kCanceled:
-      return {Reply::kCanceled, ""};
-    case Peer::CallResult::kClosed:
-      return {Reply::kUnavailable, "the client went away before answering"};
-    case Peer::CallResult::kError: {
-      std::string msg =
-          r.value.is_object() && r.value.contains("message") && r.value["message"].is_string()
-              ? r.value["message"].get<std::string>()
-              : std::string("no message");
-      return {Reply::kUnavailable,
-              fmt::format("the client answered `approval/ask` with an error ({}), which counts "
-                          "as no",
-                          msg)};
-    }
-    case Peer::CallResult::kResult:
-      break;
-  }
+  if (auto a = unanswered(r, "the client went away before answering", [](const std::string& msg) {
+        return fmt::format(
+            "the client answered `approval/ask` with an error ({}), which counts as no", msg);
+      }))
+    return *a;
   const json& v = r.value;
   if (v.is_object() && v.contains("decision") && v["decision"].is_string()) {
     const std::string d = v["decision"].get<std::string>();

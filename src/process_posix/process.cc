@@ -27,6 +27,7 @@
 #include "process_posix/child_watch.h"
 #include "process_table/process_table.h"
 #include "sys/fs_util.h"
+#include "sys/poll_set.h"
 
 namespace cordon {
 
@@ -181,8 +182,8 @@ class Waiter {
         kill_all();
       }
       int wait_ms = -1;
-      if (!exited_ && has_deadline && !killed_) wait_ms = ms_until(deadline, now);
-      if (exited_) wait_ms = ms_until(grace_end_, now);
+      if (!exited_ && has_deadline && !killed_) wait_ms = poll_ms_until(deadline, now);
+      if (exited_) wait_ms = poll_ms_until(grace_end_, now);
       if (!exited_ && watch.fd() < 0) wait_ms = wait_ms < 0 ? 50 : std::min(wait_ms, 50);
       if (!exited_ && killed_) wait_ms = wait_ms < 0 ? 50 : std::min(wait_ms, 50);
       poll_once(watch, wait_ms);
@@ -197,11 +198,6 @@ class Waiter {
   }
 
  private:
-  static int ms_until(Clock::time_point t, Clock::time_point now) {
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
-    return static_cast<int>(std::max<long long>(0, std::min<long long>(ms, 1 << 30)));
-  }
-
   void kill_all() {
     if (killed_) return;
     killed_ = true;
@@ -211,25 +207,18 @@ class Waiter {
 
   void poll_once(const ChildWatch& watch, int wait_ms) {
     enum Tag { kOut, kErr, kIn, kChild, kCancel };
-    std::vector<pollfd> pfds;
-    std::vector<Tag> tags;
-    auto add = [&](int fd, short ev, Tag t) {
-      if (fd < 0) return;
-      pfds.push_back({fd, ev, 0});
-      tags.push_back(t);
-    };
-    add(streams_[0].fd.fd, POLLIN, kOut);
-    add(streams_[1].fd.fd, POLLIN, kErr);
-    add(in_.fd, POLLOUT, kIn);
-    if (!exited_) add(watch.fd(), POLLIN, kChild);
-    if (!killed_) add(spec_.cancel_fd, POLLIN, kCancel);
-    int n = poll(pfds.data(), static_cast<nfds_t>(pfds.size()), wait_ms);
-    for (size_t i = 0; n > 0 && i < pfds.size(); ++i) {
-      if (!pfds[i].revents) continue;
-      switch (tags[i]) {
+    PollSet<Tag> ps;
+    ps.add(streams_[0].fd.fd, POLLIN, kOut);
+    ps.add(streams_[1].fd.fd, POLLIN, kErr);
+    ps.add(in_.fd, POLLOUT, kIn);
+    if (!exited_) ps.add(watch.fd(), POLLIN, kChild);
+    if (!killed_) ps.add(spec_.cancel_fd, POLLIN, kCancel);
+    ps.wait(wait_ms);
+    ps.each_ready([&](Tag t) {
+      switch (t) {
         case kOut:
         case kErr:
-          read_some(streams_[tags[i] == kOut ? 0 : 1], buf_, sizeof buf_);
+          read_some(streams_[t == kOut ? 0 : 1], buf_, sizeof buf_);
           break;
         case kIn:
           write_input();
@@ -242,14 +231,11 @@ class Waiter {
           kill_all();
           break;
       }
-    }
+    });
   }
 
   void write_input() {
-    ssize_t w = ::write(in_.fd, spec_.in_data.data() + in_off_, spec_.in_data.size() - in_off_);
-    if (w > 0) in_off_ += static_cast<size_t>(w);
-    if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off_ >= spec_.in_data.size())
-      in_.reset();
+    if (!write_more(in_.fd, spec_.in_data, in_off_)) in_.reset();
   }
 
   void reap() {

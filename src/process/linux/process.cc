@@ -27,6 +27,7 @@
 #include "process/process_registry.h"
 #include "render/bwrap_status.h"
 #include "sys/fs_util.h"
+#include "sys/poll_set.h"
 
 namespace cordon {
 
@@ -328,8 +329,7 @@ class Waiter {
   int wait_ms(Clock::time_point now) const {
     int wait = -1;
     auto until = [&](Clock::time_point t) {
-      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
-      int m = static_cast<int>(std::max<long long>(0, std::min<long long>(ms, 1 << 30)));
+      int m = poll_ms_until(t, now);
       wait = wait < 0 ? m : std::min(wait, m);
     };
     if (!exited_ && deadline_ && !killed_) until(*deadline_);
@@ -341,23 +341,15 @@ class Waiter {
 
   // False when poll itself failed.
   bool poll_once(Clock::time_point now) {
-    std::vector<pollfd> pfds;
-    std::vector<Tag> tags;
-    auto add = [&](int fd, short ev, Tag t) {
-      if (fd < 0) return;
-      pfds.push_back({fd, ev, 0});
-      tags.push_back(t);
-    };
-    add(streams_[0].fd.fd, POLLIN, kOut);
-    add(streams_[1].fd.fd, POLLIN, kErr);
-    add(in_.fd, POLLOUT, kIn);
-    add(status_fd_, POLLIN, kStatus);
-    if (!exited_) add(exit_fd_.fd, POLLIN, kPid);
-    if (!killed_) add(spec_.cancel_fd, POLLIN, kCancel);
-    int n = poll(pfds.data(), pfds.size(), wait_ms(now));
-    if (n < 0 && errno != EINTR) return false;
-    for (size_t i = 0; n > 0 && i < pfds.size(); ++i)
-      if (pfds[i].revents) on_ready(tags[i]);
+    PollSet<Tag> ps;
+    ps.add(streams_[0].fd.fd, POLLIN, kOut);
+    ps.add(streams_[1].fd.fd, POLLIN, kErr);
+    ps.add(in_.fd, POLLOUT, kIn);
+    ps.add(status_fd_, POLLIN, kStatus);
+    if (!exited_) ps.add(exit_fd_.fd, POLLIN, kPid);
+    if (!killed_) ps.add(spec_.cancel_fd, POLLIN, kCancel);
+    if (!ps.wait(wait_ms(now))) return false;
+    ps.each_ready([&](Tag t) { on_ready(t); });
     return true;
   }
 
@@ -383,10 +375,7 @@ class Waiter {
   }
 
   void write_input() {
-    const std::string& data = spec_.in_data;
-    ssize_t w = ::write(in_.fd, data.data() + in_off_, data.size() - in_off_);
-    if (w > 0) in_off_ += static_cast<size_t>(w);
-    if ((w < 0 && errno != EAGAIN && errno != EINTR) || in_off_ >= data.size()) in_.reset();
+    if (!write_more(in_.fd, spec_.in_data, in_off_)) in_.reset();
   }
 
   void read_status() {
