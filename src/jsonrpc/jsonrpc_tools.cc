@@ -8,7 +8,9 @@ namespace cordon::rpc {
 
 namespace {
 
-Error invalid_arguments(std::string message) { return make_error(ErrorKind::kInvalid, std::move(message)); }
+Error invalid_arguments(std::string message) {
+  return make_error(ErrorKind::kInvalid, std::move(message));
+}
 
 json moved_json(const std::vector<api::Moved>& moved) {
   json a = json::array();
@@ -25,12 +27,16 @@ Status read_command(Params& p, std::optional<std::string>& command, std::vector<
   }
   if (!p.ok()) return invalid_arguments(p.problem());
   if (shell_only && !command) return invalid_arguments("`command` is required (a string).");
-  if (command && !argv.empty()) return invalid_arguments("give either `command` or `argv`, not both.");
-  if (!command && argv.empty()) return invalid_arguments("give `command` (a string) or `argv` (an array).");
+  if (command && !argv.empty())
+    return invalid_arguments("give either `command` or `argv`, not both.");
+  if (!command && argv.empty())
+    return invalid_arguments("give `command` (a string) or `argv` (an array).");
   return ok_status();
 }
 
-Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel) {
+}  // namespace
+
+Result<api::ExecRequest> read_exec_request(const json& params, bool bash) {
   Params p(params);
   api::ExecRequest r;
   if (auto st = read_command(p, r.command, r.argv, bash); !st.ok()) return st.error();
@@ -48,8 +54,16 @@ Result<json> exec(api::Session& s, const json& params, bool bash, const api::Can
   p.no_others();
   if (!p.ok()) return invalid_arguments(p.problem());
   r.output_limit = kServerOutputLimit;
-  r.cancel = cancel;
-  auto res = s.exec(r);
+  return r;
+}
+
+namespace {
+
+Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel) {
+  auto r = read_exec_request(params, bash);
+  if (!r.ok()) return r.error();
+  r->cancel = cancel;
+  auto res = s.exec(*r);
   if (!res.ok()) return res.error();
   return to_json(*res);
 }

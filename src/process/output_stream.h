@@ -39,10 +39,12 @@ struct OutputStream {
   size_t limit = 0;
   std::string* buf = nullptr;
   bool* truncated = nullptr;
+  const ProcessFeed* feed = nullptr;  // a background job's: handed each piece as it comes
 
-  // Captured: up to the limit. Forwarded: the last `limit` bytes at least (trimmed when twice
-  // that has piled up).
+  // Captured: up to the limit. Handed to the feed, if any (stream 1 or 2: `forward_to`). Forwarded:
+  // the last `limit` bytes at least (trimmed when twice that has piled up).
   void keep(const char* d, size_t n) {
+    if (feed) feed->output(forward_to, d, n);
     if (mode == OutputMode::kCapture) {
       size_t room = buf->size() < limit ? limit - buf->size() : 0;
       buf->append(d, std::min(room, n));
