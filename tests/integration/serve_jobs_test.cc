@@ -1,15 +1,7 @@
 // `cordon serve`'s background jobs end to end (issue 30, SRV-1, SRV-4, PROC-1): the real
 // binary over stdio, real sandboxes; `exec` with "background": true, job/output, job/write,
 // job/signal, job/wait, job/list and the `job/ended` notification.
-#include <dirent.h>
-#include <unistd.h>
-
-#include <atomic>
 #include <chrono>
-#include <fstream>
-#include <functional>
-#include <sstream>
-#include <thread>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -19,42 +11,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
-bool eventually(const std::function<bool()>& done, seconds limit = seconds(60)) {
-  auto until = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= until) return done();
-    std::this_thread::sleep_for(milliseconds(50));
-  }
-  return true;
-}
-
-// A `sleep` argument no other process has: this test process's pid and a count.
-std::string unique_sleep() {
-  static std::atomic<int> n{0};
-  return "1234." + std::to_string(getpid()) + std::to_string(++n);
-}
-
-// Processes (anywhere on the machine) whose command line is `sleep ARG`, ARG from unique_sleep().
-int sleeping(const std::string& arg) {
-  const std::string wanted = "sleep " + arg + " ";
-  int count = 0;
-  DIR* d = opendir("/proc");
-  if (!d) return -1;
-  while (dirent* e = readdir(d)) {
-    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string cmd = ss.str();
-    for (char& c : cmd)
-      if (c == '\0') c = ' ';
-    if (cmd == wanted) ++count;
-  }
-  closedir(d);
-  return count;
-}
 
 struct Served {
   explicit Served(World& w) : client({"serve"}, w.env, w.project()) {
