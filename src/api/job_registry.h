@@ -45,8 +45,12 @@ class JobRegistry {
     std::shared_ptr<JobImpl> job;
     std::thread thread;
   };
+  Result<std::shared_ptr<Job>> start_locked(const ExecRequest& req, std::string command, Runner run,
+                                            std::function<void(Job&)> on_end,
+                                            std::vector<Entry>& old);
   size_t running_locked() const;
-  void forget_old_locked();
+  // The ended jobs beyond the last max_jobs, moved to `old`: their threads are joined unlocked.
+  void forget_old_locked(std::vector<Entry>& old);
 
   const size_t max_jobs_;
   mutable std::mutex mu_;

@@ -120,6 +120,26 @@ TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // issue 30
   EXPECT_TRUE((*s)->start_job(r).ok());
 }
 
+TEST(ApiJobs, EndedJobsStayListedUpToTheLimit) {  // issue 30
+  REQUIRE_SANDBOX();
+  World w;
+  api::Options o = options(w);
+  o.max_jobs = 1;
+  auto s = api::Session::open(o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  std::vector<std::shared_ptr<api::Job>> started;
+  for (int i = 0; i < 3; ++i) {
+    started.push_back(start(**s, "echo " + std::to_string(i)));
+    ASSERT_TRUE(started.back());
+    ASSERT_TRUE(started.back()->wait(60s));
+  }
+  auto listed = (*s)->jobs();
+  ASSERT_EQ(listed.size(), 2u);  // the last ended one, and the one ended when the third began
+  EXPECT_EQ(listed[0]->id(), "2");
+  EXPECT_EQ(listed[1]->id(), "3");
+  EXPECT_EQ(started[0]->output().stdout_text, "0\n");  // a handle given out still answers
+}
+
 TEST(ApiJobs, AJobEndsAtItsTimeoutAndWithItsSession) {  // issue 30, PROC-4
   REQUIRE_SANDBOX();
   World w;
