@@ -8,9 +8,7 @@ namespace cordon::rpc {
 
 namespace {
 
-Error invalid_arguments(std::string message) {
-  return make_error(ErrorKind::kInvalid, std::move(message));
-}
+Error invalid_arguments(std::string message) { return make_error(ErrorKind::kInvalid, std::move(message)); }
 
 json moved_json(const std::vector<api::Moved>& moved) {
   json a = json::array();
@@ -27,10 +25,8 @@ Status read_command(Params& p, std::optional<std::string>& command, std::vector<
   }
   if (!p.ok()) return invalid_arguments(p.problem());
   if (shell_only && !command) return invalid_arguments("`command` is required (a string).");
-  if (command && !argv.empty())
-    return invalid_arguments("give either `command` or `argv`, not both.");
-  if (!command && argv.empty())
-    return invalid_arguments("give `command` (a string) or `argv` (an array).");
+  if (command && !argv.empty()) return invalid_arguments("give either `command` or `argv`, not both.");
+  if (!command && argv.empty()) return invalid_arguments("give `command` (a string) or `argv` (an array).");
   return ok_status();
 }
 

@@ -41,8 +41,8 @@ struct OutputStream {
   bool* truncated = nullptr;
   const ProcessFeed* feed = nullptr;  // a background job's: handed each piece as it comes
 
-  // Captured: up to the limit. Handed to the feed, if any (stream 1 or 2: `forward_to`). Forwarded:
-  // the last `limit` bytes at least (trimmed when twice that has piled up).
+  // Captured: up to the limit. Forwarded: the last `limit` bytes at least (trimmed when twice
+  // that has piled up). Either way handed to the feed, if any, as stream `forward_to` (1, 2).
   void keep(const char* d, size_t n) {
     if (feed) feed->output(forward_to, d, n);
     if (mode == OutputMode::kCapture) {

@@ -44,7 +44,7 @@ class World {
 
   // Runs `cordon ARGS...` in `cwd` (default the project), with `stdin_data` on its input.
   Proc cordon(const std::vector<std::string>& args, const std::string& cwd = "",
-              const std::string& stdin_data = "") const;
+             const std::string& stdin_data = "") const;
   // cordon run -- sh -c SCRIPT
   Proc sh(const std::string& script, const std::vector<std::string>& flags = {}) const;
   // cordon run [flags] -- /usr/bin/python3 -c SCRIPT
@@ -67,20 +67,20 @@ Piped spawn_piped(const std::vector<std::string>& argv,
                   const std::map<std::string, std::string>& env, const std::string& cwd);
 
 // Runs a program with an environment and input; returns status and output.
-Proc run_program(const std::vector<std::string>& argv,
-                 const std::map<std::string, std::string>& env, const std::string& cwd,
-                 const std::string& stdin_data = "", int timeout_s = 120);
+Proc run_program(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                const std::string& cwd, const std::string& stdin_data = "",
+                int timeout_s = 120);
 
 // Skips the test when user namespaces are unavailable and CORDON_MUST_WORK is unset; fails it
 // when CORDON_MUST_WORK=1.
 bool sandbox_available();
-#define REQUIRE_SANDBOX()                                                                         \
-  do {                                                                                            \
-    if (!::cordon::it::sandbox_available()) {                                                     \
+#define REQUIRE_SANDBOX()                                                              \
+  do {                                                                                 \
+    if (!::cordon::it::sandbox_available()) {                                          \
       if (std::getenv("CORDON_MUST_WORK") && std::string(std::getenv("CORDON_MUST_WORK")) == "1") \
-        FAIL() << "user namespaces are unavailable but CORDON_MUST_WORK=1";                       \
-      GTEST_SKIP() << "user namespaces are unavailable";                                          \
-    }                                                                                             \
+        FAIL() << "user namespaces are unavailable but CORDON_MUST_WORK=1";            \
+      GTEST_SKIP() << "user namespaces are unavailable";                               \
+    }                                                                                  \
   } while (0)
 
 std::string cordon_binary();
