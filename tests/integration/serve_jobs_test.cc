@@ -1,6 +1,7 @@
 // `cordon serve`'s background jobs end to end (issue 30, SRV-1, SRV-4, PROC-1): the real
 // binary over stdio, real sandboxes; `exec` with "background": true, job/output, job/write,
 // job/signal, job/wait, job/list and the `job/ended` notification.
+#include <atomic>
 #include <chrono>
 
 #include "harness.h"
@@ -69,6 +70,32 @@ TEST(ServeJobs, BackgroundExecAnswersAtOnceAndItsEndIsNotified) {  // issue 30, 
   // Its input is closed now.
   r = s.job("job/write", {{"job", id}, {"data", "more"}});
   EXPECT_TRUE(r.contains("error")) << r.dump();
+}
+
+TEST(ServeJobs, AJobAsksAsExecAsksAndARefusalIsItsEnd) {  // issue 30, APR-1
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  std::atomic<int> asked{0};
+  std::atomic<bool> allow{true};
+  s.client.on_request([&](const json&) {
+    ++asked;
+    return RpcClient::Answer{{{"decision", allow ? "allow" : "deny"}}};
+  });
+  s.last =
+      s.client.call("exec", {{"command", "echo net"}, {"network", true}, {"background", true}});
+  std::string id = s.last["result"]["job"].get<std::string>();
+  ASSERT_TRUE(s.wait_ended(id));
+  EXPECT_EQ(s.ended(id)["stdout"], "net\n") << s.ended(id).dump();
+  EXPECT_EQ(asked, 1);
+  // Denied: the job ends with the refusal exec would have answered.
+  allow = false;
+  s.last = s.client.call("exec", {{"command", "echo no"}, {"network", true}, {"background", true}});
+  id = s.last["result"]["job"].get<std::string>();
+  ASSERT_TRUE(s.wait_ended(id));
+  EXPECT_EQ(s.ended(id)["error"]["reason"], "refused") << s.ended(id).dump();
+  EXPECT_FALSE(s.ended(id).contains("exit_code"));
+  EXPECT_EQ(asked, 2);
 }
 
 TEST(ServeJobs, OutputReadInTurnsLosesAndRepeatsNothing) {  // issue 30
