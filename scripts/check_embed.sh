@@ -16,7 +16,8 @@ DESTDIR="$tmp/stage" cmake --install "$BUILD" --prefix /usr/local >/dev/null
 prefix="$tmp/stage/usr/local"
 for f in lib/libcordon.a lib/pkgconfig/cordon.pc lib/cmake/cordon/cordonConfig.cmake \
          lib/cmake/cordon/cordonConfigVersion.cmake include/cordon/cordon.h \
-         include/cordon/approval.h include/cordon/result.h include/cordon/exec_result.h; do
+         include/cordon/approval.h include/cordon/result.h include/cordon/exec_result.h \
+         include/cordon/job.h; do
   [ -f "$prefix/$f" ] || fail "make install did not install $f"
 done
 # Only the public headers are installed: the faces' own switches stay inside.

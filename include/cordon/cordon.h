@@ -45,6 +45,7 @@
 #include "cordon/approval.h"
 #include "cordon/error.h"
 #include "cordon/exec_result.h"
+#include "cordon/job.h"
 #include "cordon/policy.h"
 #include "cordon/result.h"
 
@@ -126,6 +127,9 @@ struct Options {
   // The policy, made in code with a PolicyBuilder (cordon/policy.h), in place of the user's
   // config.toml, which is then not read. nullopt: the user's config (CFG-1).
   std::optional<SandboxPolicy> policy;
+  // Issue 30: background jobs (Session::start_job) running at once; one more is refused
+  // ("unavailable") until one ends. Ended jobs stay listed, the last `max_jobs` of them.
+  size_t max_jobs = 16;
 };
 
 // The sandbox as `initialize` reports it (SRV-1).
@@ -281,6 +285,18 @@ class Session {
   // (APR-1), then the sandbox. A command that ran, whatever its exit status, is a value; a
   // refusal before it started is an Error.
   virtual Result<ExecResult> exec(const ExecRequest& request) = 0;
+
+  // Issue 30: starts the command in the background and returns at once (cordon/job.h); it
+  // then runs as exec() would, on a thread of its own, and its questions (APR-1) are put from
+  // that thread. Its standard input is a pipe: `stdin_data` first, then Job::write until eof.
+  // `request.cancel` is not used: Job::signal(SIGKILL) ends it, as do its `timeout` and the
+  // session's end. `on_end`, when given, is called on the job's thread once it has ended.
+  // Errors at once: a wrong request ("invalid"), a held session ("held"), Options::max_jobs
+  // jobs running already ("unavailable"); a refusal later is the job's result().
+  virtual Result<std::shared_ptr<Job>> start_job(const ExecRequest& request,
+                                                 std::function<void(Job&)> on_end = {}) = 0;
+  // The jobs running and the last ones ended, oldest first.
+  virtual std::vector<std::shared_ptr<Job>> jobs() = 0;
 
   virtual Result<ReadFileResult> read_file(const ReadFileRequest& request) = 0;
   virtual Result<WriteFileResult> write_file(const WriteFileRequest& request) = 0;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "api/face_options.h"
+#include "api/job_registry.h"
 #include "approval/approver.h"
 #include "config/config_file.h"
 #include "cordon/cordon.h"
@@ -78,7 +79,13 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
 class SessionImpl : public Session {
  public:
   SessionImpl(const Options& opts, const FaceOptions& face, HostContext host, Policy policy)
-      : opts_(opts), face_(face), host_(std::move(host)), policy_(std::move(policy)) {}
+      : opts_(opts),
+        face_(face),
+        host_(std::move(host)),
+        policy_(std::move(policy)),
+        jobs_(opts.max_jobs) {}
+  // Every job ends (its whole tree) before the session it runs in (issue 30).
+  ~SessionImpl() override { jobs_.end_all(); }
 
   Status init() {
     make_approver();
@@ -167,6 +174,26 @@ class SessionImpl : public Session {
   }
 
   Result<ExecResult> exec_as_run(const ExecRequest& req) {
+    auto r = checked_request(req);
+    if (!r.ok()) return r.error();
+    return run_request(*r, launch_io(req));
+  }
+
+  Result<std::shared_ptr<Job>> start_job(const ExecRequest& req,
+                                         std::function<void(Job&)> on_end) override {
+    auto r = checked_request(req);
+    if (!r.ok()) return r.error();
+    auto run = [this, r = *r](const ExecRequest& q, std::shared_ptr<ProcessFeed> feed,
+                              const Cancel& cancel) {
+      return printable_result(run_request(r, job_io(q, std::move(feed), cancel)));
+    };
+    return jobs_.start(req, command_text(req), std::move(run), std::move(on_end));
+  }
+
+  std::vector<std::shared_ptr<Job>> jobs() override { return jobs_.list(); }
+
+  // The request checked and read into the library's; an error for a wrong one or a hold.
+  Result<Request> checked_request(const ExecRequest& req) {
     if (req.command && !req.argv.empty())
       return fail(ErrorCode::kInvalid, "give either `command` or `argv`, not both.");
     if (!req.command && req.argv.empty())
@@ -191,8 +218,13 @@ class SessionImpl : public Session {
     r.outside_sandbox = req.outside_sandbox;
     r.timeout = req.timeout;
     r.reason = req.reason;
+    return r;
+  }
+
+  // One command through the session, as exec() and each job run it.
+  Result<ExecResult> run_request(const Request& r, const LaunchIo& io) {
     // The session decides the command policy and puts its questions (CMD-4, APR-1).
-    cordon::Session::Prepared ready = session_->prepare_command(r, launch_io(req));
+    cordon::Session::Prepared ready = session_->prepare_command(r, io);
     // The start notices, for a face that shows them apart: before the command runs (refused or
     // not, they were shown).
     if (opts_.on_notice)
@@ -218,6 +250,28 @@ class SessionImpl : public Session {
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
     return io;
+  }
+
+  // A job's: output captured as exec's and handed to the job's log as it comes; input a pipe
+  // fed by Job::write; ended by the job's own cancel (issue 30).
+  static LaunchIo job_io(const ExecRequest& req, std::shared_ptr<ProcessFeed> feed,
+                         const Cancel& cancel) {
+    LaunchIo io;
+    io.in = InputMode::kStream;
+    io.in_data = req.stdin_data.value_or("");
+    io.feed = std::move(feed);
+    io.out = OutputMode::kCapture;
+    io.err = OutputMode::kCapture;
+    io.capture_limit = req.output_limit;
+    io.cancel_fd = cancel.fd();
+    return io;
+  }
+
+  static std::string command_text(const ExecRequest& req) {
+    if (req.command) return printable(*req.command);
+    std::string s;
+    for (const auto& a : req.argv) s += (s.empty() ? "" : " ") + a;
+    return printable(s);
   }
 
   Result<ReadFileResult> read_file(const ReadFileRequest& req) override {
@@ -405,6 +459,7 @@ class SessionImpl : public Session {
   std::unique_ptr<cordon::Session> session_;  // holds approver_ (NET-10): ends first
   std::mutex files_mu_;
   std::optional<FileContext> files_ctx_;
+  JobRegistry jobs_;  // issue 30: ended in the destructor, before anything they use
 };
 
 }  // namespace

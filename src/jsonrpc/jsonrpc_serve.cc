@@ -59,10 +59,12 @@ PersonAnswer RpcAsker::ask(const Question& q) {
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
     : opts_(std::move(options)),
       asker_(peer),
+      jobs_(peer),
       core_(*this, peer, CoreOptions{opts_.max_in_flight, opts_.threads, opts_.log}) {}
 
 ServeConnection::~ServeConnection() {
   close();
+  jobs_.quiet();  // its jobs end with the session, told to nobody
   // The session ends after every request that used it (an ephemeral one removes its /tmp).
   std::lock_guard<std::mutex> lock(mu_);
   session_.reset();
@@ -82,7 +84,9 @@ api::Session* ServeConnection::session() const {
 
 ConnectionProtocol::Route ServeConnection::route(const std::string& method) const {
   if (method == "initialize" || method == "shutdown") return Route::kNow;
-  if (method == "away" || method == "cancel") return Route::kNowInSession;
+  if (method == "away" || method == "cancel" || ServeJobs::answers_now(method))
+    return Route::kNowInSession;
+  if (method == "job/wait") return Route::kWorker;
   static const char* kWorkerMethods[] = {"exec",   "read_file", "write_file", "edit_file",
                                          "search", "classify",  "review",     "policy"};
   for (const char* w : kWorkerMethods)
@@ -133,6 +137,8 @@ json ServeConnection::answer_now(const Message& m) {
   if (m.method == "initialize") return initialize(m.id, m.params);
   if (m.method == "shutdown") return shutdown(m.id);
   if (m.method == "away") return away(m.id, m.params);
+  if (ServeJobs::is_job_method(m.method))
+    return jobs_.answer(*session(), m.method, m.id, m.params, nullptr);
   return cancel(m.id, m.params);
 }
 
@@ -156,8 +162,14 @@ json ServeConnection::cancel(const json& id, const json& params) {
 
 json ServeConnection::run(const Message& m, const api::Cancel* cancel) {
   api::Session& s = *session();
+  if (m.method == "job/wait") return jobs_.answer(s, m.method, m.id, m.params, cancel);
+  json params = m.params;
+  if (m.method == "exec" && ServeJobs::is_background(params)) {
+    if (json r = jobs_.start(s, m.id, params); !r.is_null()) return r;
+    params.erase("background");  // false: an ordinary exec
+  }
   if (auto tool = tool_by_name(m.method)) {
-    auto r = call_tool(s, *tool, m.params, cancel);
+    auto r = call_tool(s, *tool, params, cancel);
     return r.ok() ? make_response(m.id, std::move(*r)) : error_response(m.id, r.error());
   }
   if (m.method == "review") return review(m.id, m.params);

@@ -18,6 +18,7 @@
 #include "cordon/cordon.h"
 #include "jsonrpc/jsonrpc.h"
 #include "jsonrpc/jsonrpc_core.h"
+#include "jsonrpc/jsonrpc_jobs.h"
 #include "jsonrpc/jsonrpc_peer.h"
 
 namespace cordon::rpc {
@@ -87,6 +88,7 @@ class ServeConnection : private ConnectionProtocol {
 
   ServeOptions opts_;
   RpcAsker asker_;
+  ServeJobs jobs_;  // issue 30: the session's background jobs, and their job/ended
   mutable std::mutex mu_;
   std::unique_ptr<api::Session> session_;
   bool finished_ = false;

@@ -30,7 +30,9 @@ Status read_command(Params& p, std::optional<std::string>& command, std::vector<
   return ok_status();
 }
 
-Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel) {
+}  // namespace
+
+Result<api::ExecRequest> read_exec_request(const json& params, bool bash) {
   Params p(params);
   api::ExecRequest r;
   if (auto st = read_command(p, r.command, r.argv, bash); !st.ok()) return st.error();
@@ -48,8 +50,16 @@ Result<json> exec(api::Session& s, const json& params, bool bash, const api::Can
   p.no_others();
   if (!p.ok()) return invalid_arguments(p.problem());
   r.output_limit = kServerOutputLimit;
-  r.cancel = cancel;
-  auto res = s.exec(r);
+  return r;
+}
+
+namespace {
+
+Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel) {
+  auto r = read_exec_request(params, bash);
+  if (!r.ok()) return r.error();
+  r->cancel = cancel;
+  auto res = s.exec(*r);
   if (!res.ok()) return res.error();
   return to_json(*res);
 }

@@ -26,6 +26,10 @@ std::optional<Tool> tool_by_name(std::string_view name);
 Result<json> call_tool(api::Session& session, Tool tool, const json& params,
                        const api::Cancel* cancel);
 
+// `exec`'s parameters (`bash`'s: `command` only) read into a request; an "invalid" Error
+// naming the bad parameter.
+Result<api::ExecRequest> read_exec_request(const json& params, bool bash);
+
 json to_json(const api::ExecResult& r);
 json to_json(const api::ReadFileResult& r);
 json to_json(const api::WriteFileResult& r);

@@ -33,7 +33,7 @@ Status open_std_pipes(const ProcessSpec& spec, StdPipes& p) {
     p.in_child = Fd(high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
     if (p.in_child.fd < 0)
       return make_error(ErrorKind::kSpawn, "opening /dev/null failed", "", errno);
-  } else if (spec.in == InputMode::kData) {
+  } else if (spec.in == InputMode::kData || spec.in == InputMode::kStream) {
     if (auto s = make_pipe(p.in_child, p.in_ours); !s.ok()) return s;
   }
   if (spec.out != OutputMode::kInherit)

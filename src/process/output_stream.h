@@ -39,10 +39,12 @@ struct OutputStream {
   size_t limit = 0;
   std::string* buf = nullptr;
   bool* truncated = nullptr;
+  const ProcessFeed* feed = nullptr;  // a background job's: handed each piece as it comes
 
   // Captured: up to the limit. Forwarded: the last `limit` bytes at least (trimmed when twice
-  // that has piled up).
+  // that has piled up). Either way handed to the feed, if any, as stream `forward_to` (1, 2).
   void keep(const char* d, size_t n) {
+    if (feed) feed->output(forward_to, d, n);
     if (mode == OutputMode::kCapture) {
       size_t room = buf->size() < limit ? limit - buf->size() : 0;
       buf->append(d, std::min(room, n));

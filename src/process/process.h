@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,10 +18,13 @@
 #include "config/policy.h"
 #include "core/env.h"
 #include "core/result.h"
+#include "process/process_feed.h"
 
 namespace cordon {
 
-enum class InputMode { kInherit, kNull, kData };
+// kStream: a pipe fed as data arrives through ProcessSpec::feed (a background job, issue 30);
+// the Linux primitive only (the POSIX one refuses it).
+enum class InputMode { kInherit, kNull, kData, kStream };
 enum class OutputMode {
   kInherit,  // the child writes to our own descriptor
   kCapture,  // kept in memory (up to capture_limit bytes)
@@ -56,6 +60,9 @@ struct ProcessSpec {
   // NET-4: an environment marker (NAME=VALUE, set in `env` too) that finds the processes of an
   // unconfined command that left its process group, after it ends.
   std::string marker;
+  // A background job's live link (issue 30): input for kStream, each piece of output as it
+  // comes (besides what is kept), and signals for the tree. Null for a one-shot command.
+  std::shared_ptr<ProcessFeed> feed;
 };
 
 struct ProcessOutcome {

@@ -264,6 +264,11 @@ class Waiter {
 
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started) {
+  // Issue 30: a background job's live input, output and signals are the Linux primitive's.
+  if (spec.feed || spec.in == InputMode::kStream)
+    return make_error(ErrorKind::kSpawn,
+                      "background jobs are not supported on this system yet; run the command "
+                      "in the foreground.");
   ProcessOutcome o;
   ProcessRegistration registration;
   Pipes pipes;

@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,11 +8,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
 #include "test_paths.h"
 
 namespace cordon::it {
@@ -203,6 +207,39 @@ bool sandbox_available() {
     cached = r.status == 0 ? 1 : 0;
   }
   return cached == 1;
+}
+
+int sleeping(const std::string& arg) {
+  const std::string wanted = "sleep " + arg + " ";
+  int count = 0;
+  DIR* d = opendir("/proc");
+  if (!d) return -1;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    std::string cmd = ss.str();
+    for (char& c : cmd)
+      if (c == '\0') c = ' ';
+    if (cmd == wanted) ++count;
+  }
+  closedir(d);
+  return count;
+}
+
+std::string unique_sleep() {
+  static std::atomic<int> n{0};
+  return "1234." + std::to_string(getpid()) + std::to_string(++n);
+}
+
+bool eventually(const std::function<bool()>& done, std::chrono::seconds limit) {
+  auto until = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= until) return done();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
 }
 
 }  // namespace cordon::it

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,5 +84,14 @@ bool sandbox_available();
   } while (0)
 
 std::string cordon_binary();
+
+// Issue 30: processes anywhere on the machine whose command line is exactly `sleep ARG`, and an
+// ARG no other process has (this test process's pid and a count): a command's tree is found
+// in /proc by it, sandboxed or not.
+int sleeping(const std::string& arg);
+std::string unique_sleep();
+// Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
+bool eventually(const std::function<bool()>& done,
+                std::chrono::seconds limit = std::chrono::seconds(60));
 
 }  // namespace cordon::it

@@ -311,3 +311,20 @@ TEST(PosixProcess, CommandLookupFollowsPath) {  // RES-4
 
 }  // namespace
 }  // namespace cordon
+
+namespace cordon {
+namespace {
+
+// Issue 30: background jobs' live input, output and signals are the Linux primitive's; this
+// one refuses them clearly rather than running a job whose input nobody can feed.
+TEST(PosixProcess, RefusesABackgroundJobsFeed) {  // issue 30
+  ProcessSpec spec = sh("echo never");
+  spec.in = InputMode::kStream;
+  spec.feed = std::make_shared<ProcessFeed>();
+  auto o = run_process(spec);
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.error().message.find("background jobs"), std::string::npos) << o.error().message;
+}
+
+}  // namespace
+}  // namespace cordon

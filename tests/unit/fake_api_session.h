@@ -83,6 +83,12 @@ class FakeApiSession : public api::Session {
     return res;
   }
 
+  api::Result<std::shared_ptr<api::Job>> start_job(const api::ExecRequest&,
+                                                   std::function<void(api::Job&)>) override {
+    return api_fail(api::ErrorCode::kUnavailable, "the fake runs no background jobs");
+  }
+  std::vector<std::shared_ptr<api::Job>> jobs() override { return {}; }
+
   api::Result<api::ReadFileResult> read_file(const api::ReadFileRequest& r) override {
     if (r.path.rfind(".env", 0) == 0) {
       ApprovalRequest ask;

@@ -401,3 +401,33 @@ TEST(ApprovalAnswer, Readings) {
 
 }  // namespace
 }  // namespace cordon::rpc
+
+namespace cordon::rpc {
+namespace {
+
+// Issue 30: the job methods' parameters are checked before any job is looked at, and each
+// error names the parameter and the fix.
+TEST(ServeJobs, BadParametersNameTheParameterAndTheFix) {  // issue 30, SRV-1
+  Rig rig;
+  rig.init();
+  json r = rig.call(1, "exec", {{"command", "echo hi"}, {"background", "yes"}});
+  EXPECT_EQ(reason(r), "invalid");
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("`background`"), std::string::npos);
+  r = rig.call(2, "exec", {{"command", "echo hi"}, {"background", false}});  // the foreground
+  EXPECT_EQ(r["result"]["stdout"], "hi\n") << r.dump();
+  r = rig.call(3, "exec", {{"command", "echo hi"}, {"background", true}});
+  EXPECT_EQ(reason(r), "unavailable") << r.dump();  // the fake runs no jobs
+  r = rig.call(4, "job/output", json::object());
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("`job`"), std::string::npos);
+  r = rig.call(5, "job/output", {{"job", "7"}});
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("job/list"), std::string::npos);
+  r = rig.call(6, "job/signal", {{"job", "7"}, {"signal", "TERM"}, {"extra", 1}});
+  EXPECT_EQ(reason(r), "invalid");
+  r = rig.call(7, "job/wait", {{"job", "7"}});
+  EXPECT_EQ(reason(r), "invalid");
+  r = rig.call(8, "job/list", json::object());
+  EXPECT_EQ(r["result"]["jobs"], json::array()) << r.dump();
+}
+
+}  // namespace
+}  // namespace cordon::rpc

@@ -22,6 +22,7 @@ struct LaunchIo {
   OutputMode err = OutputMode::kTee;
   size_t capture_limit = 1 << 20;
   int cancel_fd = -1;
+  std::shared_ptr<ProcessFeed> feed;  // a background job's (InputMode::kStream, issue 30)
   // More descriptors for the sandbox (ours >= 10, theirs 6..9), and words run before the
   // command inside it: NET-7's net stage (`<stage> ... -- <command>`). The plan's argv stays
   // the command's own.
@@ -37,6 +38,7 @@ inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
   spec.err = io.err;
   spec.capture_limit = io.capture_limit;
   spec.cancel_fd = io.cancel_fd;
+  spec.feed = io.feed;
 }
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status

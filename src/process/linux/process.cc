@@ -257,7 +257,10 @@ class Waiter {
     open_stream(streams_[1], std::move(err), spec.err, 2, &o_.err, &o_.err_truncated);
     for (auto& s : streams_) s.limit = spec.capture_limit;
     streams_[1].hold_bwrap = spec.bwrap_status_fd >= 0;
+    for (auto& s : streams_) s.feed = spec.feed.get();
+    if (spec.feed) spec.feed->attach();
     if (in_.fd >= 0) set_nonblock(in_.fd);
+    if (spec.in == InputMode::kStream) in_buf_ = spec.in_data;
     if (spec.in == InputMode::kData && spec.in_data.empty()) in_.reset();
     status_fd_ = spec.bwrap_status_fd;
     if (spec.timeout) deadline_ = o_.started + *spec.timeout;
@@ -278,7 +281,7 @@ class Waiter {
   // PROC-1: a stopped or traced pid 1 never reaps the command nor exits: looked at twice a
   // second, and ended with the tree once it has stayed stopped for a second.
   static constexpr std::chrono::milliseconds kPid1Check{500};
-  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel };
+  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel, kFeed };
 
   static void open_stream(Stream& s, Fd fd, OutputMode mode, int forward_to, std::string* buf,
                           bool* truncated) {
@@ -344,8 +347,9 @@ class Waiter {
     PollSet<Tag> ps;
     ps.add(streams_[0].fd.fd, POLLIN, kOut);
     ps.add(streams_[1].fd.fd, POLLIN, kErr);
-    ps.add(in_.fd, POLLOUT, kIn);
+    if (spec_.in != InputMode::kStream || in_off_ < in_buf_.size()) ps.add(in_.fd, POLLOUT, kIn);
     ps.add(status_fd_, POLLIN, kStatus);
+    if (spec_.feed && !exited_) ps.add(spec_.feed->wake_fd(), POLLIN, kFeed);
     if (!exited_) ps.add(exit_fd_.fd, POLLIN, kPid);
     if (!killed_) ps.add(spec_.cancel_fd, POLLIN, kCancel);
     if (!ps.wait(wait_ms(now))) return false;
@@ -371,11 +375,69 @@ class Waiter {
         o_.canceled = true;
         kill_all();
         break;
+      case kFeed:
+        take_feed();
+        break;
     }
   }
 
   void write_input() {
-    if (!write_more(in_.fd, spec_.in_data, in_off_)) in_.reset();
+    if (spec_.in != InputMode::kStream) {
+      if (!write_more(in_.fd, spec_.in_data, in_off_)) in_.reset();
+      return;
+    }
+    if (write_more(in_.fd, in_buf_, in_off_)) return;
+    if (in_off_ < in_buf_.size()) return close_stream_input();  // the reader went away
+    in_buf_.clear();
+    in_off_ = 0;
+    if (in_eof_) close_stream_input();
+  }
+
+  // A background job's input, eof and signals (issue 30).
+  void take_feed() {
+    ProcessFeed::Taken t = spec_.feed->take();
+    if (in_.fd >= 0) {
+      in_buf_.erase(0, in_off_);
+      in_off_ = 0;
+      in_buf_ += t.input;
+      in_eof_ = t.eof;
+      if (in_eof_ && in_buf_.empty()) close_stream_input();
+    }
+    for (int sig : t.signals) send_signal(sig);
+  }
+
+  void close_stream_input() {
+    in_.reset();
+    in_buf_.clear();
+    in_off_ = 0;
+    spec_.feed->close_input();
+  }
+
+  // SIGKILL ends the whole tree as a timeout does. Another signal goes to the command's process
+  // group: inside a sandbox, the groups of its pid 1's children (bwrap's --new-session made
+  // the command a group of its own); else the group the command leads.
+  void send_signal(int sig) {
+    if (exited_ || killed_) return;
+    if (sig == SIGKILL) return kill_all();
+    if (o_.sandbox_pid <= 0) {
+      ::kill(spec_.new_process_group ? -pid_ : pid_, sig);
+      return;
+    }
+    std::vector<int> kids = children_of(o_.sandbox_pid);
+    for (int c : kids) {
+      ::kill(-c, sig);
+      ::kill(c, sig);
+    }
+    if (kids.empty()) ::kill(o_.sandbox_pid, sig);
+  }
+
+  static std::vector<int> children_of(pid_t pid) {
+    auto text = read_file(fmt::format("/proc/{}/task/{}/children", pid, pid));
+    std::vector<int> out;
+    if (!text.ok()) return out;
+    for (const auto& w : split(*text, ' '))
+      if (int c = std::atoi(w.c_str()); c > 0) out.push_back(c);
+    return out;
   }
 
   void read_status() {
@@ -435,6 +497,7 @@ class Waiter {
       o_.ended = Clock::now();
     }
     confirm_sandbox_ended();
+    if (spec_.feed) spec_.feed->close_input();
     if (!spec_.marker.empty()) o_.escaped = escaped_processes(spec_.marker, pid_);
     if (WIFEXITED(wstatus_)) o_.exit_code = WEXITSTATUS(wstatus_);
     if (WIFSIGNALED(wstatus_)) o_.signal = WTERMSIG(wstatus_);
@@ -450,6 +513,8 @@ class Waiter {
   ProcessOutcome o_;
   Stream streams_[2];
   size_t in_off_ = 0;
+  std::string in_buf_;  // kStream: what the feed gave and the pipe did not take yet
+  bool in_eof_ = false;
   int status_fd_ = -1;
   std::string status_text_;
   Fd sandbox_pidfd_;
