@@ -5,8 +5,11 @@
 #include <algorithm>
 
 #include "approval/request.h"
+#include "core/error_code.h"
 #include "core/strings.h"
 #include "core/version.h"
+#include "jsonrpc/jsonrpc_mcp_jobs.h"
+#include "jsonrpc/jsonrpc_mcp_text.h"
 #include "jsonrpc/jsonrpc_tools.h"
 #include "jsonrpc/peer_answer.h"
 
@@ -40,63 +43,19 @@ json object_schema(json properties, std::vector<std::string> required) {
 }
 
 json tool(const std::string& version, const char* name, const char* title, const char* description,
-          json input, std::optional<json> output, bool read_only) {
+          json input, std::optional<json> output, bool read_only, bool idempotent = false) {
   json t{{"name", name}, {"description", description}, {"inputSchema", std::move(input)}};
   if (mcp_version_at_least(version, "2025-03-26"))
     t["annotations"] = {{"title", title},
                         {"readOnlyHint", read_only},
                         {"destructiveHint", false},
                         {"openWorldHint", std::string(name) == "bash"}};
+  if (idempotent && t.contains("annotations")) t["annotations"]["idempotentHint"] = true;
   if (mcp_version_at_least(version, "2025-06-18")) {
     t["title"] = title;
     if (output) t["outputSchema"] = std::move(*output);
   }
   return t;
-}
-
-// The text a model reads: output first, then what cordon has to say about it.
-std::string exec_text(const json& r) {
-  std::string out;
-  const std::string so = r.value("stdout", ""), se = r.value("stderr", "");
-  out += so;
-  if (!so.empty() && so.back() != '\n') out += '\n';
-  if (r.value("stdout_truncated", false)) out += "[stdout cut at 1 MiB]\n";
-  if (!se.empty()) {
-    out += "[stderr]\n" + se;
-    if (se.back() != '\n') out += '\n';
-  }
-  if (r.value("stderr_truncated", false)) out += "[stderr cut at 1 MiB]\n";
-  if (r.value("timed_out", false)) out += "[timed out]\n";
-  if (r.value("withheld", false)) out += "[result withheld]\n";
-  out += fmt::format("[exit code {}]", r.value("exit_code", -1));
-  for (const auto& n : r["notes"]) out += "\n[note] " + n.get<std::string>();
-  for (const auto& q : r["quarantined"])
-    out += fmt::format("\n[moved aside] {} -> {}", q.value("from", ""), q.value("to", ""));
-  return out;
-}
-
-std::string read_text(const json& r) {
-  std::string out = r.value("content", "");
-  if (r.value("more", false))
-    out += fmt::format(
-        "\n[lines {}-{} of {}; more follow: call again with offset {}]", r.value("first_line", 1),
-        r.value("first_line", 1) + r.value("line_count", 0) - 1, r.value("total_lines", 0),
-        r.value("first_line", 1) + r.value("line_count", 0));
-  return out;
-}
-
-std::string search_text(const json& r) {
-  std::string out;
-  for (const auto& m : r["matches"])
-    out += fmt::format("{}:{}:{}\n", m.value("path", ""), m.value("line", 0), m.value("text", ""));
-  if (r["matches"].empty()) out += "no matches\n";
-  out += fmt::format("[{} files searched", r.value("files_searched", 0));
-  for (const char* k : {"credential_files_skipped", "large_files_skipped", "binary_files_skipped",
-                        "hidden_paths_skipped", "unreadable_skipped"})
-    if (r.value(k, 0) > 0) out += fmt::format("; {} {}", r.value(k, 0), k);
-  out += "]";
-  if (r.value("truncated", false)) out += "\n[truncated: " + r.value("truncated_reason", "") + "]";
-  return out;
 }
 
 json tool_result(const std::string& version, std::string text, std::optional<json> structured,
@@ -106,6 +65,14 @@ json tool_result(const std::string& version, std::string text, std::optional<jso
   if (structured && mcp_version_at_least(version, "2025-06-18"))
     r["structuredContent"] = std::move(*structured);
   return r;
+}
+
+// A refusal is the tool's answer, for the model to read and act on (isError), led by the
+// same stable reason word as the server's errors. No structured content: a client checks
+// it against the tool's output schema even in an error.
+json refusal_result(const std::string& version, const Error& e) {
+  return tool_result(version, fmt::format("[{}] {}", wire_reason(e), e.message), std::nullopt,
+                     true);
 }
 
 }  // namespace
@@ -153,8 +120,16 @@ json mcp_tools(const std::string& v) {
                      {"stderr_truncated", typed("boolean")},
                      {"processes_left", json{{"type", "array"}, {"items", typed("integer")}}},
                      {"connections", json{{"type", "array"}, {"items", connection}}},
-                     {"duration_ms", typed("integer")}},
-                    {"exit_code", "stdout", "stderr", "timed_out", "notes", "quarantined"});
+                     {"duration_ms", typed("integer")},
+                     // issue 30: a background job's state (bash_output, kill_bash)
+                     {"job", typed("string")},
+                     {"running", typed("boolean")},
+                     {"dropped", typed("integer")},
+                     {"killed", typed("boolean")}},
+                    // A job started in the background has no exit code yet.
+                    {"stdout", "stderr", "timed_out", "notes", "quarantined"});
+  json job_out = bash_out;
+  job_out["required"] = {"job", "running", "stdout", "stderr", "timed_out", "notes", "quarantined"};
   json tools = json::array();
   tools.push_back(tool(
       v, "bash", "Run a shell command in the sandbox",
@@ -179,9 +154,34 @@ json mcp_tools(const std::string& v) {
                                    "`cordon mcp --timeout` says otherwise).",
                                    1, kMaxTimeoutMs)},
            {"reason", str_prop("Why the command needs network or outside_sandbox: shown to the "
-                               "user with the question.")}},
+                               "user with the question.")},
+           {"run_in_background",
+            bool_prop("Start the command as a background job and answer at once with its id "
+                      "(for a server, a watcher, a long build): bash_output reads what it "
+                      "prints, kill_bash ends it. It has no time-out unless `timeout_ms` gives "
+                      "one, and ends when the client disconnects.")}},
           {"command"}),
       bash_out, false));
+  tools.push_back(tool(
+      v, "bash_output", "Read a background job's output",
+      "Returns what a background job (started by bash with `run_in_background: true`) printed "
+      "since the last bash_output call for it, so nothing is read twice or missed, and whether "
+      "it still runs; once it has ended, its exit code and notes as bash gives them.",
+      object_schema({{"job", str_prop("The job's id, as bash answered it.")},
+                     {"bash_id", str_prop("The same as `job` (the name Claude Code's BashOutput "
+                                          "uses); give one of the two.")}},
+                    {}),
+      job_out, true));
+  tools.push_back(tool(
+      v, "kill_bash", "End a background job",
+      "Ends a background job and every process it started (KILL), and answers with its final "
+      "state: the output not read yet, its exit code and notes. A job that had ended already "
+      "is left as it is.",
+      object_schema({{"job", str_prop("The job's id, as bash answered it.")},
+                     {"shell_id", str_prop("The same as `job` (the name Claude Code's KillShell "
+                                           "uses); give one of the two.")}},
+                    {}),
+      job_out, false, /*idempotent=*/true));
   tools.push_back(tool(
       v, "read_file", "Read a text file",
       "Reads a text file, whole or a range of lines. Paths are absolute, `~/...`, or relative "
@@ -463,7 +463,8 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     return make_error_reply(id, kInvalidParams, "`tools/call` needs `name`, a string.");
   const std::string name = params["name"].get<std::string>();
   std::optional<Tool> t = tool_by_name(name);
-  if (!t || *t == Tool::kExec || *t == Tool::kClassify)
+  const bool job_tool = McpJobs::is_job_tool(name);
+  if (!job_tool && (!t || *t == Tool::kExec || *t == Tool::kClassify))
     return make_error_reply(id, kInvalidParams, fmt::format("there is no tool `{}`.", name));
   json args = params.contains("arguments") ? params["arguments"] : json::object();
   if (!args.is_object())
@@ -473,22 +474,37 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     return make_response(
         id, tool_result(version, "cordon could not open its session: " + open_error_->message,
                         std::nullopt, true));
+  if (job_tool || *t == Tool::kBash)
+    if (auto r = call_job_tool(*session, name, args, cancel)) {
+      if (!r->ok()) return make_response(id, refusal_result(version, r->error()));
+      std::string text = job_tool ? job_text(**r) : started_text(**r);
+      return make_response(id, tool_result(version, std::move(text), std::move(**r), false));
+    }
   const bool default_timeout =
       *t == Tool::kBash && !args.contains("timeout_ms") && opts_.default_timeout.count() > 0;
   if (default_timeout)
     args["timeout_ms"] =
         std::min<uint64_t>(static_cast<uint64_t>(opts_.default_timeout.count()), kMaxTimeoutMs);
   auto r = rpc::call_tool(*session, *t, args, cancel);
-  if (!r.ok()) {
-    // A refusal is the tool's answer, for the model to read and act on (isError), led by the
-    // same stable reason word as the server's errors. No structured content: a client checks
-    // it against the tool's output schema even in an error.
-    return make_response(
-        id, tool_result(version, fmt::format("[{}] {}", wire_reason(r.error()), r.error().message),
-                        std::nullopt, true));
-  }
+  if (!r.ok()) return make_response(id, refusal_result(version, r.error()));
   std::string text = tool_text(*t, *r, default_timeout);
   return make_response(id, tool_result(version, std::move(text), std::move(*r), false));
+}
+
+std::optional<Result<json>> McpConnection::call_job_tool(api::Session& s, const std::string& name,
+                                                         json& args, const api::Cancel* cancel) {
+  if (McpJobs::is_job_tool(name)) return jobs_.call(s, name, args, cancel);
+  if (!args.contains("run_in_background")) return std::nullopt;
+  const json background = args["run_in_background"];
+  args.erase("run_in_background");
+  if (background.is_null()) return std::nullopt;
+  if (!background.is_boolean())
+    return Result<json>(
+        make_error(ErrorKind::kInvalid, "`run_in_background` must be true or false."));
+  // No default time-out: a job runs until it ends, kill_bash, its own timeout_ms or the
+  // connection's end.
+  if (!background.get<bool>()) return std::nullopt;
+  return jobs_.start(s, args);
 }
 
 std::string McpConnection::tool_text(Tool t, const json& result, bool default_timeout) const {

@@ -1,4 +1,5 @@
 // `cordon mcp` (SRV-2): a Model Context Protocol server over stdio. It offers the tools `bash`,
+// `bash_output` and `kill_bash` (its background jobs, issue 30: jsonrpc_mcp_jobs.h),
 // `read_file`, `write_file`, `edit_file` and `search`, each with a JSON Schema for its input,
 // over the same library calls as `cordon serve`. Questions (APR-7) go to the user as MCP
 // elicitation when the client declares that capability; otherwise they are refused with a
@@ -18,6 +19,7 @@
 #include "cordon/cordon.h"
 #include "jsonrpc/jsonrpc.h"
 #include "jsonrpc/jsonrpc_core.h"
+#include "jsonrpc/jsonrpc_mcp_jobs.h"
 #include "jsonrpc/jsonrpc_mcp_progress.h"
 #include "jsonrpc/jsonrpc_peer.h"
 #include "jsonrpc/jsonrpc_tools.h"
@@ -97,6 +99,10 @@ class McpConnection : private ConnectionProtocol {
   json initialize(const json& id, const json& params);
   std::string instructions() const;
   json call_tool(const json& id, const json& params, const api::Cancel* cancel);
+  // `bash` in the background, bash_output and kill_bash (issue 30); nullopt: `bash` in the
+  // foreground, `args` without `run_in_background`.
+  std::optional<Result<json>> call_job_tool(api::Session& s, const std::string& name, json& args,
+                                            const api::Cancel* cancel);
   std::string tool_text(Tool t, const json& result, bool default_timeout) const;
 
   McpOptions opts_;
@@ -108,6 +114,7 @@ class McpConnection : private ConnectionProtocol {
   std::unique_ptr<api::Session> session_;
   std::optional<Error> open_error_;
   std::string project_;
+  McpJobs jobs_;         // the offsets bash_output read the session's jobs up to
   ConnectionCore core_;  // last: its workers are waited for before the session goes
 };
 

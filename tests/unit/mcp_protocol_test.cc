@@ -90,13 +90,29 @@ TEST(Mcp, ToolListHasSchemas) {  // SRV-2
     for (const auto& req : t["inputSchema"]["required"])
       EXPECT_TRUE(t["inputSchema"]["properties"].contains(req.get<std::string>()));
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"bash", "read_file", "write_file", "edit_file", "search"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bash", "bash_output", "kill_bash", "read_file",
+                                             "write_file", "edit_file", "search"}));
   const json& bash = r["result"]["tools"][0];
   EXPECT_EQ(bash["inputSchema"]["required"], json::array({"command"}));
-  for (const char* p : {"command", "network", "outside_sandbox", "timeout_ms"})
+  for (const char* p : {"command", "network", "outside_sandbox", "timeout_ms", "run_in_background"})
     EXPECT_TRUE(bash["inputSchema"]["properties"].contains(p)) << p;
   EXPECT_TRUE(bash.contains("outputSchema"));
+  // Issue 30: the job tools take `job` or Claude Code's own names for it, and say what they do.
+  const json& output = r["result"]["tools"][1];
+  const json& kill = r["result"]["tools"][2];
+  for (const char* p : {"job", "bash_id"})
+    EXPECT_TRUE(output["inputSchema"]["properties"].contains(p)) << p;
+  for (const char* p : {"job", "shell_id"})
+    EXPECT_TRUE(kill["inputSchema"]["properties"].contains(p)) << p;
+  EXPECT_EQ(output["annotations"]["readOnlyHint"], true);
+  EXPECT_EQ(kill["annotations"]["readOnlyHint"], false);
+  EXPECT_EQ(kill["annotations"]["destructiveHint"], false);
+  EXPECT_EQ(kill["annotations"]["idempotentHint"], true);
+  for (const json& t : {output, kill}) {
+    EXPECT_EQ(t["outputSchema"]["required"][0], "job") << t.dump();
+    for (const auto& req : t["outputSchema"]["required"])
+      EXPECT_TRUE(t["outputSchema"]["properties"].contains(req.get<std::string>()));
+  }
   // Older versions get no outputSchema, which they do not know.
   EXPECT_FALSE(mcp_tools("2025-03-26")["tools"][0].contains("outputSchema"));
 }
@@ -127,6 +143,32 @@ TEST(Mcp, BashResultCarriesExitOutputAndNotes) {  // SRV-2
     EXPECT_EQ(rig.tool(5, name, json::object())["error"]["code"], kInvalidParams) << name;
   EXPECT_EQ(rig.call(6, "tools/call", {{"arguments", json::object()}})["error"]["code"],
             kInvalidParams);
+}
+
+// Issue 30: the job tools over a session without the job: an unknown id is the tool's error,
+// naming it and how to start one; `run_in_background` must be a boolean, false is the
+// foreground; a start the session refuses is the tool's error.
+TEST(Mcp, JobToolsRefuseUnknownJobsAndBadArguments) {
+  Rig rig;
+  rig.init();
+  for (const char* tool : {"bash_output", "kill_bash"}) {
+    json r = rig.tool(1, tool, {{"job", "7"}});
+    EXPECT_EQ(r["result"]["isError"], true) << r.dump();
+    std::string text = r["result"]["content"][0]["text"];
+    EXPECT_NE(text.find("\"7\""), std::string::npos) << text;
+    EXPECT_NE(text.find("run_in_background"), std::string::npos) << text;
+  }
+  for (const json& bad : {json::object(), json{{"job", true}}, json{{"job", "1"}, {"x", 1}}})
+    EXPECT_EQ(rig.tool(2, "bash_output", bad)["result"]["isError"], true) << bad.dump();
+  EXPECT_EQ(rig.tool(3, "kill_bash", {{"shell_id", 4}})["result"]["isError"], true);
+  json r = rig.tool(4, "bash", {{"command", "echo x"}, {"run_in_background", "yes"}});
+  EXPECT_NE(r["result"]["content"][0]["text"].get<std::string>().find("run_in_background"),
+            std::string::npos);
+  r = rig.tool(5, "bash", {{"command", "echo x"}, {"run_in_background", false}});
+  EXPECT_EQ(r["result"]["structuredContent"]["stdout"], "x\n") << r.dump();
+  r = rig.tool(6, "bash", {{"command", "echo x"}, {"run_in_background", true}});
+  EXPECT_EQ(r["result"]["isError"], true);
+  EXPECT_EQ(r["result"]["content"][0]["text"], "[unavailable] the fake runs no background jobs");
 }
 
 TEST(Mcp, FileToolResults) {
