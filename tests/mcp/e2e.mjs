@@ -94,10 +94,11 @@ await check('protocol version negotiated to the current one', async () => {
   assert.match(a.client.getInstructions() || '', /sandbox/);
 });
 
-await check('tools/list: the five tools with their input schemas', async () => {
+await check('tools/list: the seven tools with their input schemas', async () => {
   const { tools } = await a.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['bash', 'edit_file', 'read_file', 'search', 'write_file']);
+  assert.deepEqual(names, ['bash', 'bash_output', 'edit_file', 'kill_bash', 'read_file', 'search',
+                           'write_file']);
   const bash = tools.find((t) => t.name === 'bash');
   assert.equal(bash.inputSchema.type, 'object');
   assert.deepEqual(bash.inputSchema.required, ['command']);
@@ -217,6 +218,31 @@ await check('cordon mcp --timeout ends a bash call that gave none', async () => 
   r = await t.client.callTool({ name: 'bash', arguments: { command: 'sleep 2; echo ok',
                                                           timeout_ms: 20000 } });
   assert.equal(r.structuredContent.stdout, 'ok\n', text(r));
+});
+// Issue 30: a background job answers at once, gets no default time-out, and its output is
+// read in turns; the SDK checks each result against the tool's output schema.
+await check('bash run_in_background, bash_output and kill_bash', async () => {
+  let r = await t.client.callTool({ name: 'bash', arguments: {
+    command: 'echo one; sleep 2; echo two', run_in_background: true } });
+  assert.equal(r.isError, false, text(r));
+  const job = r.structuredContent.job;
+  assert.match(text(r), /bash_output/);
+  let seen = '';
+  for (let i = 0; i < 600; i++) {
+    r = await t.client.callTool({ name: 'bash_output', arguments: { job } });
+    assert.equal(r.isError, false, text(r));
+    seen += r.structuredContent.stdout;
+    if (!r.structuredContent.running) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  assert.equal(r.structuredContent.running, false, text(r));
+  assert.equal(r.structuredContent.exit_code, 0, text(r));
+  assert.equal(seen, 'one\ntwo\n');
+  r = await t.client.callTool({ name: 'kill_bash', arguments: { job } });
+  assert.equal(r.structuredContent.killed, false, text(r));
+  r = await t.client.callTool({ name: 'bash_output', arguments: { job: 'nope' } });
+  assert.equal(r.isError, true);
+  assert.match(text(r), /"nope"/);
 });
 await t.client.close();
 
