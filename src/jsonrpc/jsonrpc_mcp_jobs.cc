@@ -78,7 +78,11 @@ Result<json> McpJobs::start(api::Session& s, const json& args) {
   auto req = read_exec_request(args, /*bash=*/true);
   if (!req.ok()) return req.error();
   auto job = s.start_job(*req);
-  if (!job.ok()) return job.error();
+  if (!job.ok()) {
+    api::Error e = job.error();
+    if (e.code == api::ErrorCode::kUnavailable) e.message += " kill_bash ends a job.";
+    return e;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   // Forget the offsets of the jobs the session no longer lists.
   std::map<std::string, uint64_t> kept;
@@ -131,7 +135,11 @@ Result<json> McpJobs::read(const api::Job& job) {
     if (o.dropped) j["dropped"] = o.dropped;
     return j;
   }
-  if (!end->ok()) return end->error();  // refused before it started, as bash would have been
+  if (!end->ok()) {  // refused before it started, as bash would have been
+    api::Error e = end->error();
+    e.message = fmt::format("job {} did not run: {}", job.id(), e.message);
+    return e;
+  }
   json j = to_json(**end);
   j["job"] = job.id();
   j["running"] = false;

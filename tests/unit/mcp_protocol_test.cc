@@ -14,6 +14,7 @@
 #include "fake_api_session.h"
 #include "fake_wire.h"
 #include "jsonrpc/jsonrpc_mcp.h"
+#include "jsonrpc/jsonrpc_mcp_text.h"
 
 namespace cordon::rpc {
 namespace {
@@ -168,7 +169,45 @@ TEST(Mcp, JobToolsRefuseUnknownJobsAndBadArguments) {
   EXPECT_EQ(r["result"]["structuredContent"]["stdout"], "x\n") << r.dump();
   r = rig.tool(6, "bash", {{"command", "echo x"}, {"run_in_background", true}});
   EXPECT_EQ(r["result"]["isError"], true);
-  EXPECT_EQ(r["result"]["content"][0]["text"], "[unavailable] the fake runs no background jobs");
+  EXPECT_EQ(r["result"]["content"][0]["text"],
+            "[unavailable] the fake runs no background jobs kill_bash ends a job.");
+}
+
+// Issue 30: what bash_output and kill_bash tell the model: what is new, whether the job runs,
+// and once ended its end as bash gives it.
+TEST(Mcp, JobTextSaysWhatIsNewAndTheEnd) {
+  json running{{"job", "3"},
+               {"running", true},
+               {"stdout", "a\n"},
+               {"stderr", "b"},
+               {"timed_out", false},
+               {"notes", json::array()},
+               {"quarantined", json::array()}};
+  EXPECT_EQ(job_text(running),
+            "a\n[stderr]\nb\n"
+            "[job 3 is still running; bash_output reads what comes next]");
+  running["stdout"] = "";
+  running["stderr"] = "";
+  running["dropped"] = 10;
+  EXPECT_EQ(job_text(running),
+            "[10 bytes of output were no longer held: skipped]\n"
+            "[no new output]\n"
+            "[job 3 is still running; bash_output reads what comes next]");
+  json ended = running;
+  ended.erase("dropped");
+  ended["running"] = false;
+  ended["exit_code"] = 2;
+  ended["stdout"] = "z\n";
+  ended["notes"] = {"a note"};
+  EXPECT_EQ(job_text(ended), "[job 3 has ended]\nz\n[exit code 2]\n[note] a note");
+  ended["killed"] = true;
+  ended["exit_code"] = 137;
+  EXPECT_EQ(job_text(ended), "[job 3 ended by kill_bash]\nz\n[exit code 137]\n[note] a note");
+  ended["killed"] = false;
+  EXPECT_EQ(job_text(ended).rfind("[job 3 had ended already]\n", 0), 0u);
+  EXPECT_EQ(started_text({{"job", "3"}}),
+            "Started in the background as job 3; read its output with bash_output (job \"3\"), "
+            "end it with kill_bash.");
 }
 
 TEST(Mcp, FileToolResults) {
