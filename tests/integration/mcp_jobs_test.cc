@@ -150,6 +150,25 @@ TEST(McpJobs, UnknownJobsAreErrorsAndTheToolsAreListed) {
   EXPECT_EQ(a.tool("kill_bash", {{"job", id}})["structuredContent"]["running"], false);
 }
 
+// Issue 30 item 1, APR-7: a job asks as bash asks; refused (a client without elicitation
+// cannot ask the user), bash_output answers the refusal as bash would, naming the job.
+TEST(McpJobs, ARefusedJobAnswersItsRefusal) {
+  REQUIRE_SANDBOX();
+  World w;
+  Mcp m(w);
+  json r = m.tool(
+      "bash", {{"command", "echo net > net.txt"}, {"network", true}, {"run_in_background", true}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  std::string id = r["structuredContent"]["job"];
+  ASSERT_TRUE(eventually([&] {
+    r = m.tool("bash_output", {{"job", id}});
+    return r["isError"] == true;
+  })) << m.last.dump();
+  EXPECT_TRUE(has(m.text(r), "[refused] job " + id + " did not run")) << m.text(r);
+  EXPECT_TRUE(has(m.text(r), "--allow-network")) << m.text(r);
+  EXPECT_FALSE(w.exists("net.txt"));
+}
+
 // Issue 30 item 1, PROC-1: the jobs live in the connection's session and end with it.
 TEST(McpJobs, ClosingTheConnectionEndsItsJobs) {
   REQUIRE_SANDBOX();
