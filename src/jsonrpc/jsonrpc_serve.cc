@@ -167,7 +167,13 @@ json ServeConnection::run(const Message& m, const api::Cancel* cancel) {
   if (m.method == "job/wait") return jobs_.answer(s, m.method, m.id, m.params, cancel);
   json params = m.params;
   if (m.method == "exec" && ServeJobs::is_background(params)) {
-    if (json r = jobs_.start(s, m.id, params); !r.is_null()) return r;
+    if (params["background"] == true && params.contains("stream") && params["stream"] != false)
+      return invalid_params(m.id,
+                            "`stream` is for an exec in the foreground; read a background "
+                            "job's output with `job/output`.");
+    json job_params = params;
+    job_params.erase("stream");  // exec() below reads it
+    if (json r = jobs_.start(s, m.id, job_params); !r.is_null()) return r;
     params.erase("background");  // false: an ordinary exec
   }
   if (m.method == "exec") return exec(m.id, params, cancel);

@@ -90,7 +90,8 @@ TEST(ServeStream, MuchOutputAtOnceIsCoalesced) {  // issue 30 item 4, SRV-1
   EXPECT_LE(pieces.size(), static_cast<size_t>(tenths) + 1 + 16 + 2) << "not coalesced";
 }
 
-// Without "stream": true nothing is streamed; a wrong "stream" is refused as a parameter.
+// Without "stream": true nothing is streamed; a wrong "stream" is refused as a parameter, and
+// so is "stream" with "background": true.
 TEST(ServeStream, NoneWithoutStreamAndAWrongStreamIsRefused) {  // issue 30 item 4, SRV-1
   REQUIRE_SANDBOX();
   World w;
@@ -110,6 +111,15 @@ TEST(ServeStream, NoneWithoutStreamAndAWrongStreamIsRefused) {  // issue 30 item
   ASSERT_TRUE(r.contains("error")) << r.dump();
   EXPECT_EQ(r["error"]["data"]["reason"], "invalid");
   EXPECT_NE(r["error"]["message"].get<std::string>().find("`stream`"), std::string::npos);
+  // A background job's output is read with job/output; "background": false is an ordinary exec.
+  r = s.client.call("exec", {{"command", "echo x"}, {"stream", true}, {"background", true}});
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("job/output"), std::string::npos);
+  json fg =
+      s.client.start("exec", {{"command", "echo four"}, {"stream", true}, {"background", false}});
+  r = s.client.wait(fg);
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(Served::joined(s.output_before_answer(fg), "stdout"), "four\n");
 }
 
 }  // namespace
