@@ -172,8 +172,9 @@ struct ExecRequest {
   // Live output (issue 30): called on a cordon thread with each piece of output as it comes,
   // `stream` 1 (stdout) or 2 (stderr); only the bytes the result keeps (`output_limit` per
   // stream), so the pieces of each stream add up to its text in the result, which still
-  // carries the whole output. Keep it short: the command's output waits while it runs. Empty:
-  // none. exec() only; a job's output is Job::output().
+  // carries the whole output (unless the result takes some out afterwards: a withheld output,
+  // the sandbox's own "execvp" line). Keep it short: the command's output waits while it runs.
+  // Empty: none. exec() only; a job's output is Job::output().
   std::function<void(int stream, std::string_view data)> on_output{};
 };
 
