@@ -40,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cordon/approval.h"
@@ -168,6 +169,13 @@ struct ExecRequest {
   size_t output_limit = 1 << 20;   // bytes kept per stream; the rest is cut (…_truncated)
   const Cancel* cancel = nullptr;  // may be null
   std::string reason{};            // the caller's words, shown with any question
+  // Live output (issue 30): called on a cordon thread with each piece of output as it comes,
+  // `stream` 1 (stdout) or 2 (stderr); only the bytes the result keeps (`output_limit` per
+  // stream), so the pieces of each stream add up to its text in the result, which still
+  // carries the whole output (unless the result takes some out afterwards: a withheld output,
+  // the sandbox's own "execvp" line). Keep it short: the command's output waits while it runs.
+  // Empty: none. exec() only; a job's output is Job::output().
+  std::function<void(int stream, std::string_view data)> on_output{};
 };
 
 // The file tools (FILE-1..6). A read of a credential file, or a write outside the writable

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <mutex>
 #include <set>
@@ -247,9 +248,26 @@ class SessionImpl : public Session {
       io.out = OutputMode::kCapture;
       io.err = OutputMode::kCapture;
       io.capture_limit = req.output_limit;
+      if (req.on_output) io.feed = output_feed(req.on_output, req.output_limit);
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
     return io;
+  }
+
+  // ExecRequest::on_output through the process's feed: each stream's pieces up to the bytes
+  // its capture keeps. The sink runs on the process loop's thread only.
+  static std::shared_ptr<ProcessFeed> output_feed(
+      std::function<void(int, std::string_view)> on_output, size_t limit) {
+    size_t sent[3] = {0, 0, 0};
+    return std::make_shared<ProcessFeed>([on_output = std::move(on_output), limit, sent](
+                                             int stream, const char* d, size_t n) mutable {
+      if (stream < 1 || stream > 2) return;
+      size_t room = sent[stream] < limit ? limit - sent[stream] : 0;
+      n = std::min(n, room);
+      if (n == 0) return;
+      sent[stream] += n;
+      on_output(stream, std::string_view(d, n));
+    });
   }
 
   // A job's: output captured as exec's and handed to the job's log as it comes; input a pipe

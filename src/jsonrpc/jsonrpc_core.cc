@@ -112,6 +112,12 @@ bool ConnectionCore::admit(const Message& m, const std::string& key) {
   return true;
 }
 
+std::shared_ptr<ProgressTicker> ConnectionCore::progress(const json& id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = in_flight_.find(id.dump());
+  return it == in_flight_.end() ? nullptr : it->second.progress;
+}
+
 void ConnectionCore::run_on_worker(const Message& m, const std::string& key) {
   std::shared_ptr<api::Cancel> cancel;
   std::shared_ptr<ProgressTicker> progress;

@@ -78,6 +78,9 @@ class ConnectionCore {
   // `silently`: no response is sent for it (MCP's notifications/cancelled).
   bool cancel(const json& id, bool silently);
   void log(const std::string& line) const;
+  // The progress notifications of the request in flight with this id; null when it asked for
+  // none (or is not in flight).
+  std::shared_ptr<ProgressTicker> progress(const json& id) const;
 
  private:
   void on_request(const Message& m);

@@ -485,10 +485,19 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
   if (default_timeout)
     args["timeout_ms"] =
         std::min<uint64_t>(static_cast<uint64_t>(opts_.default_timeout.count()), kMaxTimeoutMs);
-  auto r = rpc::call_tool(*session, *t, args, cancel);
+  auto r = rpc::call_tool(*session, *t, args, cancel, progress_sink(*t, id));
   if (!r.ok()) return make_response(id, refusal_result(version, r.error()));
   std::string text = tool_text(*t, *r, default_timeout);
   return make_response(id, tool_result(version, std::move(text), std::move(*r), false));
+}
+
+// A bash call's output, for its progress notifications' last line (issue 30 item 4); none
+// when the call asked for no progress.
+OutputSink McpConnection::progress_sink(Tool t, const json& id) const {
+  if (t != Tool::kBash) return {};
+  auto ticker = core_.progress(id);
+  if (!ticker) return {};
+  return [ticker](int, std::string_view data) { ticker->note_output(data); };
 }
 
 std::optional<Result<json>> McpConnection::call_job_tool(api::Session& s, const std::string& name,

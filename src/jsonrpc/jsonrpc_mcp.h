@@ -104,6 +104,7 @@ class McpConnection : private ConnectionProtocol {
   std::optional<Result<json>> call_job_tool(api::Session& s, const std::string& name, json& args,
                                             const api::Cancel* cancel);
   std::string tool_text(Tool t, const json& result, bool default_timeout) const;
+  OutputSink progress_sink(Tool t, const json& id) const;
 
   McpOptions opts_;
   Peer& peer_;

@@ -14,10 +14,12 @@ std::optional<json> progress_token(const json& params) {
   return std::nullopt;
 }
 
-json progress_message(const json& token, uint64_t n, std::chrono::milliseconds elapsed) {
+json progress_message(const json& token, uint64_t n, std::chrono::milliseconds elapsed,
+                      const std::string& last_line) {
   const auto seconds = elapsed.count() / 1000;
   std::string message = n == 0 ? std::string("started in cordon's sandbox")
                                : fmt::format("still running in cordon's sandbox ({} s)", seconds);
+  if (!last_line.empty()) message = last_line;
   // `progress` grows with each notification, as MCP asks; no `total`: the end is unknown.
   return json{{"jsonrpc", "2.0"},
               {"method", "notifications/progress"},
@@ -44,8 +46,18 @@ bool ProgressTicker::send_locked(uint64_t n) {
   if (silenced_) return false;
   auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started_);
-  peer_.send(progress_message(token_, n, elapsed));
+  std::string line;
+  {
+    std::lock_guard<std::mutex> lock(output_mu_);
+    line = output_.line();
+  }
+  peer_.send(progress_message(token_, n, elapsed, line));
   return true;
+}
+
+void ProgressTicker::note_output(std::string_view data) {
+  std::lock_guard<std::mutex> lock(output_mu_);
+  output_.add(data);
 }
 
 void ProgressTicker::silence() {

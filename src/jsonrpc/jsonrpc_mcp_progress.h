@@ -1,8 +1,9 @@
 // MCP progress for a running tool call: when the client's `tools/call` carries
 // `_meta.progressToken`, cordon sends `notifications/progress` at the start and then at every
 // interval until the call ends. Clients such as Claude Code reset their idle time-out on each
-// one, so a long build is not abandoned. After the client cancels the call (silence()) or the
-// call ends (stop()), nothing more is sent for it (MCP: cancellation).
+// one, so a long build is not abandoned; each carries the command's last line of output
+// (issue 30). After the client cancels the call (silence()) or the call ends (stop()), nothing
+// more is sent for it (MCP: cancellation).
 #pragma once
 
 #include <chrono>
@@ -11,10 +12,12 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "jsonrpc/jsonrpc.h"
 #include "jsonrpc/jsonrpc_peer.h"
+#include "jsonrpc/last_line.h"
 
 namespace cordon::rpc {
 
@@ -22,8 +25,10 @@ namespace cordon::rpc {
 // integer); nullopt when there is none or it has another type.
 std::optional<json> progress_token(const json& params);
 
-// The `notifications/progress` message for tick `n` (0 at the start) after `elapsed`.
-json progress_message(const json& token, uint64_t n, std::chrono::milliseconds elapsed);
+// The `notifications/progress` message for tick `n` (0 at the start) after `elapsed`; its
+// `message` is the command's last line of output when there is one (issue 30 item 4).
+json progress_message(const json& token, uint64_t n, std::chrono::milliseconds elapsed,
+                      const std::string& last_line = "");
 
 class ProgressTicker {
  public:
@@ -39,6 +44,9 @@ class ProgressTicker {
   void silence();
   // silence(), then waits for the thread.
   void stop();
+  // The running command's output as it comes (any thread): the next notifications carry its
+  // last line.
+  void note_output(std::string_view data);
 
  private:
   void run();
@@ -51,6 +59,8 @@ class ProgressTicker {
   std::condition_variable cv_;
   bool silenced_ = false;
   std::thread thread_;
+  std::mutex output_mu_;  // apart from mu_: the output never waits for a send
+  LastLine output_;
 };
 
 }  // namespace cordon::rpc

@@ -4,6 +4,7 @@
 
 #include "approval/request.h"
 #include "core/version.h"
+#include "jsonrpc/exec_output_notifier.h"
 #include "jsonrpc/jsonrpc_tools.h"
 #include "jsonrpc/peer_answer.h"
 
@@ -58,6 +59,7 @@ PersonAnswer RpcAsker::ask(const Question& q) {
 
 ServeConnection::ServeConnection(ServeOptions options, Peer& peer)
     : opts_(std::move(options)),
+      peer_(peer),
       asker_(peer),
       jobs_(peer),
       core_(*this, peer, CoreOptions{opts_.max_in_flight, opts_.threads, opts_.log}) {}
@@ -165,9 +167,16 @@ json ServeConnection::run(const Message& m, const api::Cancel* cancel) {
   if (m.method == "job/wait") return jobs_.answer(s, m.method, m.id, m.params, cancel);
   json params = m.params;
   if (m.method == "exec" && ServeJobs::is_background(params)) {
-    if (json r = jobs_.start(s, m.id, params); !r.is_null()) return r;
+    if (params["background"] == true && params.contains("stream") && params["stream"] != false)
+      return invalid_params(m.id,
+                            "`stream` is for an exec in the foreground; read a background "
+                            "job's output with `job/output`.");
+    json job_params = params;
+    job_params.erase("stream");  // exec() below reads it
+    if (json r = jobs_.start(s, m.id, job_params); !r.is_null()) return r;
     params.erase("background");  // false: an ordinary exec
   }
+  if (m.method == "exec") return exec(m.id, params, cancel);
   if (auto tool = tool_by_name(m.method)) {
     auto r = call_tool(s, *tool, params, cancel);
     return r.ok() ? make_response(m.id, std::move(*r)) : error_response(m.id, r.error());
@@ -175,6 +184,21 @@ json ServeConnection::run(const Message& m, const api::Cancel* cancel) {
   if (m.method == "review") return review(m.id, m.params);
   if (m.method == "policy") return policy(m.id, m.params);
   return make_error_reply(m.id, kMethodNotFound, "no such method", "invalid");
+}
+
+// An ordinary exec; with "stream": true its output goes out as it comes (`exec/output`, issue
+// 30), all of it before the answer.
+json ServeConnection::exec(const json& id, json params, const api::Cancel* cancel) {
+  std::optional<ExecOutputNotifier> live;
+  if (params.is_object() && params.contains("stream")) {
+    const json stream = params["stream"];
+    params.erase("stream");
+    if (!stream.is_boolean()) return invalid_params(id, "`stream` must be true or false.");
+    if (stream.get<bool>()) live.emplace(peer_, id);
+  }
+  auto r = call_tool(*session(), Tool::kExec, params, cancel, live ? live->sink() : OutputSink{});
+  if (live) live->finish();
+  return r.ok() ? make_response(id, std::move(*r)) : error_response(id, r.error());
 }
 
 json ServeConnection::review(const json& id, const json& params) {

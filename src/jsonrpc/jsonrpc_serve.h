@@ -82,11 +82,13 @@ class ServeConnection : private ConnectionProtocol {
   json shutdown(const json& id);
   json away(const json& id, const json& params);
   json cancel(const json& id, const json& params);
+  json exec(const json& id, json params, const api::Cancel* cancel);
   json review(const json& id, const json& params);
   json policy(const json& id, const json& params);
   api::Session* session() const;
 
   ServeOptions opts_;
+  Peer& peer_;
   RpcAsker asker_;
   ServeJobs jobs_;  // issue 30: the session's background jobs, and their job/ended
   mutable std::mutex mu_;

@@ -55,10 +55,12 @@ Result<api::ExecRequest> read_exec_request(const json& params, bool bash) {
 
 namespace {
 
-Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel) {
+Result<json> exec(api::Session& s, const json& params, bool bash, const api::Cancel* cancel,
+                  OutputSink on_output) {
   auto r = read_exec_request(params, bash);
   if (!r.ok()) return r.error();
   r->cancel = cancel;
+  r->on_output = std::move(on_output);
   auto res = s.exec(*r);
   if (!res.ok()) return res.error();
   return to_json(*res);
@@ -152,12 +154,12 @@ std::optional<Tool> tool_by_name(std::string_view name) {
 }
 
 Result<json> call_tool(api::Session& session, Tool tool, const json& params,
-                       const api::Cancel* cancel) {
+                       const api::Cancel* cancel, OutputSink on_output) {
   switch (tool) {
     case Tool::kExec:
-      return exec(session, params, false, cancel);
+      return exec(session, params, false, cancel, std::move(on_output));
     case Tool::kBash:
-      return exec(session, params, true, cancel);
+      return exec(session, params, true, cancel, std::move(on_output));
     case Tool::kReadFile:
       return read_file(session, params);
     case Tool::kWriteFile:

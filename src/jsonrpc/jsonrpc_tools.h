@@ -4,6 +4,7 @@
 // library's (cordon/cordon.h).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -21,10 +22,14 @@ inline constexpr size_t kServerOutputLimit = size_t{1} << 20;
 enum class Tool { kExec, kBash, kReadFile, kWriteFile, kEditFile, kSearch, kClassify };
 std::optional<Tool> tool_by_name(std::string_view name);
 
+// A command's output as it comes (ExecRequest::on_output): stream 1 or 2, and the bytes.
+using OutputSink = std::function<void(int stream, std::string_view data)>;
+
 // Runs one tool: reads `params` (an "invalid" Error naming the bad parameter), calls the
-// session, and returns the result as JSON, or the session's Error. `cancel` ends a command.
+// session, and returns the result as JSON, or the session's Error. `cancel` ends a command;
+// `on_output`, when given, has exec's and bash's output as it comes.
 Result<json> call_tool(api::Session& session, Tool tool, const json& params,
-                       const api::Cancel* cancel);
+                       const api::Cancel* cancel, OutputSink on_output = {});
 
 // `exec`'s parameters (`bash`'s: `command` only) read into a request; an "invalid" Error
 // naming the bad parameter.

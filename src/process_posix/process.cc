@@ -158,6 +158,7 @@ class Waiter {
       : spec_(spec), o_(o), pid_(pid), in_(std::move(p.in_ours)) {
     streams_[0] = {std::move(p.out_r), spec.out, 1, spec.capture_limit, &o.out, &o.out_truncated};
     streams_[1] = {std::move(p.err_r), spec.err, 2, spec.capture_limit, &o.err, &o.err_truncated};
+    for (auto& s : streams_) s.feed = spec.feed.get();
     for (auto& s : streams_)
       if (s.fd.fd >= 0) set_nonblock(s.fd.fd);
     if (in_.fd >= 0) set_nonblock(in_.fd);
@@ -264,8 +265,9 @@ class Waiter {
 
 Result<ProcessOutcome> run_process(const ProcessSpec& spec,
                                    const std::function<void(pid_t)>& on_started) {
-  // Issue 30: a background job's live input, output and signals are the Linux primitive's.
-  if (spec.feed || spec.in == InputMode::kStream)
+  // Issue 30: a background job's live input and signals are the Linux primitive's; a feed
+  // for the output alone (ExecRequest::on_output) works here too.
+  if (spec.in == InputMode::kStream)
     return make_error(ErrorKind::kSpawn,
                       "background jobs are not supported on this system yet; run the command "
                       "in the foreground.");

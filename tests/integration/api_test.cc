@@ -107,6 +107,41 @@ TEST(Api, OpenExecAndResult) {  // RES-1, FS-2, FS-4
   EXPECT_EQ((*s)->exec(r).error().code, api::ErrorCode::kInvalid);
 }
 
+// Issue 30 item 4: ExecRequest::on_output has the output as it comes: the command waits for
+// a file that the callback makes once it saw the first line. Its pieces add up to the
+// result's output, and stop where the result's output is cut (output_limit).
+TEST(Api, OnOutputHasTheOutputAsItComes) {  // issue 30 item 4, RES-1
+  REQUIRE_SANDBOX();
+  World w;
+  auto s = api::Session::open(options(w));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  std::string out, err;
+  api::ExecRequest r;
+  r.command = "echo one; while [ ! -e go ]; do sleep 0.05; done; echo two >&2";
+  r.timeout = 60s;
+  r.on_output = [&](int stream, std::string_view data) {
+    (stream == 2 ? err : out).append(data);
+    if (out == "one\n") w.write(w.project() + "/go", "");
+  };
+  auto res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_FALSE(res->timed_out) << "the first line did not come while the command ran";
+  EXPECT_EQ(out, res->stdout_text);
+  EXPECT_EQ(err, res->stderr_text);
+  EXPECT_EQ(err, "two\n");
+
+  std::string kept;
+  api::ExecRequest cut;
+  cut.command = "printf 0123456789abcdefghij";
+  cut.output_limit = 10;
+  cut.on_output = [&](int, std::string_view data) { kept.append(data); };
+  res = (*s)->exec(cut);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_TRUE(res->stdout_truncated);
+  EXPECT_EQ(res->stdout_text, "0123456789");
+  EXPECT_EQ(kept, res->stdout_text);
+}
+
 // Options::on_notice: the start notices reach the embedder before the first command runs (the
 // file the command makes is not there yet when they come), and are in its result as well.
 TEST(Api, StartNoticesComeBeforeTheFirstCommandRuns) {  // ENV-4, RES-1

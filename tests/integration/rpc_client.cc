@@ -74,6 +74,12 @@ std::vector<json> RpcClient::server_requests() {
   return requests_;
 }
 
+size_t RpcClient::requests_before(const json& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = requests_before_.find(id.dump());
+  return it == requests_before_.end() ? 0 : it->second;
+}
+
 std::vector<std::string> RpcClient::bad_lines() {
   std::lock_guard<std::mutex> lock(mu_);
   return bad_;
@@ -116,6 +122,7 @@ void RpcClient::read_loop() {
         continue;
       }
       responses_[m.value("id", json()).dump()] = m;
+      requests_before_[m.value("id", json()).dump()] = requests_.size();
       cv_.notify_all();
     }
   }

@@ -52,6 +52,8 @@ class RpcClient {
   }
   // Every request the server sent us, in order.
   std::vector<json> server_requests();
+  // How many of server_requests() had come when the response to `id` came.
+  size_t requests_before(const json& id);
   // Every message that was not valid JSON, or not one per line (should stay empty).
   std::vector<std::string> bad_lines();
 
@@ -72,6 +74,7 @@ class RpcClient {
   std::mutex write_mu_;  // the test's thread and the reader's answers both write
   std::condition_variable cv_;
   std::map<std::string, json> responses_;
+  std::map<std::string, size_t> requests_before_;
   std::vector<json> requests_;
   std::vector<std::string> bad_;
   std::string err_text_;

@@ -326,5 +326,22 @@ TEST(PosixProcess, RefusesABackgroundJobsFeed) {  // issue 30
   EXPECT_NE(o.error().message.find("background jobs"), std::string::npos) << o.error().message;
 }
 
+// Issue 30 item 4: a feed for the output alone (ExecRequest::on_output) is handed each piece
+// as it comes here too; the capture stays as it was.
+TEST(PosixProcess, HandsOutputToAnOutputFeed) {  // issue 30
+  std::string out, err;
+  ProcessSpec spec = sh("echo one; echo two >&2");
+  spec.out = OutputMode::kCapture;
+  spec.err = OutputMode::kCapture;
+  spec.feed = std::make_shared<ProcessFeed>(
+      [&](int stream, const char* d, size_t n) { (stream == 1 ? out : err).append(d, n); });
+  auto o = run_process(spec);
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(out, "one\n");
+  EXPECT_EQ(err, "two\n");
+  EXPECT_EQ(o->out, "one\n");
+  EXPECT_EQ(o->err, "two\n");
+}
+
 }  // namespace
 }  // namespace cordon

@@ -64,6 +64,7 @@ class FakeApiSession : public api::Session {
       return api_fail(api::ErrorCode::kInvalid, "invalid for the fake");
     } else if (cmd.rfind("wait ", 0) == 0) {
       int ms = std::atoi(cmd.c_str() + 5);
+      if (r.on_output) r.on_output(1, "waiting\n");  // issue 30: live output, not kept
       in_wait.fetch_add(1);
       bool canceled = false;
       if (r.cancel && r.cancel->fd() >= 0) {

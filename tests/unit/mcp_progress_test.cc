@@ -94,6 +94,18 @@ TEST(McpProgress, SentWhileTheCommandRuns) {
   EXPECT_TRUE(rig.progress(milliseconds(100)).is_null()) << "progress after the result";
 }
 
+// Issue 30 item 4: once the command printed, the progress message is its last line.
+TEST(McpProgress, CarriesTheLastLineOfOutput) {  // issue 30, SRV-2
+  Rig rig(milliseconds(20));
+  rig.init();
+  rig.bash(1, {{"command", "wait 300"}}, {{"progressToken", "tok"}});
+  bool seen = false;
+  for (json m = rig.progress(); !m.is_null() && !seen; m = rig.progress())
+    seen = m["params"]["message"] == "waiting";
+  EXPECT_TRUE(seen) << "no progress carried the printed line";
+  EXPECT_EQ(rig.wire.response(1)["result"]["isError"], false);
+}
+
 TEST(McpProgress, NoneWithoutAToken) {
   Rig rig(milliseconds(10));
   rig.init();

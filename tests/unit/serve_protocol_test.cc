@@ -133,6 +133,24 @@ TEST(Serve, ExecResultShape) {  // SRV-1
   EXPECT_EQ(r["result"]["stdout"], "in");
 }
 
+// Issue 30 item 4: "stream": true sends the output as exec/output before the answer; without
+// it nothing is sent; a stream that is not a boolean is an invalid parameter.
+TEST(Serve, ExecStreamSendsOutputBeforeTheAnswer) {  // issue 30, SRV-1
+  Rig rig;
+  rig.init();
+  rig.request(5, "exec", {{"command", "wait 50"}, {"stream", true}});
+  json out = rig.wire.take([](const json& m) { return m.value("method", "") == "exec/output"; });
+  ASSERT_FALSE(out.is_null());
+  EXPECT_EQ(out["params"], json({{"id", 5}, {"stream", "stdout"}, {"data", "waiting\n"}}));
+  EXPECT_TRUE(rig.wire.response(5).contains("result"));
+  json plain = rig.call(6, "exec", {{"command", "wait 10"}});
+  EXPECT_TRUE(plain.contains("result")) << plain.dump();
+  EXPECT_EQ(rig.wire.pending(), 0u) << "exec/output without stream";
+  json bad = rig.call(7, "exec", {{"command", "echo x"}, {"stream", 1}});
+  EXPECT_EQ(reason(bad), "invalid");
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("`stream`"), std::string::npos);
+}
+
 TEST(Serve, ExecParamsAreChecked) {  // SRV-3
   Rig rig;
   rig.init();
