@@ -9,22 +9,12 @@
 #include <chrono>
 
 #include "harness.h"
+#include "world_options.h"
 
 namespace cordon::it {
 namespace {
 
 using namespace std::chrono_literals;
-
-api::Options options(const World& w) {
-  api::Options o;
-  o.project = w.project();
-  o.cwd = w.project();
-  o.cordon_binary = cordon_binary();
-  std::vector<std::string> env;
-  for (const auto& [k, v] : w.env) env.push_back(k + "=" + v);
-  o.environment = env;
-  return o;
-}
 
 std::shared_ptr<api::Job> start(api::Session& s, const std::string& command,
                                 std::function<void(api::Job&)> on_end = {}) {
@@ -38,7 +28,7 @@ std::shared_ptr<api::Job> start(api::Session& s, const std::string& command,
 TEST(ApiJobs, OutputInTurnsInputUntilEofAndTheResult) {  // issue 30
   REQUIRE_SANDBOX();
   World w;
-  auto s = api::Session::open(options(w));
+  auto s = api::Session::open(world_options(w));
   ASSERT_TRUE(s.ok()) << s.error().message;
   std::atomic<int> ends{0};
   auto job = start(**s, "echo ready; cat; echo bye >&2; exit 3", [&](api::Job&) { ++ends; });
@@ -72,7 +62,7 @@ TEST(ApiJobs, OutputInTurnsInputUntilEofAndTheResult) {  // issue 30
 TEST(ApiJobs, EachStreamKeepsItsLastMegabyteAndCountsTheRest) {  // issue 30
   REQUIRE_SANDBOX();
   World w;
-  auto s = api::Session::open(options(w));
+  auto s = api::Session::open(world_options(w));
   ASSERT_TRUE(s.ok()) << s.error().message;
   auto job = start(**s, "head -c 3000000 /dev/zero | tr '\\0' a; echo end >&2");
   ASSERT_TRUE(job);
@@ -87,7 +77,7 @@ TEST(ApiJobs, EachStreamKeepsItsLastMegabyteAndCountsTheRest) {  // issue 30
 TEST(ApiJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
   REQUIRE_SANDBOX();
   World w;
-  auto s = api::Session::open(options(w));
+  auto s = api::Session::open(world_options(w));
   ASSERT_TRUE(s.ok()) << s.error().message;
   std::string mark = unique_sleep();
   auto job = start(**s, "sleep " + mark + " & sleep " + mark + "; wait");
@@ -102,7 +92,7 @@ TEST(ApiJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
 TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // issue 30
   REQUIRE_SANDBOX();
   World w;
-  api::Options o = options(w);
+  api::Options o = world_options(w);
   o.max_jobs = 2;
   auto s = api::Session::open(o);
   ASSERT_TRUE(s.ok()) << s.error().message;
@@ -123,7 +113,7 @@ TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // issue 30
 TEST(ApiJobs, EndedJobsStayListedUpToTheLimit) {  // issue 30
   REQUIRE_SANDBOX();
   World w;
-  api::Options o = options(w);
+  api::Options o = world_options(w);
   o.max_jobs = 1;
   auto s = api::Session::open(o);
   ASSERT_TRUE(s.ok()) << s.error().message;
@@ -146,7 +136,7 @@ TEST(ApiJobs, AJobEndsAtItsTimeoutAndWithItsSession) {  // issue 30, PROC-4
   std::string mark = unique_sleep();
   std::shared_ptr<api::Job> timed, endless;
   {
-    auto s = api::Session::open(options(w));
+    auto s = api::Session::open(world_options(w));
     ASSERT_TRUE(s.ok()) << s.error().message;
     api::ExecRequest r;
     r.command = "sleep 1000";

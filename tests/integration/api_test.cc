@@ -11,6 +11,7 @@
 
 #include "api/face_options.h"
 #include "harness.h"
+#include "world_options.h"
 
 namespace cordon::it {
 namespace {
@@ -34,15 +35,7 @@ class RecordingAsker : public api::Asker {
 };
 
 api::Options options(const World& w, api::Asker* asker = nullptr) {
-  api::Options o;
-  o.project = w.project();
-  o.cwd = w.project();
-  o.asker = asker;
-  o.cordon_binary = cordon_binary();  // the probe's checker (or call helper_main in main())
-  std::vector<std::string> env;
-  for (const auto& [k, v] : w.env) env.push_back(k + "=" + v);
-  o.environment = env;
-  return o;
+  return world_options(w, {}, asker);
 }
 
 // Issue 15: through the API a NUL in the working folder passed the stat() check (it sees the

@@ -137,11 +137,8 @@ TEST(HelpText, PolicyReportsNameNoId) {
 TEST(HelpText, McpToolListNamesNoId) {
   World w;
   RpcClient mcp({"mcp", "--project", w.project()}, w.env, w.project());
-  json init = mcp.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json init = mcp.mcp_initialize();
   ASSERT_TRUE(init.contains("result")) << init.dump() << mcp.stderr_text();
-  mcp.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   json tools = mcp.call("tools/list");
   ASSERT_TRUE(tools.contains("result")) << tools.dump();
   EXPECT_GE(tools["result"]["tools"].size(), 5u);

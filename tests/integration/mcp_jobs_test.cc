@@ -12,10 +12,7 @@ using std::chrono::seconds;
 
 struct Mcp {
   explicit Mcp(World& w) : client({"mcp", "--project", w.project()}, w.env, w.project()) {
-    init = client.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
-    client.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    init = client.mcp_initialize();
   }
   // A tool call's result (content, isError, structuredContent).
   json tool(const std::string& name, const json& args) {

@@ -15,11 +15,8 @@ TEST(McpLiveOutput, ProgressCarriesTheLastPrintedLine) {  // issue 30 item 4, SR
   std::map<std::string, std::string> env = w.env;
   env["CORDON_MCP_PROGRESS_MS"] = "300";
   RpcClient client({"mcp", "--project", w.project()}, env, w.project());
-  json init = client.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                         {"capabilities", json::object()},
-                                         {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json init = client.mcp_initialize();
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
-  client.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   json r = client.call(
       "tools/call",
       {{"name", "bash"},

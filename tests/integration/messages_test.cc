@@ -128,11 +128,8 @@ TEST(Messages, DuplicateKeysAreInvalidAndNothingRuns) {  // SRV-1, SRV-3 (issue 
 
   // MCP: the same.
   RpcClient mcp({"mcp", "--project", w.project()}, w.env, w.project());
-  json init = mcp.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json init = mcp.mcp_initialize();
   ASSERT_TRUE(init.contains("result")) << init.dump();
-  mcp.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   mcp.send_line(
       R"({"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"bash","arguments":{"command":"touch four","command":"touch five"}}})");
   r = mcp.wait("d");
@@ -153,10 +150,7 @@ TEST(Messages, ServersRefuseACredentialFolderAsTheProject) {  // FS-4 (issue 13 
   EXPECT_TRUE(has(home.init.dump(), "home folder")) << home.init.dump();
 
   RpcClient mcp({"mcp", "--project", w.home() + "/.ssh"}, w.env, w.project());
-  json init = mcp.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
-  mcp.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  json init = mcp.mcp_initialize();
   json r = mcp.call("tools/call",
                     {{"name", "bash"}, {"arguments", {{"command", "cat id_rsa; touch planted"}}}});
   EXPECT_TRUE(has(init.dump() + r.dump(), "hidden path")) << init.dump() << r.dump();

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "rpc_client.h"
+#include "world_options.h"
 
 namespace cordon::it {
 namespace {
@@ -18,18 +19,6 @@ const std::string kNul(1, '\0');
 // "<before>\0--bind\0<victim>\0<victim>": what would bind `victim` writable.
 std::string injected(const std::string& before, const std::string& victim) {
   return before + kNul + "--bind" + kNul + victim + kNul + victim;
-}
-
-api::Options options(const World& w, const std::vector<std::string>& extra_env = {}) {
-  api::Options o;
-  o.project = w.project();
-  o.cwd = w.project();
-  o.cordon_binary = cordon_binary();
-  std::vector<std::string> env;
-  for (const auto& [k, v] : w.env) env.push_back(k + "=" + v);
-  env.insert(env.end(), extra_env.begin(), extra_env.end());
-  o.environment = env;
-  return o;
 }
 
 std::string reason(const json& r) {
@@ -44,7 +33,7 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
   w.write(victim + "/keep.txt", "mine\n");
   const std::string write_victim = "echo planted > " + victim + "/keep.txt; echo ran";
   // A variable of the environment the embedder hands over.
-  auto s = api::Session::open(options(w, {"BUILD_FLAGS=" + injected("-O2", victim)}));
+  auto s = api::Session::open(world_options(w, {"BUILD_FLAGS=" + injected("-O2", victim)}));
   ASSERT_TRUE(s.ok()) << s.error().message;
   api::ExecRequest r;
   r.command = write_victim;
@@ -53,7 +42,7 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
   EXPECT_EQ(res.error().code, ErrorCode::kInvalid) << res.error().message;
   EXPECT_NE(res.error().message.find("BUILD_FLAGS"), std::string::npos) << res.error().message;
   // The project.
-  api::Options o = options(w);
+  api::Options o = world_options(w);
   o.project = injected(w.project(), victim);
   auto bad = api::Session::open(o);
   if (bad.ok()) {
@@ -64,7 +53,7 @@ TEST(NulInput, ApiEnvironmentAndProjectAreInvalid) {  // FS-2, ENV-1
     EXPECT_EQ(bad.error().code, ErrorCode::kInvalid) << bad.error().message;
   }
   // The caller's folder.
-  o = options(w);
+  o = world_options(w);
   o.cwd = injected(w.project(), victim);
   bad = api::Session::open(o);
   if (bad.ok()) {
@@ -111,11 +100,8 @@ TEST(NulInput, McpRefusesItInAToolCall) {  // FS-2, SRV-1
   const std::string victim = w.root() + "/victim";
   w.write(victim + "/keep.txt", "mine\n");
   RpcClient mcp({"mcp", "--project", w.project()}, w.env, w.project());
-  json init = mcp.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json init = mcp.mcp_initialize();
   ASSERT_TRUE(init.contains("result")) << init.dump() << mcp.stderr_text();
-  mcp.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   json r = mcp.call(
       "tools/call",
       {{"name", "bash"},

@@ -9,11 +9,14 @@
 #include <limits>
 
 #include "harness.h"
+#include "world_options.h"
 
 namespace cordon::it {
 namespace {
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // The call named, the kind of error, and no path of a config file nobody wrote.
 void expect_refused(const api::Result<api::SandboxPolicy>& r, const std::string& call) {
@@ -40,10 +43,9 @@ TEST(PolicyBuilder, WritesWhatAConfigFileWouldHold) {  // CFG-2, CFG-3
   ASSERT_TRUE(p.ok()) << p.error().message;
   const std::string& t = p->toml();
   for (const char* part : {"[sandbox]", "writable = [ '~/.cache/pip' ]", "'~/work/other-client'",
-                           "'ACME_*'", "'scripts/deploy.sh'", "[network]",
-                           "'registry.npmjs.org'", "'evil.example.invalid'", "unknown = 'ask'",
-                           "[limits]", "pids = 512", "memory = 2147483648", "[away]",
-                           "timeout = '300s'"})
+                           "'ACME_*'", "'scripts/deploy.sh'", "[network]", "'registry.npmjs.org'",
+                           "'evil.example.invalid'", "unknown = 'ask'", "[limits]", "pids = 512",
+                           "memory = 2147483648", "[away]", "timeout = '300s'"})
     EXPECT_TRUE(has(t, part)) << part << " in\n" << t;
   // Nothing set: the defaults, as with no config file.
   auto empty = api::PolicyBuilder().build();
@@ -63,23 +65,11 @@ TEST(PolicyBuilder, ABadValueIsRefusedNamingTheCall) {  // CFG-2
   expect_refused(
       api::PolicyBuilder().memory_limit(std::numeric_limits<std::uint64_t>::max()).build(),
       "memory_limit");
-  expect_refused(api::PolicyBuilder().away_timeout(std::chrono::hours(48)).build(),
-                 "away_timeout");
+  expect_refused(api::PolicyBuilder().away_timeout(std::chrono::hours(48)).build(), "away_timeout");
   // The second of two calls: said so.
   auto r = api::PolicyBuilder().writable("~/.cache/ok").writable("/srv").build();
   expect_refused(r, "writable");
   EXPECT_TRUE(has(r.error().message, "call number 2")) << r.error().message;
-}
-
-api::Options options_for(const World& w) {
-  api::Options o;
-  o.project = w.project();
-  o.cwd = w.project();
-  o.cordon_binary = cordon_binary();
-  std::vector<std::string> env;
-  for (const auto& [k, v] : w.env) env.push_back(k + "=" + v);
-  o.environment = env;
-  return o;
 }
 
 TEST(PolicyBuilder, ASessionRunsUnderItAndTheConfigFileIsNotRead) {  // CFG-1, FS-4, FS-6
@@ -89,13 +79,13 @@ TEST(PolicyBuilder, ASessionRunsUnderItAndTheConfigFileIsNotRead) {  // CFG-1, F
   w.write(w.home() + "/.cache/tool/keep", "k\n");
   // A broken config file: a session that read it would not open.
   w.config("[sandbox\nmode = \n");
-  auto broken = api::Session::open(options_for(w));
+  auto broken = api::Session::open(world_options(w));
   ASSERT_FALSE(broken.ok());
   EXPECT_EQ(broken.error().code, api::ErrorCode::kUnavailable);
 
   auto policy = api::PolicyBuilder().hide("~/notes").writable("~/.cache/tool").build();
   ASSERT_TRUE(policy.ok()) << policy.error().message;
-  api::Options o = options_for(w);
+  api::Options o = world_options(w);
   o.policy = *policy;
   auto s = api::Session::open(o);
   ASSERT_TRUE(s.ok()) << s.error().message;

@@ -175,4 +175,12 @@ std::string RpcClient::stderr_text() {
   return err_text_;
 }
 
+json RpcClient::mcp_initialize() {
+  json init = call("initialize", {{"protocolVersion", "2025-06-18"},
+                                  {"capabilities", json::object()},
+                                  {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  return init;
+}
+
 }  // namespace cordon::it

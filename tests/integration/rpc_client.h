@@ -50,6 +50,9 @@ class RpcClient {
   json call(const std::string& method, const json& params = json::object()) {
     return wait(start(method, params));
   }
+  // MCP's opening: `initialize` as a test client of protocol 2025-06-18, then
+  // `notifications/initialized`. Returns initialize's answer.
+  json mcp_initialize();
   // Every request the server sent us, in order.
   std::vector<json> server_requests();
   // How many of server_requests() had come when the response to `id` came.

@@ -261,11 +261,8 @@ TEST(SeatbeltPath, ServeAndMcpGoThroughSandboxExec) {  // MAC-5, SRV-1, MCP-1
   EXPECT_EQ(sandboxed, 2u);
 
   RpcClient mcp({"mcp", "--project", w.project()}, w.env, w.project());
-  json init = mcp.call("initialize", {{"protocolVersion", "2025-06-18"},
-                                      {"capabilities", json::object()},
-                                      {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  json init = mcp.mcp_initialize();
   ASSERT_TRUE(init.contains("result")) << init.dump() << mcp.stderr_text();
-  mcp.send_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   json r = mcp.call("tools/call", {{"name", "bash"}, {"arguments", {{"command", "echo via-mcp"}}}});
   EXPECT_TRUE(has(r.dump(), "via-mcp")) << r.dump();
   EXPECT_TRUE(has(sb.commands().back(), "echo via-mcp")) << sb.commands().back();
