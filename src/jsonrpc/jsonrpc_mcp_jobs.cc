@@ -83,6 +83,9 @@ Result<json> McpJobs::start(api::Session& s, const json& args) {
     if (e.code == api::ErrorCode::kUnavailable) e.message += " kill_bash ends a job.";
     return e;
   }
+  // No MCP tool writes to a job: its input ends at once, as a foreground bash's is empty (a
+  // command that reads it ends instead of waiting for good).
+  (void)(*job)->write("", /*eof=*/true);
   std::lock_guard<std::mutex> lock(mu_);
   // Forget the offsets of the jobs the session no longer lists.
   std::map<std::string, uint64_t> kept;

@@ -90,6 +90,24 @@ TEST(McpJobs, BashOutputReadsInTurnsLosingAndRepeatingNothing) {
   EXPECT_EQ(r["structuredContent"]["running"], false);
 }
 
+// Issue 30 item 1: nothing can write to an MCP job, so its input is at its end from the start:
+// a command that reads it (`cat`, `read`) ends by itself instead of waiting for good.
+TEST(McpJobs, AJobsInputIsEmptyAsAForegroundBashs) {
+  REQUIRE_SANDBOX();
+  World w;
+  Mcp m(w);
+  ASSERT_TRUE(m.init.contains("result")) << m.init.dump() << m.client.stderr_text();
+  std::string id = m.start("cat; read x || echo no-input");
+  ASSERT_FALSE(id.empty()) << m.last.dump();
+  json end;
+  ASSERT_TRUE(eventually([&] {
+    end = m.tool("bash_output", {{"job", id}});
+    return end["structuredContent"]["running"] == false;
+  })) << end.dump();
+  EXPECT_EQ(end["structuredContent"]["exit_code"], 0) << end.dump();
+  EXPECT_EQ(end["structuredContent"]["stdout"], "no-input\n") << end.dump();
+}
+
 // Issue 30 item 1, PROC-1: kill_bash ends the job's whole process tree, and answers its final
 // state; a second kill_bash finds it ended and changes nothing.
 TEST(McpJobs, KillBashEndsTheWholeTree) {
