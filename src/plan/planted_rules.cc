@@ -152,7 +152,7 @@ bool watched_entry(std::string_view folder_rel, std::string_view name) {
 }
 
 std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
-                                    const std::vector<DirChange>& changes) {
+                                    const std::vector<DirChange>& changes, bool root_too) {
   std::map<std::string, const DirRecord*> old;
   for (const auto& r : before) old[r.rel] = &r;
   std::map<std::string, const DirChange*> now;
@@ -165,12 +165,13 @@ std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
       if (it != old.end()) prev = it->second;
     }
     for (const auto& [w, kind] : c.names) {
-      if (c.rel.empty()) continue;  // the root: the protected list and the git facts judge it
+      // The root: the protected list and the git facts judge it, `.git` always.
+      if (c.rel.empty() && (!root_too || w.name == ".git")) continue;
       const Watched* old_w = nullptr;
       if (prev)
         for (const auto& o : prev->names)
           if (o.name == w.name) old_w = &o;
-      std::string rel = c.rel + "/" + w.name;
+      std::string rel = c.rel.empty() ? w.name : c.rel + "/" + w.name;
       if (const PlantedName* n = planted_name(w.name)) {
         if (!old_w) {
           out.push_back(PlantedFind{rel, kind, n->why, false});

@@ -81,9 +81,11 @@ struct PlantedFind {
 // which is not judged here at all (the project's own git folder). A new PROT-1 entry below
 // the root (planted_protected_row) is found the same way, whole when it is new, entry by entry
 // inside one that was there before; nothing is reported inside a path already reported. A new
-// `.claude` that holds only `worktrees` is kept (PROT-1's exception).
+// `.claude` that holds only `worktrees` is kept (PROT-1's exception). With `root_too` (another
+// command was in flight when this one began, so what it planted at the root was already there
+// for the protected list's snapshot), the root's watched names but `.git` are judged too.
 std::vector<PlantedFind> new_plants(const std::vector<DirRecord>& before,
-                                    const std::vector<DirChange>& changes);
+                                    const std::vector<DirChange>& changes, bool root_too = false);
 
 // The note for a plant moved aside (GIT-8, PROT-6); `reason`, when given, is why a git folder
 // is not known clean (plan/git_folder_rules.h).

@@ -106,6 +106,8 @@ std::optional<PlantWatch> PlantWatch::begin(const std::string& project,
     } else {
       (void)save_dir_index(index_file, project, w.baseline_);
     }
+  } else if (w.lock_.fd >= 0) {
+    w.others_in_flight_ = true;
   }
   if (w.lock_.fd >= 0) flock(w.lock_.fd, LOCK_SH);
   trace("run: directory index ready");
@@ -127,7 +129,7 @@ void PlantWatch::finish(const std::string& common_dir, bool was_repo, AftercareO
   auto b = Beneath::open(project_);
   if (!b.ok()) return;
   DirRefresh r = refresh_dir_index(*b, baseline_);
-  std::vector<PlantedFind> plants = new_plants(baseline_.dirs, r.changes);
+  std::vector<PlantedFind> plants = new_plants(baseline_.dirs, r.changes, others_in_flight_);
   // `git init` at the root of a project that was not a repository: judged like a nested one.
   if (!was_repo && b->lstat(".git").kind != Kind::kMissing)
     plants.insert(plants.begin(),

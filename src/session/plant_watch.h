@@ -39,6 +39,9 @@ class PlantWatch {
   std::string project_, file_;
   DirIndex baseline_;
   Fd lock_;
+  // Another command was in flight at the start: the baseline is the index of the last moment
+  // none was, so what that one planted at the root counts too.
+  bool others_in_flight_ = false;
 };
 
 }  // namespace cordon

@@ -39,6 +39,21 @@ TEST(PlantedNames, NewNamesInChangedFoldersAreFound) {  // GIT-8, PROT-6
   // The root is the protected list's (PROT-6) and the git facts' business.
 }
 
+// Issue 30, PROT-7: when another command (a background job) was in flight at the start, the
+// root's new watched names are judged too, never the project's own `.git`.
+TEST(PlantedNames, WithAnotherCommandInFlightTheRootIsJudgedToo) {  // PROT-7, GIT-8
+  std::vector<DirRecord> before = {{"", 1, 1, false, {w("AGENTS.md")}}};
+  std::vector<DirChange> changes = {{"",
+                                     false,
+                                     {{w(".git", "d1/-/-"), Kind::kDir},
+                                      {w("AGENTS.md"), Kind::kFile},
+                                      {w(".envrc"), Kind::kFile}}}};
+  EXPECT_TRUE(new_plants(before, changes).empty());
+  auto found = new_plants(before, changes, true);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rel, ".envrc");  // AGENTS.md was there before
+}
+
 TEST(PlantedNames, AFolderReplacedMakesEverythingInItNew) {  // GIT-8
   std::vector<DirRecord> before = {{"lib", 2, 1, false, {w(".git", "f5.1.1")}}};
   std::vector<DirChange> changes = {{"lib", true, {{w(".git", "f5.1.1"), Kind::kFile}}}};
