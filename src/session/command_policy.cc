@@ -11,10 +11,6 @@ namespace cordon {
 CommandPolicy::CommandPolicy(const Policy& policy, std::string home, std::string project)
     : policy_(policy), home_(std::move(home)), project_(std::move(project)) {}
 
-CommandPolicy::~CommandPolicy() {
-  if (warm_.joinable()) warm_.join();
-}
-
 void CommandPolicy::make_locked() {
   if (classifier_ || error_) return;
   auto c = CommandClassifier::create(policy_.commands);
@@ -26,15 +22,6 @@ void CommandPolicy::make_locked() {
         make_error(ErrorKind::kUnavailable,
                    fmt::format("{}: {} Commands are refused until the config is fixed.",  // CFG-2
                                policy_.source_file, c.error().message));
-}
-
-void CommandPolicy::warm() {
-  std::lock_guard<std::mutex> lock(warm_mu_);
-  if (warm_.joinable()) return;  // started once: the classifier lasts the session
-  warm_ = std::thread([this] {
-    std::lock_guard<std::mutex> l(mu_);
-    make_locked();
-  });
 }
 
 Result<Classification> CommandPolicy::classify(const std::vector<std::string>& argv,

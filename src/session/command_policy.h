@@ -1,16 +1,14 @@
 // The session's command policy (CMD-4, CMD-6): the classifier of `[commands]`, made once per
-// session (on a thread while the first command's sandbox starts, PERF-1), and its verdict in
-// the words the exec gate needs (approval/exec_gate.h).
+// session, at its first command's check (while that command's bwrap sets up, PERF-1), and
+// its verdict in the words the exec gate needs (approval/exec_gate.h).
 //
 //   CommandPolicy cp(policy, home, project);
-//   cp.warm();                                     // the tables build meanwhile
 //   auto v = cp.verdict({"rm", "-rf", "/"}, std::nullopt, "/p", false);  // kDenied
 #pragma once
 
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "approval/exec_gate.h"
@@ -23,12 +21,9 @@ namespace cordon {
 class CommandPolicy {
  public:
   CommandPolicy(const Policy& policy, std::string home, std::string project);
-  ~CommandPolicy();
   CommandPolicy(const CommandPolicy&) = delete;
   CommandPolicy& operator=(const CommandPolicy&) = delete;
 
-  // Starts making the classifier on a thread, once; a later call to classify waits for it.
-  void warm();
   // The command (`script` read by a shell, else `argv`) as it would run in `cwd`. Fails
   // ("unavailable") while the config's `[commands]` is broken (CFG-2).
   Result<Classification> classify(const std::vector<std::string>& argv,
@@ -46,8 +41,6 @@ class CommandPolicy {
   std::mutex mu_;
   std::optional<CommandClassifier> classifier_;
   std::optional<Error> error_;
-  std::mutex warm_mu_;
-  std::thread warm_;  // makes the classifier while the first command's sandbox starts
 };
 
 }  // namespace cordon
