@@ -32,6 +32,10 @@ std::optional<ProcessEntry> read_process_entry(int pid);
 // be read (another user's process, or gone).
 std::optional<std::vector<std::string>> read_process_environment(int pid);
 
+// The children of `pid`, a process with one thread (bwrap's first process, a sandbox's pid
+// 1); empty when it is gone or cannot be read.
+std::vector<int> child_pids(int pid);
+
 // This boot's id: the same string for every process until the machine restarts.
 std::string read_boot_id();
 

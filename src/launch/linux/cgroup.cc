@@ -16,6 +16,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "process_table/process_table.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -194,23 +195,13 @@ Status write_pid(int fd, pid_t pid) {
                                 std::strerror(errno)));
 }
 
-// The children of single-threaded `pid` (bwrap's first process), from /proc.
-std::vector<pid_t> children_of(pid_t pid) {
-  std::vector<pid_t> out;
-  auto text = read_file(fmt::format("/proc/{}/task/{}/children", pid, pid), 4096);
-  if (!text.ok()) return out;
-  for (const auto& w : split(*text, ' '))
-    if (!trim(w).empty()) out.push_back(static_cast<pid_t>(std::stol(trim(w))));
-  return out;
-}
-
 // The moves, in order: the process, then what it forked before it was moved (a fork and a move
 // exclude each other in the kernel, so a child made after the first move is born in the cgroup
 // and one made before is listed by then).
 Status attach_tree(pid_t pid, const std::vector<int>& fds) {
   for (int fd : fds)
     if (auto s = write_pid(fd, pid); !s.ok()) return s;
-  for (pid_t child : children_of(pid))
+  for (int child : child_pids(pid))
     for (int fd : fds)
       if (auto s = write_pid(fd, child); !s.ok() && kill(child, 0) == 0) return s;
   return ok_status();

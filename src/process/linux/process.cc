@@ -25,6 +25,7 @@
 #include "process/child_exec.h"
 #include "process/output_stream.h"
 #include "process/process_registry.h"
+#include "process_table/process_table.h"
 #include "render/bwrap_status.h"
 #include "sys/fs_util.h"
 #include "sys/poll_set.h"
@@ -423,21 +424,12 @@ class Waiter {
       ::kill(spec_.new_process_group ? -pid_ : pid_, sig);
       return;
     }
-    std::vector<int> kids = children_of(o_.sandbox_pid);
+    std::vector<int> kids = child_pids(o_.sandbox_pid);
     for (int c : kids) {
       ::kill(-c, sig);
       ::kill(c, sig);
     }
     if (kids.empty()) ::kill(o_.sandbox_pid, sig);
-  }
-
-  static std::vector<int> children_of(pid_t pid) {
-    auto text = read_file(fmt::format("/proc/{}/task/{}/children", pid, pid));
-    std::vector<int> out;
-    if (!text.ok()) return out;
-    for (const auto& w : split(*text, ' '))
-      if (int c = std::atoi(w.c_str()); c > 0) out.push_back(c);
-    return out;
   }
 
   void read_status() {

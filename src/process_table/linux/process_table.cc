@@ -77,4 +77,15 @@ std::string read_boot_id() {
   return s;
 }
 
+std::vector<int> child_pids(int pid) {
+  std::vector<int> out;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/task/%d/children", pid, pid);
+  auto text = read_small(path, 64 << 10);
+  if (!text) return out;
+  for (const auto& w : split(*text, ' '))
+    if (int c = std::atoi(w.c_str()); c > 0) out.push_back(c);
+  return out;
+}
+
 }  // namespace cordon

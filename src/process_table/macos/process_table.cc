@@ -99,4 +99,11 @@ std::string read_boot_id() {
   return std::string(uuid, strnlen(uuid, sizeof uuid));
 }
 
+std::vector<int> child_pids(int pid) {
+  std::vector<int> out;
+  for (int p : list_pids())
+    if (auto e = read_process_entry(p); e && e->ppid == pid) out.push_back(p);
+  return out;
+}
+
 }  // namespace cordon
