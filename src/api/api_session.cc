@@ -286,10 +286,7 @@ class SessionImpl : public Session {
   }
 
   static std::string command_text(const ExecRequest& req) {
-    if (req.command) return printable(*req.command);
-    std::string s;
-    for (const auto& a : req.argv) s += (s.empty() ? "" : " ") + a;
-    return printable(s);
+    return printable(req.command ? *req.command : join(req.argv, " "));
   }
 
   Result<ReadFileResult> read_file(const ReadFileRequest& req) override {

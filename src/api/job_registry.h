@@ -7,7 +7,6 @@
 //   jobs.end_all();   // the session's end: every job ended (its tree) and its thread joined
 #pragma once
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -15,7 +14,6 @@
 #include <vector>
 
 #include "cordon/cordon.h"
-#include "core/output_log.h"
 #include "process/process_feed.h"
 
 namespace cordon::api {

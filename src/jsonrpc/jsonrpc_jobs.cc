@@ -183,15 +183,8 @@ json ServeJobs::wait(api::Session& s, const json& id, const json& params,
   auto ms = p.count("timeout_ms", kMaxTimeoutMs, true);
   p.no_others();
   if (!p.ok()) return bad_job_params(id, p.problem());
-  // In slices, so that `cancel` (or the connection's end) ends the wait.
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(*ms);
-  bool ended = false;
-  while (!(ended = f.job->wait(std::chrono::milliseconds(0))) &&
-         std::chrono::steady_clock::now() < until && !(cancel && cancel->canceled())) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        until - std::chrono::steady_clock::now());
-    (void)f.job->wait(std::min(left, std::chrono::milliseconds(100)));
-  }
+  // `cancel` (or the connection's end) ends the wait.
+  const bool ended = wait_for_end(*f.job, std::chrono::milliseconds(*ms), cancel);
   json j = status_json(*f.job);
   j["ended"] = ended || !f.job->running();
   if (j["ended"].get<bool>()) add_end(j, *f.job);

@@ -50,13 +50,6 @@ std::string unknown_job(const std::string& id, const std::vector<std::shared_ptr
       id, fmt::join(ids, ", "));
 }
 
-// Waits for the job's end, up to kKillWait, in slices so that `cancel` ends the wait.
-void wait_end(const api::Job& job, const api::Cancel* cancel) {
-  auto until = std::chrono::steady_clock::now() + kKillWait;
-  while (!job.wait(std::chrono::milliseconds(100)))
-    if (std::chrono::steady_clock::now() >= until || (cancel && cancel->canceled())) return;
-}
-
 // A running job's state has the fields every bash result has, empty.
 json running_state(const std::string& id, const api::JobOutput& o) {
   return json{{"job", id},
@@ -121,7 +114,7 @@ Result<json> McpJobs::kill(api::Session& s, const json& args, const api::Cancel*
   auto job = find(s, args);
   if (!job.ok()) return job.error();
   const bool killed = (*job)->signal(SIGKILL).ok();  // "invalid": it had ended already
-  wait_end(**job, cancel);
+  (void)wait_for_end(**job, kKillWait, cancel);
   auto r = read(**job);
   if (r.ok()) (*r)["killed"] = killed;
   return r;

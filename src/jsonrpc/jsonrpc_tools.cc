@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/error_code.h"
 
 namespace cordon::rpc {
@@ -276,6 +278,17 @@ std::string wire_reason(const Error& e) { return std::string(to_string(wire_code
 json error_response(const json& id, const Error& e) {
   const ErrorCode code = wire_code(e);
   return make_error_reply(id, jsonrpc_code(code), e.message, std::string(to_string(code)));
+}
+
+bool wait_for_end(const api::Job& job, std::chrono::milliseconds timeout,
+                  const api::Cancel* cancel) {
+  using namespace std::chrono;
+  const auto until = steady_clock::now() + timeout;
+  while (true) {
+    auto left = duration_cast<milliseconds>(until - steady_clock::now());
+    if (job.wait(std::clamp(left, milliseconds(0), milliseconds(100)))) return true;
+    if (steady_clock::now() >= until || (cancel && cancel->canceled())) return false;
+  }
 }
 
 }  // namespace cordon::rpc

@@ -4,6 +4,7 @@
 // library's (cordon/cordon.h).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,11 @@ Result<json> call_tool(api::Session& session, Tool tool, const json& params,
 // `exec`'s parameters (`bash`'s: `command` only) read into a request; an "invalid" Error
 // naming the bad parameter.
 Result<api::ExecRequest> read_exec_request(const json& params, bool bash);
+
+// Waits up to `timeout` for a background job's end (serve's job/wait, MCP's kill_bash), in
+// slices so that `cancel` ends the wait early; true once the job has ended.
+bool wait_for_end(const api::Job& job, std::chrono::milliseconds timeout,
+                  const api::Cancel* cancel);
 
 json to_json(const api::ExecResult& r);
 json to_json(const api::ReadFileResult& r);
