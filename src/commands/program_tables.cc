@@ -27,16 +27,8 @@ ProgramTables& ProgramTables::operator=(ProgramTables&&) noexcept = default;
 
 namespace {
 
-std::string_view trim_view(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Calls on_header(line_text, line_number, offset_of_line) for each `[header]` line of `text`
-// (a line that, trimmed, starts with `[`: the parser's own reading).
+// (a line that, trimmed as the parser trims it, starts with `[`).
 template <typename F>
 std::optional<std::string> each_header(std::string_view text, F on_header) {
   int line = 0;
@@ -65,20 +57,21 @@ Result<ProgramTables> ProgramTables::index() {
     }
     std::vector<Section> here;
     std::vector<size_t> starts;
-    auto err = each_header(f.text, [&](std::string_view l, int line,
-                                       size_t at) -> std::optional<std::string> {
-      auto names = parse_table_header(l);
-      if (!names.ok()) return fmt::format("{}:{}: {}", f.name, line, names.error().message);
-      here.push_back({std::move(*names), f.name, {}, line});
-      starts.push_back(at);
-      return std::nullopt;
-    });
+    auto err = each_header(
+        f.text, [&](std::string_view l, int line, size_t at) -> std::optional<std::string> {
+          auto names = parse_table_header(l);
+          if (!names.ok()) return fmt::format("{}:{}: {}", f.name, line, names.error().message);
+          here.push_back({std::move(*names), f.name, {}, line});
+          starts.push_back(at);
+          return std::nullopt;
+        });
     if (err) return make_error(ErrorKind::kConfig, *err);
     starts.push_back(f.text.size());
     for (size_t i = 0; i < here.size(); ++i)
       here[i].text = f.text.substr(starts[i], starts[i + 1] - starts[i]);
     for (auto& sec : here) {
-      bool set = sec.names.size() == 1 && sec.names[0].size() == 1 && starts_with(sec.names[0][0], "@");
+      bool set =
+          sec.names.size() == 1 && sec.names[0].size() == 1 && starts_with(sec.names[0][0], "@");
       (set ? t.set_sections_[f.name] : t.sections_).push_back(std::move(sec));
     }
   }
@@ -91,8 +84,8 @@ Result<ProgramTables> ProgramTables::index() {
         if (t.sections_[other].names[k] == s.names[n])
           return make_error(ErrorKind::kConfig, "[" + join(s.names[n], " ") +
                                                     "] is defined twice (" +
-                                                    std::string(t.sections_[other].file) +
-                                                    " and " + std::string(s.file) + ")");
+                                                    std::string(t.sections_[other].file) + " and " +
+                                                    std::string(s.file) + ")");
       v.emplace_back(i, n);
     }
   }
@@ -115,11 +108,10 @@ Result<const ProgramSpec*> ProgramTables::table(size_t i) const {
   auto sets = p.sets.find(s.file);
   if (sets == p.sets.end()) {
     std::vector<ProgramSpec> parsed;
-    auto it = set_sections_.find(s.file);
-    for (const Section& set : it == set_sections_.end() ? std::vector<Section>{} : it->second) {
-      auto r = parse_program_section(set.file, set.text, set.line, {});
-      if (r.ok()) parsed.push_back(std::move(*r));
-    }
+    if (auto it = set_sections_.find(s.file); it != set_sections_.end())
+      for (const Section& set : it->second)
+        if (auto r = parse_program_section(set.file, set.text, set.line, {}); r.ok())
+          parsed.push_back(std::move(*r));
     sets = p.sets.emplace(s.file, std::move(parsed)).first;
   }
   auto r = parse_program_section(s.file, s.text, s.line, sets->second);

@@ -194,13 +194,14 @@ std::string join_sentence(const std::vector<std::string>& items) {
 }  // namespace cordon
 
 namespace cordon {
-std::string trim(std::string_view s) {
+std::string_view trim_view(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) ++b;
   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r'))
     --e;
-  return std::string(s.substr(b, e - b));
+  return s.substr(b, e - b);
 }
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set) {
   for (auto s : set)
     if (a == s) return true;

@@ -37,8 +37,10 @@ std::string join_sentence(const std::vector<std::string>& items);
 }  // namespace cordon
 
 namespace cordon {
-// Strips spaces, tabs and newlines at both ends.
+// Strips spaces, tabs and newlines (\n, \r) at both ends.
 std::string trim(std::string_view s);
+// The same, as a view into `s` (no copy).
+std::string_view trim_view(std::string_view s);
 // True when `a` equals one of `set`.
 bool is_one_of(std::string_view a, std::initializer_list<std::string_view> set);
 }  // namespace cordon

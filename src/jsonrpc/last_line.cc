@@ -1,18 +1,12 @@
 #include "jsonrpc/last_line.h"
 
+#include "core/strings.h"
+
 namespace cordon::rpc {
 
 namespace {
 
 constexpr size_t kKept = 4096;  // a last line longer than this is cut anyway
-
-bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // At most `max` bytes, not within a UTF-8 character, marked as cut.
 std::string shortened(std::string_view s, size_t max) {
@@ -34,10 +28,10 @@ void LastLine::add(std::string_view data) {
 }
 
 std::string LastLine::line() const {
-  std::string_view rest = trimmed(tail_);
+  std::string_view rest = trim_view(tail_);
   size_t start = rest.find_last_of("\r\n");
   std::string_view last = start == std::string_view::npos ? rest : rest.substr(start + 1);
-  return shortened(trimmed(last), kMaxLength);
+  return shortened(trim_view(last), kMaxLength);
 }
 
 }  // namespace cordon::rpc
