@@ -209,6 +209,18 @@ bool sandbox_available() {
   return cached == 1;
 }
 
+std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n.rfind(prefix + ".cordon-quarantined-", 0) == 0) out.push_back(n);
+  }
+  closedir(d);
+  return out;
+}
+
 int sleeping(const std::string& arg) {
   const std::string wanted = "sleep " + arg + " ";
   int count = 0;

@@ -90,6 +90,9 @@ std::string cordon_binary();
 // in /proc by it, sandboxed or not.
 int sleeping(const std::string& arg);
 std::string unique_sleep();
+// PROT-7: the names in `dir` that are quarantine copies of `prefix` (what cordon moved aside:
+// `prefix.cordon-quarantined-...`).
+std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix);
 // Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
 bool eventually(const std::function<bool()>& done,
                 std::chrono::seconds limit = std::chrono::seconds(60));

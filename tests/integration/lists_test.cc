@@ -30,18 +30,6 @@ std::string private_key() {
          "-----END PRIVATE KEY-----\n";
 }
 
-std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix) {
-  std::vector<std::string> out;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
-    if (n.rfind(prefix + ".cordon-quarantined-", 0) == 0) out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 void commit_all(const World& w) {
   w.host({"git", "add", "-A"});
   w.host({"git", "commit", "-q", "-m", "commit"});

@@ -11,18 +11,6 @@
 namespace cordon::it {
 namespace {
 
-std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix) {
-  std::vector<std::string> out;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
-    if (n.rfind(prefix + ".cordon-quarantined-", 0) == 0) out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 void commit_all(const World& w, const std::string& msg = "commit") {
   w.host({"git", "add", "-A"});
   w.host({"git", "commit", "-q", "-m", msg});

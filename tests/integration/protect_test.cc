@@ -8,18 +8,6 @@
 namespace cordon::it {
 namespace {
 
-std::vector<std::string> quarantined_in(const std::string& dir, const std::string& prefix) {
-  std::vector<std::string> out;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
-    if (n.rfind(prefix + ".cordon-quarantined-", 0) == 0) out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 void commit_all(const World& w, const std::string& msg = "commit") {
   w.host({"git", "add", "-A"});
   w.host({"git", "commit", "-q", "-m", msg});
@@ -48,7 +36,7 @@ TEST(Protect, NewEnvrcIsMovedAsideWithItsContentIntact) {  // PROT-6, PROT-7
   Proc r = w.sh("echo 'export PLANTED=1' > .envrc");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".envrc"));
-  auto q = quarantined_in(w.project(), ".envrc");
+  auto q = quarantined(w.project(), ".envrc");
   ASSERT_EQ(q.size(), 1u);
   EXPECT_EQ(q[0].size(), std::string(".envrc.cordon-quarantined-").size() + 16);
   EXPECT_EQ(w.read(q[0]), "export PLANTED=1\n");
@@ -57,7 +45,7 @@ TEST(Protect, NewEnvrcIsMovedAsideWithItsContentIntact) {  // PROT-6, PROT-7
   // A planted symlink is moved, not followed.
   r = w.sh("ln -s /etc/passwd CLAUDE.md");
   EXPECT_FALSE(w.exists("CLAUDE.md"));
-  auto ql = quarantined_in(w.project(), "CLAUDE.md");
+  auto ql = quarantined(w.project(), "CLAUDE.md");
   ASSERT_EQ(ql.size(), 1u);
   char buf[64] = {};
   EXPECT_GT(readlink(w.abs(ql[0]).c_str(), buf, sizeof buf - 1), 0);
@@ -76,7 +64,7 @@ TEST(Protect, TrackedVscodeFileIsWritableNewFileMovedToTheRoot) {  // PROT-4, PR
   EXPECT_EQ(w.read(".vscode/settings.json"), "{\"x\":1}\n") << r.err;
   EXPECT_EQ(w.read(".vscode/untracked.json"), "local\n");
   EXPECT_FALSE(w.exists(".vscode/tasks.json"));
-  auto q = quarantined_in(w.project(), "tasks.json");
+  auto q = quarantined(w.project(), "tasks.json");
   ASSERT_EQ(q.size(), 1u) << r.err;
   EXPECT_EQ(w.read(q[0]), "{\"tasks\":[]}\n");
 }
@@ -99,7 +87,7 @@ TEST(Protect, NewWorkflowIsMovedAside) {  // PROT-6
   Proc r = w.sh("mkdir -p .github/workflows && echo 'on: push' > .github/workflows/x.yml");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".github/workflows"));
-  auto q = quarantined_in(w.abs(".github"), "workflows");
+  auto q = quarantined(w.abs(".github"), "workflows");
   ASSERT_EQ(q.size(), 1u);
   EXPECT_EQ(w.read(".github/" + q[0] + "/x.yml"), "on: push\n");
 }
@@ -165,7 +153,7 @@ TEST(Protect, NewCommondirIsMovedAside) {  // GIT-3
   World w;
   Proc r = w.sh("echo /tmp/other > .git/commondir");
   EXPECT_FALSE(w.exists(".git/commondir")) << r.err;
-  auto q = quarantined_in(w.abs(".git"), "commondir");
+  auto q = quarantined(w.abs(".git"), "commondir");
   EXPECT_EQ(q.size(), 1u);
   Proc st = w.host({"git", "status", "--porcelain"});
   EXPECT_EQ(st.status, 0) << st.err;

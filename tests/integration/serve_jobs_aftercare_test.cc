@@ -35,19 +35,6 @@ struct Served {
   json init, last;
 };
 
-// The names in `dir` that are `prefix`'s quarantine copies.
-std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix) {
-  std::vector<std::string> out;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return out;
-  while (dirent* e = readdir(d)) {
-    std::string n = e->d_name;
-    if (n.rfind(prefix + ".cordon-quarantined-", 0) == 0) out.push_back(n);
-  }
-  closedir(d);
-  return out;
-}
-
 // A shell loop that waits (up to two minutes) for the project file `name`.
 std::string wait_file(const std::string& name) {
   return "i=0; while [ ! -e " + name + " ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done";
