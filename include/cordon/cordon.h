@@ -131,6 +131,13 @@ struct Options {
   // Issue 30: background jobs (Session::start_job) running at once; one more is refused
   // ("unavailable") until one ends. Ended jobs stay listed, the last `max_jobs` of them.
   size_t max_jobs = 16;
+  // Issue 30: the session's sandboxed commands and jobs share one loopback of their own, so a
+  // server a job starts on 127.0.0.1 is reachable by the session's next command, and by
+  // nothing else (not the machine, not another session). A command given the machine's network
+  // (ExecRequest::network) is not in it. False: each command has a loopback of its own (what a
+  // one-shot `cordon run` does). Where it cannot be made, each command has its own, and
+  // `cordon policy` says why.
+  bool session_loopback = true;
 };
 
 // The sandbox as `initialize` reports it (SRV-1).

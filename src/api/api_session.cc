@@ -102,6 +102,7 @@ class SessionImpl : public Session {
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.approver = approver_.get();  // the exec's questions (APR-1) and NET-10's
     so.ways_out_approved = face_.ways_out_typed;
+    so.session_loopback = opts_.session_loopback;
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
     if (!s.ok()) return normalized(s.error());

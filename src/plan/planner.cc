@@ -441,6 +441,7 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   p.cwd = std::move(part.cwd);
   p.seccomp = std::move(part.seccomp);
   p.proxy_port = part.proxy_port;
+  p.session_loopback = part.session_loopback;
   // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
   if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
 }
@@ -505,9 +506,13 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // network namespace to put the port in.
   const bool proxied = !policy.network.allow.empty() || policy.network.ask_unknown;
   if (proxied && !req.network && !req.outside_sandbox && opt.backend == Backend::kBwrap) {
-    part.proxy_port = kProxyPort;
-    set_proxy_variables(part.env, kProxyPort);
+    const int port = opt.proxy_port > 0 ? opt.proxy_port : kProxyPort;
+    part.proxy_port = port;
+    set_proxy_variables(part.env, port);
   }
+  // NET-1 (issue 30): the session's loopback, unless the command has the machine's network.
+  part.session_loopback = opt.session_loopback && !req.network && !req.outside_sandbox &&
+                          opt.backend == Backend::kBwrap;
   part.seccomp = default_seccomp_rules();  // NET-1, PROC-2
   return part;
 }

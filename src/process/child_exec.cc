@@ -2,6 +2,9 @@
 #include "process/child_exec.h"
 
 #include <fcntl.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
@@ -63,9 +66,28 @@ ChildPlan::ChildPlan(const ProcessSpec& spec, const StdPipes& pipes)
   exec.nlims = lims_.size();
   exec.cgroup_fds = spec.cgroup_procs_fds.data();
   exec.ncgroup = spec.cgroup_procs_fds.size();
+  exec.namespaces = spec.join_namespaces.data();
+  exec.nnamespaces = spec.join_namespaces.size();
   exec.argv = argv_.data();
   exec.envp = envp_.data();
 }
+
+namespace {
+
+// NET-1 (issue 30): the session's namespaces, user namespace first (joining its network namespace needs
+// the capabilities held inside it). The capabilities it gives end at exec for all but root.
+int join_namespaces(const ChildExec& a) {
+#ifdef __linux__
+  for (size_t i = 0; i < a.nnamespaces; ++i)
+    if (setns(a.namespaces[i].first, a.namespaces[i].second) != 0) return -1;
+  return 0;
+#else
+  if (a.nnamespaces) errno = ENOSYS;
+  return a.nnamespaces ? -1 : 0;
+#endif
+}
+
+}  // namespace
 
 int child_exec(const ChildExec& a) {
   struct sigaction dfl {};
@@ -76,6 +98,7 @@ int child_exec(const ChildExec& a) {
   // PROC-6: join the command's cgroups first, so everything it starts is counted there.
   for (size_t i = 0; i < a.ncgroup; ++i)
     if (::write(a.cgroup_fds[i], "0", 1) != 1) return kChildCgroup;
+  if (join_namespaces(a) != 0) return kChildNamespace;
   if (a.in_fd >= 0 && dup2(a.in_fd, 0) < 0) return kChildStreams;
   if (a.out_fd >= 0 && dup2(a.out_fd, 1) < 0) return kChildStreams;
   if (a.err_fd >= 0 && dup2(a.err_fd, 2) < 0) return kChildStreams;
@@ -102,12 +125,16 @@ int child_exec(const ChildExec& a) {
 }
 
 Error child_exec_failure(int step, int err, const std::string& path) {
-  static const char* steps[] = {"joining its cgroup",  "redirecting input and output",
-                                "passing descriptors", "setting limits",
-                                "changing folder",     "starting"};
+  static const char* steps[] = {"joining its cgroup",
+                                "joining the session's network",
+                                "redirecting input and output",
+                                "passing descriptors",
+                                "setting limits",
+                                "changing folder",
+                                "starting"};
   return make_error(
       ErrorKind::kExec,
-      fmt::format("{} {} failed: {}", steps[std::clamp(step, 0, 5)], path, std::strerror(err)),
+      fmt::format("{} {} failed: {}", steps[std::clamp(step, 0, 6)], path, std::strerror(err)),
       path, err);
 }
 

@@ -34,6 +34,7 @@ namespace cordon {
 // bwrap started before the plan is known (it sets up while the plan is made), with NET-7's
 // proxy. Members in this order: the part outlives what was started from it.
 struct Session::Early {
+  SessionNetwork::Port port;              // NET-7, NET-1: the proxy's port, held to the end
   std::string bwrap;                      // bwrap's path, found for every command
   std::optional<ProcessPart> part;        // the sandboxed process, computed once
   std::optional<PendingSandbox> pending;  // its bwrap, started before the plan is known
@@ -235,7 +236,13 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.cache_folder = opts_.folders.cache;
+  // NET-1 (issue 30): the session's loopback, for a command without the machine's network.
+  const SessionLoopback* lo = req.network ? nullptr : network_.loopback();
+  po.session_loopback = lo != nullptr;
+  e.port = network_.take_port(po.session_loopback);
+  po.proxy_port = e.port.value();
   e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
+  if (e.part->session_loopback) io.join_namespaces = lo->join();
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
   HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
   auto proxy =

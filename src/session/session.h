@@ -35,6 +35,7 @@
 #include "session/file_tool_writes.h"
 #include "session/leftover_sweep.h"
 #include "session/plant_watch.h"
+#include "session/session_network.h"
 #include "session/session_store.h"
 
 namespace cordon {
@@ -63,6 +64,9 @@ struct SessionOptions {
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
   unsigned max_session_connections = 0;
+  // NET-1 (issue 30): the session's commands and jobs share one loopback of their own (the faces that
+  // keep a session across commands: serve, mcp, the C++ API). False: one per command.
+  bool session_loopback = false;
 };
 
 class Session {
@@ -79,6 +83,10 @@ class Session {
   bool created() const { return created_; }
   const Policy& policy() const { return opts_.policy; }
   const SessionRecord& record() const { return record_; }
+  // NET-1 (issue 30): "session" when its commands share one loopback, else "command"; and why a wanted
+  // session loopback could not be made.
+  std::string loopback_kind() const { return network_.kind(); }
+  std::string loopback_fallback() const { return network_.fallback_reason(); }
 
   // The backend every sandboxed command of this session runs in (MAC-5), chosen once.
   const BackendChoice& backend() const { return backend_; }
@@ -130,7 +138,8 @@ class Session {
   void note_file_tool_write(const std::string& abs_path);
 
  private:
-  explicit Session(SessionOptions opts) : opts_(std::move(opts)) {}
+  explicit Session(SessionOptions opts)
+      : opts_(std::move(opts)), network_(opts_.session_loopback, opts_.cordon_exe) {}
   // Opening and the session's record (session.cc).
   Status prepare();
   Status find_record(const std::string& project);
@@ -187,6 +196,7 @@ class Session {
   static CommandResult finish(Command& c);
 
   SessionOptions opts_;
+  SessionNetwork network_;  // NET-1 (issue 30): the session's loopback and its commands' proxy ports
   BackendChoice backend_;
   SessionStore store_{Folders{}};
   SessionRecord record_;

@@ -107,6 +107,20 @@ TEST(BwrapArgs, AlwaysUnsharesEverythingAndDropsPrivileges) {  // PROC-1, PROC-2
   EXPECT_EQ(joined.find("--share-net"), std::string::npos);
 }
 
+// NET-1 (issue 30): in the session's loopback bwrap keeps the network namespace it was started
+// in (the launcher joined the session's) and still makes every other one.
+TEST(BwrapArgs, SessionLoopbackKeepsTheNetworkItStartsIn) {
+  FakeWorld w;
+  PlanOptions po;
+  po.session_loopback = true;
+  auto args =
+      render_bwrap_args(make_plan(w.policy, w.facts, cmd({"true"}), po), BwrapFds{4, 5});
+  std::string joined;
+  for (const auto& a : args) joined += a + " ";
+  for (const char* flag : {"--unshare-all ", "--unshare-user ", "--share-net "})
+    EXPECT_NE(joined.find(flag), std::string::npos) << flag;
+}
+
 TEST(BwrapArgs, NulJoin) { EXPECT_EQ(nul_join({"a", "b c"}), std::string("a\0b c\0", 6)); }
 
 TEST(Seccomp, RulesCompareLow32BitsMasked) {  // PROC-7

@@ -57,6 +57,37 @@ TEST(NetPlan, NetworkTrueHasNoProxy) {
   EXPECT_FALSE(p.env.get("HTTPS_PROXY").has_value());
 }
 
+// NET-1 (issue 30): in a session that keeps one loopback, a command without a way out is in
+// it, with the proxy on the port the session gave it; a command with the machine's network is
+// not, nor is one outside the sandbox.
+TEST(NetPlan, SessionLoopbackOnlyWithoutAWayOut) {
+  FakeWorld w;
+  w.policy.network.allow = {"registry.npmjs.org"};
+  PlanOptions po;
+  po.session_loopback = true;
+  po.proxy_port = kProxyPort + 2;
+  Plan p = make_plan(w.policy, w.facts, cmd({"npm", "ci"}), po);
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  EXPECT_TRUE(p.session_loopback);
+  EXPECT_FALSE(p.share_network);
+  ASSERT_TRUE(p.proxy_port);
+  EXPECT_EQ(*p.proxy_port, kProxyPort + 2);
+  EXPECT_EQ(p.env.value("HTTPS_PROXY"), "http://127.0.0.1:3130");
+
+  Request open = cmd({"curl", "x"});
+  open.network = true;
+  Plan q = make_plan(w.policy, w.facts, open, po);
+  EXPECT_FALSE(q.session_loopback);
+  EXPECT_TRUE(q.share_network);
+  Request outside = cmd({"true"});
+  outside.outside_sandbox = true;
+  EXPECT_FALSE(make_plan(w.policy, w.facts, outside, po).session_loopback);
+  // Without the option: a loopback of its own, the proxy on its usual port.
+  Plan own = make_plan(w.policy, w.facts, cmd({"npm", "ci"}));
+  EXPECT_FALSE(own.session_loopback);
+  EXPECT_EQ(*own.proxy_port, kProxyPort);
+}
+
 // NET-7: a program that ignores the variables is told that only proxied traffic leaves.
 TEST(NetPlan, BlockedNoteNamesTheProxy) {
   FakeWorld w;

@@ -27,6 +27,15 @@ namespace {
 constexpr const char* kNulOption =
     "a sandbox option holds a NUL byte, which would split it in two; the command was not run.";
 
+// NET-1 (issue 30): `--share-net` in the session's loopback keeps the network bwrap starts in, so bwrap
+// must start in the session's namespace, never in the machine's.
+std::optional<Error> loopback_mismatch(bool session_loopback, const LaunchIo& io) {
+  if (session_loopback == !io.join_namespaces.empty()) return std::nullopt;
+  return make_error(ErrorKind::kInvalid,
+                    "the command was to run in its session's network but was not given it (or "
+                    "the reverse); it was not run.");
+}
+
 // The filter is the same for every command: compile it once per process.
 Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
                                   const std::string& cache_dir) {
@@ -74,6 +83,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
                                       const std::string& cache_dir, const LaunchIo& io,
                                       const std::function<void(pid_t)>& on_started) {
   if (auto r = check_plan(plan)) return make_error(ErrorKind::kInvalid, r->message);
+  if (auto e = loopback_mismatch(plan.session_loopback, io)) return *e;
   auto bpf = cached_filter(plan.seccomp, cache_dir);
   if (!bpf.ok()) return bpf.error();
   trace("launch: filter ready");
@@ -141,6 +151,7 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
                                              std::optional<std::chrono::milliseconds> timeout,
                                              const std::string& bwrap, const std::string& cache_dir,
                                              const LaunchIo& io) {
+  if (auto e = loopback_mismatch(part.session_loopback, io)) return *e;
   auto s = std::make_unique<State>();
   s->part = part;
   s->bwrap = bwrap;
@@ -182,7 +193,8 @@ pid_t PendingSandbox::pid() const { return s_->proc ? s_->proc->pid() : -1; }
 Status PendingSandbox::hand_over(const Plan& plan) {
   const ProcessPart& part = s_->part;
   if (!s_->proc || plan.argv != part.argv || plan.env.vars != part.env.vars ||
-      plan.cwd != part.cwd || !same_seccomp_rules(plan.seccomp, part.seccomp)) {
+      plan.cwd != part.cwd || plan.session_loopback != part.session_loopback ||
+      !same_seccomp_rules(plan.seccomp, part.seccomp)) {
     abort();
     return make_error(ErrorKind::kAborted,
                       "the plan's process part is not the one bwrap was started with");

@@ -28,6 +28,9 @@ struct LaunchIo {
   // the command's own.
   std::vector<std::pair<int, int>> extra_fds;
   std::vector<std::string> argv_prefix;
+  // NET-1 (issue 30): the session's namespaces bwrap's child joins before exec (SessionLoopback::join);
+  // set exactly when the plan's session_loopback is.
+  std::vector<std::pair<int, int>> join_namespaces;
 };
 
 // The command's input, output and cancel, as every launcher hands them to the process.
@@ -39,6 +42,7 @@ inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
   spec.capture_limit = io.capture_limit;
   spec.cancel_fd = io.cancel_fd;
   spec.feed = io.feed;
+  spec.join_namespaces = io.join_namespaces;
 }
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status

@@ -1,5 +1,5 @@
 // A macOS build has no bubblewrap backend, no cgroups and no Linux probe: this file stands in
-// for src/launch/linux/{launcher,probe,cgroup,bwrap_info}.cc there, so the code above the
+// for src/launch/linux/{launcher,probe,cgroup,bwrap_info,session_loopback}.cc there, so the code above the
 // backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is chosen in
 // one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if one is, it
 // says why it cannot run.
@@ -11,6 +11,7 @@
 #include "launch/linux/cgroup.h"
 #include "launch/linux/launcher.h"
 #include "launch/linux/probe.h"
+#include "launch/linux/session_loopback.h"
 
 namespace cordon {
 
@@ -50,6 +51,13 @@ void PendingSandbox::abort() {}
 Result<ProcessOutcome> PendingSandbox::wait() {
   return make_error(ErrorKind::kUnavailable, kNoBwrap);
 }
+
+// Seatbelt has no network namespace: each command shares the machine's loopback (MAC-1).
+int loopback_child_main() { return 1; }
+Result<SessionLoopback> SessionLoopback::create(const std::string&) {
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
+std::vector<std::pair<int, int>> SessionLoopback::join() const { return {}; }
 
 ProbeReport run_probe(const ProbeInput&) {
   ProbeReport r;
