@@ -75,6 +75,20 @@ void print_allowlist(const Policy& p, const Plan& plan) {
   for (const auto& r : refused_ranges()) std::printf("    %s\n", r.c_str());
 }
 
+// Issue 30 (NET-1): whose loopback a command is in.
+void print_loopback(const Session& s) {
+  if (s.loopback_kind() == "session") {
+    std::printf(
+        "loopback:     one per session: the commands and background jobs of one `cordon serve`\n"
+        "              or `cordon mcp` session share it (a server a job starts on 127.0.0.1 is\n"
+        "              reachable by the session's next command, by nothing else); a one-shot\n"
+        "              `cordon run` has its own\n");
+    return;
+  }
+  std::printf("loopback:     one per command, sessions too (%s)\n",
+              printable(s.loopback_fallback()).c_str());
+}
+
 }  // namespace
 
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
@@ -91,6 +105,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   so.cwd = ctx.cwd;
   so.project = args.project;
   so.cordon_exe = ctx.exe;
+  so.session_loopback = true;  // to tell whether a serve/mcp session's loopback can be made
   auto session = Session::open(std::move(so));
   if (!session.ok()) {
     print_error(session.error().message);
@@ -133,6 +148,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
               : plan.proxy_port ? "only loopback and the hosts in [network] allow, "
                                   "through the proxy"                            // NET-7
                                 : "closed: only loopback inside each command");  // NET-1
+  if (p.mode == SandboxMode::kOn && !sp) print_loopback(**session);
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");

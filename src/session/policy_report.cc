@@ -46,6 +46,14 @@ nlohmann::json allowlist_json(const Policy& p, const Plan& plan) {
   return j;
 }
 
+nlohmann::json loopback_json(const Session& session) {
+  nlohmann::json j;
+  j["shared_by"] = session.loopback_kind();  // "session" or "command" (issue 30, NET-1)
+  const std::string why = session.loopback_fallback();
+  j["why"] = why.empty() ? nlohmann::json() : nlohmann::json(why);
+  return j;
+}
+
 Plan printable_plan(Plan plan) {
   for (auto& h : plan.hidden) {
     h.path = printable(h.path);
@@ -107,6 +115,7 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
                  : plan.proxy_port          ? "loopback and the allowlist proxy"
                                             : "loopback only";  // MAC-1, NET-7
   j["network_allowlist"] = allowlist_json(p, plan);    // NET-11
+  j["loopback"] = p.mode == SandboxMode::kOn && !sb ? loopback_json(session) : nlohmann::json();
   j["writable"] = plan.writable_roots;
   j["hidden"] = nlohmann::json::array();
   for (const auto& h : plan.hidden) {

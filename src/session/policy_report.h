@@ -25,6 +25,11 @@ nlohmann::json policy_json(const Policy& policy, const Session& session, const P
 // proxy's address inside each sandbox (null when commands get no proxy).
 nlohmann::json allowlist_json(const Policy& policy, const Plan& plan);
 
+// Issue 30 (NET-1): who shares a sandboxed command's loopback: {"shared_by": "session" (the
+// session's commands and jobs) or "command" (each its own), "why": why a session's could not be
+// made, or null}.
+nlohmann::json loopback_json(const Session& session);
+
 // The backend part of `cordon policy` (MAC-5): which backend, its program, and for Seatbelt the
 // profile's size and path filters against MAC-2's cap.
 nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt);

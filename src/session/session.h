@@ -83,9 +83,12 @@ class Session {
   bool created() const { return created_; }
   const Policy& policy() const { return opts_.policy; }
   const SessionRecord& record() const { return record_; }
-  // NET-1 (issue 30): "session" when its commands share one loopback, else "command"; and why a wanted
-  // session loopback could not be made.
-  std::string loopback_kind() const { return network_.kind(); }
+  // NET-1 (issue 30): "session" when its commands share one loopback (made now if it was not
+  // yet, to know), else "command"; and why a wanted session loopback could not be made.
+  std::string loopback_kind() const {
+    (void)network_.loopback();
+    return network_.kind();
+  }
   std::string loopback_fallback() const { return network_.fallback_reason(); }
 
   // The backend every sandboxed command of this session runs in (MAC-5), chosen once.
@@ -196,7 +199,7 @@ class Session {
   static CommandResult finish(Command& c);
 
   SessionOptions opts_;
-  SessionNetwork network_;  // NET-1 (issue 30): the session's loopback and its commands' proxy ports
+  mutable SessionNetwork network_;  // NET-1 (issue 30): the session's loopback and its commands' proxy ports
   BackendChoice backend_;
   SessionStore store_{Folders{}};
   SessionRecord record_;

@@ -113,7 +113,7 @@ TEST(SessionLoopback, CommandsOfASessionEachHaveTheirOwnProxy) {  // issue 30, N
   Served s(w);
   ASSERT_TRUE(s.init.contains("result")) << s.init.dump() << s.client.stderr_text();
   // A job holds its proxy's port in the session's loopback while the next command runs.
-  std::string job = s.start("echo $HTTPS_PROXY; exec sleep 60");
+  std::string job = s.start("echo $HTTPS_PROXY; exec sleep " + unique_sleep());
   ASSERT_FALSE(job.empty()) << s.client.stderr_text();
   json out;
   ASSERT_TRUE(eventually([&] {
