@@ -517,6 +517,8 @@ Result<std::unique_ptr<Session>> open_for_face(const Options& options, const Fac
 
 int helper_main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "__probe-inside") return probe_inside_main(argc, argv);
+  // Issue 30: the session's loopback is made by this program run afresh.
+  if (argc == 2 && std::string(argv[1]) == kLoopbackChildWord) return loopback_child_main();
   return -1;
 }
 

@@ -161,3 +161,44 @@ TEST(ApiJobs, AJobEndsAtItsTimeoutAndWithItsSession) {  // issue 30, PROC-4
 
 }  // namespace
 }  // namespace cordon::it
+
+namespace cordon::it {
+namespace {
+
+// Issue 30, NET-1: in the C++ API too, a job's server is reached by the session's next command
+// (the session's loopback, made by the program Options::cordon_binary names); a program that
+// cannot make it leaves each command a loopback of its own, and the policy says why.
+TEST(ApiJobs, TheSessionsLoopbackOrOnePerCommandAndWhy) {
+  REQUIRE_SANDBOX();
+  World w;
+  {
+    auto s = api::Session::open(world_options(w));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    auto job = start(**s, "exec /usr/bin/python3 -c 'import socket,time; s=socket.socket(); "
+                          "s.bind((\"127.0.0.1\", 0)); s.listen(); print(s.getsockname()[1], "
+                          "flush=True); time.sleep(60)'");
+    ASSERT_TRUE(job);
+    ASSERT_TRUE(eventually([&] { return !job->output(0).stdout_text.empty(); }));
+    std::string port = job->output(0).stdout_text;
+    port.pop_back();
+    api::ExecRequest r;
+    r.argv = {"/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo reached"};
+    auto res = (*s)->exec(r);
+    ASSERT_TRUE(res.ok()) << res.error().message;
+    EXPECT_EQ(res->stdout_text, "reached\n") << res->stderr_text;
+    auto policy = (*s)->policy_json();
+    ASSERT_TRUE(policy.ok());
+    EXPECT_NE(policy->find("\"shared_by\": \"session\""), std::string::npos) << *policy;
+  }
+  api::Options o = world_options(w);
+  o.cordon_binary = "/bin/false";  // cannot make it
+  auto s = api::Session::open(o);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto policy = (*s)->policy_json();
+  ASSERT_TRUE(policy.ok());
+  EXPECT_NE(policy->find("\"shared_by\": \"command\""), std::string::npos) << *policy;
+  EXPECT_NE(policy->find("loopback could not be made"), std::string::npos) << *policy;
+}
+
+}  // namespace
+}  // namespace cordon::it

@@ -93,6 +93,13 @@ std::string unique_sleep();
 // PROT-7: the names in `dir` that are quarantine copies of `prefix` (what cordon moved aside:
 // `prefix.cordon-quarantined-...`).
 std::vector<std::string> quarantined(const std::string& dir, const std::string& prefix);
+// Whether the machine's own 127.0.0.1:port accepts a connection (from this test, outside any
+// sandbox).
+bool host_connects(int port);
+// A listening socket on the machine's 127.0.0.1, on a port the kernel chose (put in `port`);
+// -1 when it could not be made.
+int listen_on_host_loopback(int& port);
+
 // Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
 bool eventually(const std::function<bool()>& done,
                 std::chrono::seconds limit = std::chrono::seconds(60));

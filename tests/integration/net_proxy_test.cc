@@ -341,16 +341,6 @@ print(c.recv(10).decode())
     }
     return out;
   };
-  auto host_connects = [](int port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    close(fd);
-    return ok;
-  };
   const bool taken_before = host_connects(3128);
   std::vector<std::string> argv = {cordon_binary(), "run", "--",
                                    "/bin/sh",       "-c",  "echo ready; sleep 4"};

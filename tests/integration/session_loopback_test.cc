@@ -38,18 +38,6 @@ struct Served {
 // A port nothing on this machine is expected to use, different for each test process.
 int test_port() { return 20000 + static_cast<int>(getpid() % 20000); }
 
-// Whether the machine's own 127.0.0.1:port accepts a connection (from outside any sandbox).
-bool host_connects(int port) {
-  int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  close(s);
-  return ok;
-}
-
 // Processes on the machine whose command line starts with `needle` (bwrap's own, which holds
 // the command's words after `--`, does not).
 int processes_with(const std::string& needle) {
@@ -81,6 +69,14 @@ TEST(SessionLoopback, AJobsServerIsReachedByTheNextCommandOnly) {  // issue 30, 
     ASSERT_TRUE(a.init.contains("result")) << a.init.dump() << a.client.stderr_text();
     std::string job = a.start("exec " + server + " --bind 127.0.0.1");
     ASSERT_FALSE(job.empty()) << a.client.stderr_text();
+    // A server of the machine's (this test's) is not reachable from the session's loopback.
+    int host_port = 0;
+    const int host_server = listen_on_host_loopback(host_port);
+    ASSERT_GE(host_server, 0);
+    json h = a.exec("curl -s --max-time 5 127.0.0.1:" + std::to_string(host_port) +
+                    "/; echo exit=$?");
+    close(host_server);
+    EXPECT_NE(h["stdout"].get<std::string>().find("exit=7"), std::string::npos) << h.dump();
     // Command 2 of the same session gets the listing.
     json r = a.exec(fetch_script(port));
     EXPECT_EQ(r["exit_code"], 0) << r.dump();

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -24,6 +26,8 @@ namespace {
 // The child's descriptors: where it reports, and where it waits for the parent's EOF.
 constexpr int kToParent = 3;
 constexpr int kFromParent = 4;
+// How long the child may take to make the namespaces (it takes about a millisecond).
+constexpr int kAnswerMs = 5000;
 
 // 0, or the errno of writing `text` to the /proc file `path`.
 int write_proc(const char* path, const std::string& text) {
@@ -101,7 +105,13 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
   SessionLoopback lo;
   char c = 0;
   int err = EPERM;
-  if (::read(up_r.fd, &c, 1) == 1 && c == 'R') {
+  // A program that is not cordon (an embedder whose main does not run api::helper_main) never
+  // answers: it is ended after a while, and the session keeps a loopback per command.
+  pollfd p{up_r.fd, POLLIN, 0};
+  if (poll(&p, 1, kAnswerMs) != 1) {
+    ::kill(pid, SIGKILL);
+    err = ETIMEDOUT;
+  } else if (::read(up_r.fd, &c, 1) == 1 && c == 'R') {
     lo.user_ = Fd(::open(fmt::format("/proc/{}/ns/user", pid).c_str(), O_RDONLY | O_CLOEXEC));
     lo.net_ = Fd(::open(fmt::format("/proc/{}/ns/net", pid).c_str(), O_RDONLY | O_CLOEXEC));
     err = errno;
@@ -110,7 +120,7 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (c != 'R') return failure("a user and network namespace", EPERM);
+  if (c != 'R') return failure("a user and network namespace", err);
   if (lo.user_.fd < 0 || lo.net_.fd < 0) return failure("open the namespaces", err);
   lo.net_inode_ = inode_of(lo.net_.fd);
   // Never the caller's own network: that would be the machine's loopback.
