@@ -328,6 +328,12 @@ void bench_jobs(const Fixture& f, const std::string& cordon, const std::string& 
                 pct(ended, 0.9) / pct(one, 0.9));
     std::printf("  ratio one-shot / bwrap: %.3f; job / bwrap: %.3f\n", median(one) / median(bw),
                 median(ended) / median(bw));
+    // Paired in each round (the two ran next to each other), so drift in the machine's load
+    // cancels.
+    std::vector<double> paired;
+    for (size_t i = 0; i < one.size() && i < ended.size(); ++i) paired.push_back(ended[i] - one[i]);
+    std::printf("  job - one-shot, paired by round: median %+.2f ms, p10 %+.2f, p90 %+.2f\n",
+                median(paired), pct(paired, 0.1), pct(paired, 0.9));
   }
 
   // (b) 16 idle jobs (`sleep 1000`): what they add to each other command of the session.
