@@ -3,9 +3,12 @@
 // same seccomp filter, run alternately (PERF-1); the probe (PERF-2); cordon with the default
 // plan's mounts and with 50, 100 and 250 mount operations (PERF-5, the cost curve; the default
 // plan of an ordinary project already has about 20, so 10 is not reachable); and per-command
-// overhead in a git repository of 100 and of 100,000 files (PERF-3).
+// overhead in a git repository of 100 and of 100,000 files (PERF-3); and background jobs through
+// `cordon serve` (issue 30): what starting one costs, what idle jobs add to the session's other
+// commands, and what polling a job's output costs the server.
 //
-//   bench_compare CORDON_BINARY [--runs N] [--only NAME] [--also OTHER_CORDON_BINARY]
+//   bench_compare CORDON_BINARY [--runs N] [--only run|probe|mounts|repo|jobs]
+//                 [--also OTHER_CORDON_BINARY]
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -16,22 +19,26 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "plan/seccomp_rules.h"
 #include "render/linux/seccomp_bpf.h"
+#include "serve_client.h"
 
 extern char** environ;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
 
 struct Cmd {
   std::vector<std::string> argv;
@@ -204,6 +211,257 @@ int mount_count(const Fixture& f, const std::string& cordon) {
   return p == std::string::npos ? -1 : std::atoi(out.c_str() + p + 14);
 }
 
+// ---- Background jobs through `cordon serve` (issue 30) ----
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// One foreground exec of `true` through the server: its round trip.
+double serve_true(bench::Server& s) {
+  auto t0 = Clock::now();
+  json r = s.call("exec", {{"argv", {"true"}}});
+  double ms = ms_since(t0);
+  bench::Server::expect_ok(r);
+  return ms;
+}
+
+std::string job_id(const json& r) {
+  if (!r.contains("result") || !r["result"].contains("job")) die("exec background: " + r.dump());
+  return r["result"]["job"].get<std::string>();
+}
+
+json wait_ended(bench::Server& s, const std::string& job) {
+  return s.wait_notification("job/ended", [&](const json& p) { return p["job"] == job; });
+}
+
+// Processes on the machine whose command line is exactly `argv` (a job's command, seen from
+// outside its pid namespace).
+int count_processes(const std::vector<std::string>& argv) {
+  std::string want;
+  for (const auto& a : argv) want += a + '\0';
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream f(e.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    n += cmd == want ? 1 : 0;
+  }
+  return n;
+}
+
+void wait_processes(const std::vector<std::string>& argv, int n) {
+  auto t0 = Clock::now();
+  while (count_processes(argv) != n) {
+    if (ms_since(t0) > 30000)
+      die("waited 30 s for " + std::to_string(n) + " processes `" + argv[0] + " " + argv[1] +
+          "`; there are " + std::to_string(count_processes(argv)));
+    usleep(10000);
+  }
+}
+
+// The CPU time the process has used so far (all its threads, ended ones too), in seconds.
+double cpu_seconds(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // Fields after the command's name (in parentheses, which may hold blanks): utime is the
+  // 14th field of the line, stime the 15th.
+  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// The same to the nanosecond, from the scheduler's count of each thread that runs now (a thread
+// that ended meanwhile is missing from it; the threads of a server that only answers job/output
+// stay).
+double cpu_seconds_precise(pid_t pid) {
+  double sum = 0;
+  std::error_code ec;
+  for (const auto& e :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+    std::ifstream f(e.path() / "schedstat");
+    unsigned long long ns = 0;
+    if (f >> ns) sum += static_cast<double>(ns) / 1e9;
+  }
+  return sum;
+}
+
+void bench_jobs(const Fixture& f, const std::string& cordon, const std::string& bpf, int runs,
+                double poll_seconds) {
+  std::printf(
+      "\nIssue 30: background jobs through `cordon serve` (one session; bwrap is the "
+      "hand-written one, in the same alternation)\n");
+  Cmd b = bare_bwrap(f, bpf);
+  bench::Server s(cordon, f.env, f.project);
+  s.initialize(f.project);
+  for (int i = 0; i < 20; ++i) serve_true(s);  // warm: the probe, the page cache, the filter
+  for (int i = 0; i < 5; ++i) time_once(b);
+
+  // (a) A job's start against a one-shot command. The cost compared is the whole life of a job
+  // running `true`: from sending `exec` with `background: true` to its `job/ended` (the sandbox
+  // set up, the command run, the aftercare, the notification), against the round trip of a
+  // foreground `exec` of `true`. It bounds the time to the job command's first instruction
+  // from above, and both do the same work, so it is a fair comparison. The answer with the
+  // job's id, which a client waits for, is printed too.
+  {
+    std::vector<double> bw, one, answer, ended;
+    const int n = std::max(20, runs / 2);
+    for (int i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        switch ((k + i) % 3) {
+          case 0:
+            bw.push_back(time_once(b));
+            break;
+          case 1:
+            one.push_back(serve_true(s));
+            break;
+          case 2: {
+            auto t0 = Clock::now();
+            json r = s.call("exec", {{"argv", {"true"}}, {"background", true}});
+            answer.push_back(ms_since(t0));
+            json e = wait_ended(s, job_id(r));
+            ended.push_back(ms_since(t0));
+            if (e["params"]["exit_code"] != 0) die("job of `true` failed: " + e.dump());
+            break;
+          }
+        }
+      }
+    }
+    std::printf("\n(a) starting a job against a one-shot command (%d runs each)\n", n);
+    report("bwrap -- true (hand-written)", bw);
+    report("exec true (one-shot, round trip)", one);
+    report("exec background true -> job/ended", ended);
+    report("exec background -> its answer {job}", answer);
+    std::printf("  ratio job / one-shot: median %.3f, p10 %.3f, p90 %.3f  (target <= 1)\n",
+                median(ended) / median(one), pct(ended, 0.1) / pct(one, 0.1),
+                pct(ended, 0.9) / pct(one, 0.9));
+    std::printf("  ratio one-shot / bwrap: %.3f; job / bwrap: %.3f\n", median(one) / median(bw),
+                median(ended) / median(bw));
+    // Paired in each round (the two ran next to each other), so drift in the machine's load
+    // cancels.
+    std::vector<double> paired;
+    for (size_t i = 0; i < one.size() && i < ended.size(); ++i) paired.push_back(ended[i] - one[i]);
+    std::printf("  job - one-shot, paired by round: median %+.2f ms, p10 %+.2f, p90 %+.2f\n",
+                median(paired), pct(paired, 0.1), pct(paired, 0.9));
+  }
+
+  // (b) 16 idle jobs (`sleep 1000`): what they add to each other command of the session.
+  // Blocks of one-shot execs with none and with 16 alternate in the same session (the order
+  // swapped each round); the jobs are started, seen running, then killed and seen ended
+  // between blocks, outside the times.
+  {
+    const std::vector<std::string> idle{"sleep", "1000"};
+    const int rounds = std::max(4, runs / 20), per_block = std::max(10, runs / 10);
+    if (count_processes(idle) != 0) die("`sleep 1000` runs already on this machine");
+    std::vector<double> bw, none, sixteen;
+    for (int round = 0; round < rounds; ++round) {
+      for (int half = 0; half < 2; ++half) {
+        const bool with_jobs = (round + half) % 2 == 1;
+        std::vector<std::string> jobs;
+        if (with_jobs) {
+          for (int j = 0; j < 16; ++j)
+            jobs.push_back(job_id(s.call("exec", {{"argv", idle}, {"background", true}})));
+          wait_processes(idle, 16);
+        }
+        for (int i = 0; i < per_block; ++i) {
+          if (i % 2 == 0) bw.push_back(time_once(b));
+          (with_jobs ? sixteen : none).push_back(serve_true(s));
+          if (i % 2 == 1) bw.push_back(time_once(b));
+        }
+        for (const auto& j : jobs) {
+          json r = s.call("job/signal", {{"job", j}, {"signal", "KILL"}});
+          if (!r.contains("result")) die("job/signal: " + r.dump());
+        }
+        for (const auto& j : jobs) wait_ended(s, j);
+        wait_processes(idle, 0);
+      }
+    }
+    std::printf(
+        "\n(b) one-shot `true` in a session with 0 and with 16 idle jobs (%d rounds of "
+        "%d each, alternating)\n",
+        rounds, per_block);
+    report("bwrap -- true (hand-written)", bw);
+    report("exec true, no job", none);
+    report("exec true, 16 idle jobs", sixteen);
+    std::printf(
+        "  16 idle jobs add %.2f ms per command (median; p10 %+.2f, p90 %+.2f; target "
+        "< 1 ms)\n",
+        median(sixteen) - median(none), pct(sixteen, 0.1) - pct(none, 0.1),
+        pct(sixteen, 0.9) - pct(none, 0.9));
+    std::printf("  ratio to bwrap: no job %.3f, 16 idle jobs %.3f\n", median(none) / median(bw),
+                median(sixteen) / median(bw));
+  }
+
+  // (c) `job/output` polled 10 times a second, for a job that prints a line a second: the CPU
+  // time of the `cordon serve` process (all its threads; the job's own processes are not its)
+  // over the polling, against the same span with the job running unpolled.
+  {
+    const int lines = static_cast<int>(poll_seconds * 2) + 10;
+    const std::string script =
+        "for i in $(seq 1 " + std::to_string(lines) + "); do echo line $i; sleep 1; done";
+    std::string job = job_id(s.call("exec", {{"command", script}, {"background", true}}));
+    usleep(500000);  // its sandbox up
+    std::string out;
+    uint64_t offset = 0;
+    std::vector<double> rtt;
+    auto poll_once = [&] {
+      auto t0 = Clock::now();
+      json r = s.call("job/output", {{"job", job}, {"offset", offset}});
+      rtt.push_back(ms_since(t0));
+      if (!r.contains("result")) die("job/output: " + r.dump());
+      out += r["result"]["stdout"].get<std::string>();
+      offset = r["result"]["offset"].get<uint64_t>();
+      if (r["result"].contains("dropped")) die("job/output dropped bytes");
+    };
+    const int polls = static_cast<int>(poll_seconds * 10);
+    const pid_t pid = s.pid();
+    double c0 = cpu_seconds(pid), p0 = cpu_seconds_precise(pid);
+    auto t0 = Clock::now();
+    for (int i = 0; i < polls; ++i) {
+      poll_once();
+      std::this_thread::sleep_until(t0 + std::chrono::milliseconds(100 * (i + 1)));
+    }
+    double polled_cpu = cpu_seconds(pid) - c0, polled_wall = ms_since(t0) / 1000;
+    double polled_precise = cpu_seconds_precise(pid) - p0;
+    c0 = cpu_seconds(pid);
+    p0 = cpu_seconds_precise(pid);
+    t0 = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_seconds));
+    double idle_cpu = cpu_seconds(pid) - c0, idle_wall = ms_since(t0) / 1000;
+    double idle_precise = cpu_seconds_precise(pid) - p0;
+    poll_once();
+    // Every line once, in order: nothing lost, nothing repeated.
+    std::istringstream in(out);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line))
+      if (line != "line " + std::to_string(++n))
+        die("job/output line " + std::to_string(n) + " is \"" + line + "\"");
+    json k = s.call("job/signal", {{"job", job}, {"signal", "KILL"}});
+    if (!k.contains("result")) die("job/signal: " + k.dump());
+    wait_ended(s, job);
+    std::printf("\n(c) job/output polled 10 times a second, a job printing a line a second\n");
+    std::printf("  %d polls over %.1f s: cordon serve used %.0f ms of CPU = %.2f%% of a core "
+                "(target < 1%%); by its threads' schedstat %.2f ms = %.3f%%\n",
+                polls, polled_wall, polled_cpu * 1000, 100 * polled_cpu / polled_wall,
+                polled_precise * 1000, 100 * polled_precise / polled_wall);
+    std::printf("  the same job unpolled for %.1f s: %.0f ms = %.2f%% of a core; by schedstat "
+                "%.2f ms = %.3f%%\n",
+                idle_wall, idle_cpu * 1000, 100 * idle_cpu / idle_wall, idle_precise * 1000,
+                100 * idle_precise / idle_wall);
+    report("job/output round trip", rtt);
+    std::printf("  %d lines read, each once and in order (CPU clock tick %.0f ms)\n", n,
+                1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK)));
+  }
+  s.call("shutdown", json::object());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,10 +472,12 @@ int main(int argc, char** argv) {
   const std::string floor_wrapper = self.substr(0, self.rfind('/')) + "/floor_wrapper";
   int runs = 200;
   std::string only, also;
+  double poll_seconds = 10;  // the jobs part's polling span
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
     if (!std::strcmp(argv[i], "--also")) also = argv[i + 1];  // another cordon (before/after)
+    if (!std::strcmp(argv[i], "--poll-seconds")) poll_seconds = std::atof(argv[i + 1]);
   }
   auto bpf = cordon::compile_seccomp(cordon::default_seccomp_rules());
   if (!bpf.ok()) die(bpf.error().message);
@@ -341,6 +601,7 @@ int main(int argc, char** argv) {
     report("100,000 files", r[1]);
     std::printf("  ratio large / small: %.3f  (target <= 1.2)\n", median(r[1]) / median(r[0]));
   }
+  if (only.empty() || only == "jobs") bench_jobs(f, cordon, *bpf, runs, poll_seconds);
   if (!std::getenv("CORDON_BENCH_KEEP")) sh("chmod -R u+rwx " + f.root + " && rm -rf " + f.root);
   return 0;
 }

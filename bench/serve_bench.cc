@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "serve_client.h"
+
 namespace {
 
 using json = nlohmann::json;
@@ -31,68 +33,7 @@ void die(const std::string& m) {
   std::exit(1);
 }
 
-class Server {
- public:
-  Server(const std::string& cordon, const std::vector<std::string>& env, const std::string& cwd) {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) die("pipe");
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, 2);
-      if (chdir(cwd.c_str()) != 0) _exit(121);
-      std::vector<char*> a = {const_cast<char*>(cordon.c_str()), const_cast<char*>("serve"),
-                              nullptr};
-      std::vector<char*> e;
-      for (const auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
-      e.push_back(nullptr);
-      execve(a[0], a.data(), e.data());
-      _exit(122);
-    }
-    close(in[0]);
-    close(out[1]);
-    in_ = in[1];
-    out_ = out[0];
-  }
-  ~Server() {
-    close(in_);
-    int st;
-    waitpid(pid_, &st, 0);
-    close(out_);
-  }
-  pid_t pid() const { return pid_; }
-  void send(const json& m) {
-    std::string l = m.dump() + "\n";
-    if (write(in_, l.data(), l.size()) != static_cast<ssize_t>(l.size())) die("write");
-  }
-  json read() {
-    while (true) {
-      size_t nl = buf_.find('\n');
-      if (nl != std::string::npos) {
-        json j = json::parse(buf_.substr(0, nl));
-        buf_.erase(0, nl + 1);
-        return j;
-      }
-      char chunk[65536];
-      ssize_t n = ::read(out_, chunk, sizeof chunk);
-      if (n <= 0) die("the server closed its output");
-      buf_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-  void exec_true(int64_t id) {
-    send({{"jsonrpc", "2.0"}, {"id", id}, {"method", "exec"}, {"params", {{"argv", {"true"}}}}});
-  }
-  void expect_ok(const json& r) {
-    if (!r.contains("result") || r["result"]["exit_code"] != 0) die("exec failed: " + r.dump());
-  }
-
- private:
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1;
-  std::string buf_;
-};
+using bench::Server;
 
 long rss_kib(pid_t pid) {
   std::ifstream f("/proc/" + std::to_string(pid) + "/status");

@@ -22,7 +22,8 @@ if [ "$(id -u)" = 0 ] && [ -z "${ONLY:-}" -o "${ONLY:-}" = run ]; then
     echo "(no user cordon-test: the plain-user line is left out; useradd --system cordon-test)"
   fi
 fi
-# ONLY=run (or another part of bench_compare): that part alone, for a quick loop.
+# ONLY=run (or another part of bench_compare: probe, mounts, repo, jobs): that part alone, for a
+# quick loop.
 [ -n "${ONLY:-}" ] && exit 0
 echo
 "$BUILD/bench/bench_serve" "$(realpath "$BUILD/cordon")" --rounds "${SERVE_ROUNDS:-5}" \

@@ -4,7 +4,10 @@
 # Node 20), installed from npm into a cache folder, then driven offline by tests/clients/e2e.mjs
 # against a scripted model on loopback. As root, the whole run is in a network namespace of its
 # own (loopback only). Skips, not fails, when npm is unreachable and CORDON_MUST_WORK is unset.
+# Issue 30: Claude Code's background shell through `cordon mcp` too (a dev server started with
+# run_in_background, curled by the next command, read and killed).
 #   scripts/clients_e2e.sh [claude|codex|gemini ...]
+#   CLIENTS_E2E_ROUTES=jobs scripts/clients_e2e.sh claude   # only some routes: mcp, hook, jobs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}

@@ -354,6 +354,21 @@ std::string resolve_git_dir(const std::string& dot_git) {
   return gd.real_kind == Kind::kDir ? gd.real : "";
 }
 
+GitDirs read_git_dirs(const std::string& project) {
+  GitDirs d;
+  d.git_dir = resolve_git_dir(path_join(project, ".git"));
+  if (d.git_dir.empty()) return d;
+  d.common_dir = d.git_dir;
+  std::string commondir_file = path_join(d.git_dir, "commondir");
+  if (access(commondir_file.c_str(), F_OK) == 0) {
+    d.commondir_existed = true;
+    std::string c = read_first_line(commondir_file);
+    PathInfo ci = read_path_info(path_join(d.git_dir, c));
+    if (ci.real_kind == Kind::kDir) d.common_dir = ci.real;
+  }
+  return d;
+}
+
 GitFacts read_git_facts(const GitFactsInput& in) {
   GitFacts g;
   g.dot_git = path_join(in.project, ".git");
@@ -363,20 +378,15 @@ GitFacts read_git_facts(const GitFactsInput& in) {
     g.dot_git_dev = dg.dev;
     g.dot_git_ino = dg.ino;
   }
-  g.git_dir = resolve_git_dir(g.dot_git);
+  GitDirs where = read_git_dirs(in.project);
+  g.git_dir = where.git_dir;
   if (g.git_dir.empty()) {  // no repository: nothing tracked, only the global config locked
     lock_global_configs(g, in);
     return g;
   }
   g.repo = true;
-  g.common_dir = g.git_dir;
-  std::string commondir_file = path_join(g.git_dir, "commondir");
-  if (access(commondir_file.c_str(), F_OK) == 0) {
-    g.commondir_existed = true;
-    std::string c = read_first_line(commondir_file);
-    PathInfo ci = read_path_info(path_join(g.git_dir, c));
-    if (ci.real_kind == Kind::kDir) g.common_dir = ci.real;
-  }
+  g.common_dir = where.common_dir;
+  g.commondir_existed = where.commondir_existed;
 
   // Git reads these before anything else; one that is not a regular file (a FIFO a command
   // planted) would hold every git call until its time bound: git is not asked at all then, and

@@ -35,4 +35,13 @@ std::vector<std::pair<std::string, std::string>> git_config_files(const EnvMap& 
 // Finds the real git folder behind <project>/.git (a folder, or a `gitdir:` file); "" if none.
 std::string resolve_git_dir(const std::string& dot_git);
 
+// Where the project's git folders are, as read_git_facts finds them, without running git or
+// touching its cache: the real git folder ("" when none) and its common folder (the git folder
+// itself unless a `commondir` file names another).
+struct GitDirs {
+  std::string git_dir, common_dir;
+  bool commondir_existed = false;
+};
+GitDirs read_git_dirs(const std::string& project);
+
 }  // namespace cordon

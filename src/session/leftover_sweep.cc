@@ -52,12 +52,9 @@ SnapshotExpectations expectations(const SweepScope& s) {
   SnapshotExpectations w;
   w.project = s.project;
   w.entries = protected_entries(s.policy);
-  GitFactsInput gi;
-  gi.project = s.project;
-  gi.home = s.home;
-  gi.env = s.env;
-  gi.cache_dir = s.folders.cache;
-  GitFacts g = read_git_facts(gi);
+  // Where the git folders are is all it needs: no git run, and the git facts' cache (one
+  // entry per project, keyed by the protected list too) is left to the commands' own facts.
+  GitDirs g = read_git_dirs(s.project);
   w.git_dir = g.git_dir;
   w.common_dir = g.common_dir;
   w.dir_index = dir_index_file(s.folders.cache, s.project);
@@ -65,7 +62,7 @@ SnapshotExpectations expectations(const SweepScope& s) {
 }
 
 // Why a leftover record at `path` cannot be trusted (SES-3), or "". `want` is filled on first
-// use (it costs a git run).
+// use.
 std::string record_problem(const SweepScope& s, const LeftoverRecord& rec, const std::string& path,
                            std::optional<SnapshotExpectations>& want) {
   const std::string dir_id = path_base(path_parent(path));
@@ -207,7 +204,8 @@ SweepOutcome sweep_leftovers(const SweepScope& scope) {
   Findings f;
   const std::string boot = current_boot_id();
   std::optional<SnapshotExpectations> want;  // read once, when a record has a snapshot
-  for (const auto& path : records_to_sweep(scope)) sweep_record(scope, path, boot, want, f);
+  for (const auto& path : records_to_sweep(scope))
+    if (!scope.running || !scope.running->count(path)) sweep_record(scope, path, boot, want, f);
   if (!f.held.empty())
     f.report.hold = Refusal{ErrorKind::kHeld, "sandboxed commands are held: " + join(f.held, " ")};
   return {std::move(f.report), std::move(f.failed_moves)};

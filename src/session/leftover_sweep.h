@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct SweepScope {
   // Also the records of ephemeral sessions of the project (a killed `cordon run` has no
   // session to resume).
   bool include_other_ephemeral = false;
+  // Records of commands this process is running now: passed by unread (their owner is alive).
+  const std::set<std::string>* running = nullptr;
 };
 
 struct SweepOutcome {

@@ -57,6 +57,19 @@ struct Session::Leftover {
   LeftoverRecord record;
   std::string path;                 // where it was written; "" when it was not
   std::optional<PlantWatch> watch;  // GIT-8, PROT-6 below the root
+  // Where it is listed among the session's running records (store_leftover), until the
+  // command's end: from then on the sweep reads it like any other (a withheld command's stays).
+  Session* session = nullptr;
+  std::string listed;
+
+  Leftover() = default;
+  Leftover(const Leftover&) = delete;
+  Leftover& operator=(const Leftover&) = delete;
+  ~Leftover() {
+    if (!session) return;
+    std::lock_guard<std::mutex> lock(session->mu_);
+    session->running_records_.erase(listed);
+  }
 
   void remove() {
     if (!path.empty()) unlink(path.c_str());
@@ -264,6 +277,7 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
                                        api::ExecResult& out) {
   Planned p;
   ResumeReport swept = sweep_leftovers(ephemeral_);
+  trace("run: leftovers swept");
   out.quarantined = swept.quarantined;
   for (const auto& n : swept.notes) out.notes.push_back(n);
   p.hold = swept.hold;
@@ -361,7 +375,13 @@ Status Session::store_leftover(Leftover& out) {
     out.record.effect = ++record_.effects;
     out.path = store_.leftover_path(record_.id, out.record.effect);
     if (access(out.path.c_str(), F_OK) == 0) continue;
-    return store_.write_leftover(out.record);
+    Status st = store_.write_leftover(out.record);
+    if (st.ok()) {
+      running_records_.insert(out.path);
+      out.session = this;
+      out.listed = out.path;
+    }
+    return st;
   }
   return make_error(ErrorKind::kIo, "not written");
 }

@@ -255,9 +255,14 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
   {
     // Two commands in flight must not handle the same record twice (SRV-4).
     std::lock_guard<std::mutex> sweep_lock(sweep_mu_);
+    std::set<std::string> running;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      running = running_records_;
+    }
     swept = cordon::sweep_leftovers(SweepScope{store_, record_.id, record_.project, opts_.policy,
                                                opts_.folders, opts_.home, opts_.env,
-                                               include_other_ephemeral});
+                                               include_other_ephemeral, &running});
   }
   if (!swept.failed_moves.empty()) remember_failed_moves(swept.failed_moves);
   return std::move(swept.report);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,12 @@ class Session {
   // NET-8: the connections all this session's commands hold through their proxies at once.
   std::shared_ptr<ConnectionBudget> connections_;
   mutable std::mutex sweep_mu_;
+  // The leftover records of this session's commands that run now in this process (background
+  // jobs among them), guarded by `mu_`: the sweep before each command passes them by unread,
+  // as it would pass them by once read (their owner, this process, is alive), so that running
+  // jobs cost the session's other commands nothing (issue 30). A command's own end handles its
+  // record.
+  std::set<std::string> running_records_;
   std::unique_ptr<CommandPolicy> commands_;  // CMD-4, CMD-6: the classifier, made on first use
 };
 

@@ -6,7 +6,10 @@
 //   - the client's own shell is not offered, or is refused;
 //   - a second `cordon setup` changes nothing and exits 0;
 //   - through the hook, the client's own deny rules still apply (Claude Code);
-//   - nothing tried to leave loopback (the proxy trap in model_server.mjs).
+//   - nothing tried to leave loopback (the proxy trap in model_server.mjs);
+//   - issue 30: Claude Code's background shell through cordon's MCP server (bash with
+//     run_in_background, then bash_output and kill_bash): a dev server that the next command
+//     reaches, then ends with no process left.
 //
 //   node e2e.mjs /path/to/cordon /path/to/node_modules/.bin [claude|codex|gemini ...]
 import assert from 'node:assert/strict';
@@ -211,12 +214,76 @@ function hookRoute(client) {
   }
 }
 
+// Processes on this machine whose command line holds every one of `words`.
+function processes(...words) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmd = '';
+    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '); } catch { continue; }
+    if (words.every((x) => cmd.includes(x))) out.push(`${pid} ${cmd}`);
+  }
+  return out;
+}
+
+// Issue 30: the dev-server loop through cordon's MCP server (user scope), as Claude Code's
+// background shell runs it: the model starts `python3 -m http.server` with
+// run_in_background, reaches it with curl in a second command of the same session (the
+// session's loopback), reads the job with bash_output and ends it with kill_bash.
+function jobsRoute(client) {
+  const w = world(client);
+  clientBase(w);
+  const label = `${client} mcp background job`;
+  const s = setup(w);
+  check(`${label}: setup exits 0`, () => assert.equal(s.status, 0, s.stdout + s.stderr));
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const serve = `python3 -m http.server ${port} --bind 127.0.0.1`;
+  // The server takes a moment to listen: the curl is tried for up to 5 s.
+  const curl = `for i in $(seq 1 25); do curl -s 127.0.0.1:${port} && break; sleep 0.2; done; echo CURL-DONE`;
+  const tool = (name) => [`^mcp__cordon__${name}$`];
+  const steps = [
+    { tools: tool('bash'), args: { command: serve, run_in_background: true } },
+    { tools: tool('bash'), args: { command: curl } },
+    { tools: tool('bash_output'), args: { job: '{{job}}' } },
+    { tools: tool('kill_bash'), args: { job: '{{job}}' } },
+  ];
+  const d = drive(w, steps);
+  const tail = `\nresults: ${JSON.stringify(d.results)}\n${(d.r.stdout + d.r.stderr).slice(-2000)}`.slice(0, 4000);
+  check(`${label}: the four tools were called in order`, () =>
+    assert.deepEqual(d.calls, ['bash', 'bash', 'bash_output', 'kill_bash'].map((n) => `mcp__cordon__${n}`),
+      `offered: ${d.offered}${tail}`));
+  // Claude Code passes cordon's structured result on (JSON); another client, its text.
+  const res = d.results.map((r) => { try { return JSON.parse(r); } catch { return null; } });
+  const job = res[0]?.job || ((d.results[0] || '').match(/in the background as job ([^;\s]+);/) || [])[1];
+  check(`${label}: bash with run_in_background answered a job id`, () => {
+    assert.ok(job, tail);
+    if (res[0]) assert.equal(res[0].running, true, tail);
+  });
+  check(`${label}: the next command of the session reached the server (its listing)`, () => {
+    const out = res[1] ? res[1].stdout : d.results[1] || '';
+    assert.ok(out.includes('CURL-DONE'), tail);
+    assert.match(out, /Directory listing for \//, tail);
+    assert.ok(out.includes('README'), tail);
+  });
+  check(`${label}: bash_output read the running job`, () => {
+    if (res[2]) assert.ok(res[2].job === job && res[2].running === true, tail);
+    else assert.ok((d.results[2] || '').includes(`[job ${job} is still running`), tail);
+  });
+  check(`${label}: kill_bash ended the job`, () => {
+    if (res[3]) assert.ok(res[3].job === job && res[3].killed === true && res[3].running === false, tail);
+    else assert.ok((d.results[3] || '').includes(`[job ${job} ended by kill_bash]`), tail);
+  });
+  check(`${label}: no server process is left`, () => assert.deepEqual(processes('http.server', port), []));
+  check(`${label}: nothing left loopback`, () => assert.deepEqual(d.escaped, []));
+}
+
 const clients = only.length ? only : ['claude', 'codex', 'gemini'];
+// CLIENTS_E2E_ROUTES=jobs (or mcp, hook, a comma list): only those, for a quicker loop.
+const routes = (process.env.CLIENTS_E2E_ROUTES || 'mcp,hook,jobs').split(',');
 for (const c of clients) {
   const t = Date.now();
-  mcpRoute(c, false);
-  mcpRoute(c, true);
-  if (c !== 'codex') hookRoute(c);
+  if (routes.includes('mcp')) { mcpRoute(c, false); mcpRoute(c, true); }
+  if (routes.includes('hook') && c !== 'codex') hookRoute(c);
+  if (routes.includes('jobs') && c === 'claude') jobsRoute(c);
   console.log(`     (${c}: ${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
 server.kill();

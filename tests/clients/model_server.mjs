@@ -16,9 +16,25 @@ const reload = () => {
 };
 const record = (o) => fs.appendFileSync(log, JSON.stringify(o) + '\n');
 
-// Arguments for the chosen tool from its declared schema: `command` as a string (Claude Code's
-// Bash, Gemini's run_shell_command, cordon's bash) or a list (Codex's shell), or `cmd`.
-function argsFor(t) {
+// A step's own `args`, with `{{job}}` in a string replaced by the background job that an
+// earlier tool result of the conversation announced: cordon's text ("... in the background as
+// job 1;") or its structured result ({"job":"1",...}), which Claude Code passes on instead.
+function fill(v, seen) {
+  if (typeof v === 'string') {
+    const m = seen.match(/in the background as job ([^;\s]+);|"job\\?":\s*\\?"([^"\\]+)\\?"/) || [];
+    const job = m[1] || m[2] || '';
+    return v.replaceAll('{{job}}', job);
+  }
+  if (Array.isArray(v)) return v.map((x) => fill(x, seen));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, seen)]));
+  return v;
+}
+
+// Arguments for the chosen tool: the step's `args` when it gives them (`seen`: the tool results
+// so far), else from its declared schema: `command` as a string (Claude Code's Bash, Gemini's
+// run_shell_command, cordon's bash) or a list (Codex's shell), or `cmd`.
+function argsFor(t, seen = '') {
+  if (t.args) return fill(t.args, seen);
   const props = (t.schema && t.schema.properties) || {};
   const cmd = t.command;
   if (props.command && props.command.type === 'array') return { command: ['bash', '-lc', cmd] };
@@ -27,8 +43,9 @@ function argsFor(t) {
   return { command: cmd };
 }
 
-// SCRIPT.steps: [{tools: [patterns], command}], or one step as {tools, command}. The steps
-// whose tool the client offers are called in order, one per turn; `done` tool results so far.
+// SCRIPT.steps: [{tools: [patterns], command}] (or {tools, args}: the arguments whole), or one
+// step as {tools, command}. The steps whose tool the client offers are called in order, one
+// per turn; `done` tool results so far.
 function choose(tools, done) {
   const steps = script.steps || [{ tools: script.tools || [], command: script.command }];
   const offered = [];
@@ -36,7 +53,7 @@ function choose(tools, done) {
     for (const p of st.tools) {
       const re = new RegExp(p);
       const t = tools.find((t) => re.test(t.name));
-      if (t) { offered.push({ ...t, command: st.command }); break; }
+      if (t) { offered.push({ ...t, command: st.command, args: st.args }); break; }
     }
   }
   return offered[done] || null;
@@ -52,6 +69,7 @@ function anthropic(body, res) {
   const isResults = (m) => Array.isArray(m.content) ? m.content.filter((c) => c.type === 'tool_result') : [];
   const results = isResults(last);
   const done = msgs.reduce((n, m) => n + isResults(m).length, 0);
+  const seen = msgs.flatMap(isResults).map((r) => text(r.content)).join('\n');
   let block;
   const entry = { api: 'anthropic', tools: tools.map((t) => t.name), call: null };
   if (results.length) {
@@ -62,7 +80,7 @@ function anthropic(body, res) {
     const t = tools.length ? choose(tools, done) : null;
     if (t) {
       entry.call = t.name;
-      block = { type: 'tool_use', id: 'toolu_' + Date.now(), name: t.name, input: argsFor(t) };
+      block = { type: 'tool_use', id: 'toolu_' + Date.now(), name: t.name, input: argsFor(t, seen) };
     } else {
       block = { type: 'text', text: tools.length ? 'scripted: done' : 'ok' };
     }
@@ -105,12 +123,13 @@ function openai(body, res) {
   const entry = { api: 'openai', tools: tools.map((t) => t.name), call: null };
   let item;
   const done = input.filter((i) => /_call_output$/.test(i.type || '')).length;
+  const seen = input.filter((i) => /_call_output$/.test(i.type || '')).map((i) => text(i.output)).join('\n');
   if (/_output$/.test(last.type || '')) entry.result = text(last.output);
   {
     const t = choose(tools, done);
     if (t) {
       entry.call = t.name;
-      item = { type: 'function_call', id: 'fc_1', call_id: 'call_' + Date.now(), name: t.ns ? t.short : t.name, arguments: JSON.stringify(argsFor(t)) };
+      item = { type: 'function_call', id: 'fc_1', call_id: 'call_' + Date.now(), name: t.ns ? t.short : t.name, arguments: JSON.stringify(argsFor(t, seen)) };
       if (t.ns) item.namespace = t.ns;
     } else {
       item = { type: 'message', role: 'assistant', id: 'msg_1', content: [{ type: 'output_text', text: 'scripted: done' }] };
@@ -139,12 +158,14 @@ function gemini(url, body, res) {
   const entry = { api: 'gemini', tools: tools.map((t) => t.name), call: null };
   let part;
   const done = contents.reduce((n, c) => n + (c.parts || []).filter((p) => p.functionResponse).length, 0);
+  const seen = contents.flatMap((c) => (c.parts || []).filter((p) => p.functionResponse))
+    .map((p) => text(p.functionResponse.response)).join('\n');
   if (responses.length) entry.result = text(responses[0].functionResponse.response);
   if (tools.length) {
     const t = choose(tools, done);
     if (t) {
       entry.call = t.name;
-      part = { functionCall: { name: t.name, args: argsFor(t) } };
+      part = { functionCall: { name: t.name, args: argsFor(t, seen) } };
     } else {
       part = { text: 'scripted: done' };
     }
