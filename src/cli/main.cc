@@ -14,6 +14,7 @@
 #include "core/version.h"
 #include "host/self_protection.h"
 #include "launch/linux/probe.h"
+#include "launch/linux/tty_stage.h"
 #include "net/linux/net_stage.h"
 #include "server/server_main.h"
 #include "sys/open_files.h"
@@ -53,6 +54,8 @@ int main(int argc, char** argv) {
     return probe_inside_main(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], kNetStageWord) == 0)  // NET-7, inside a sandbox
     return net_stage_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], kTtyStageWord) == 0)  // JOB-3, inside a sandbox
+    return tty_stage_main(argc, argv);
   // Orphans of our commands come back to us (Linux: we reap a sandbox's pid 1 ourselves), and
   // cordon's own environment, which still holds the tokens it strips from commands (ENV-1), is
   // not readable by an --outside-sandbox command of the same user (host/self_protection.h).

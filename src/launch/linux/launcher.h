@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plan/planner.h"
 #include "process/process.h"
+#include "render/tty_stage_args.h"
 
 namespace cordon {
 
@@ -28,6 +29,12 @@ struct LaunchIo {
   // the command's own.
   std::vector<std::pair<int, int>> extra_fds;
   std::vector<std::string> argv_prefix;
+  // JOB-3: a new terminal of the sandbox's own for the command, of this size (nullopt: none).
+  // The session then adds the terminal stage (launch/linux/tty_link.h), which puts its words in
+  // argv_prefix and sets tty_socket: ours of the socket the stage sends the terminal's master
+  // over (-1 without a terminal).
+  std::optional<TtySize> tty;
+  int tty_socket = -1;
 };
 
 // The command's input, output and cancel, as every launcher hands them to the process.
@@ -39,6 +46,7 @@ inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
   spec.capture_limit = io.capture_limit;
   spec.cancel_fd = io.cancel_fd;
   spec.feed = io.feed;
+  spec.tty_socket = io.tty_socket;
 }
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status
