@@ -253,7 +253,7 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
   if (io.tty) {  // JOB-3: after the proxy's stage, which runs it
-    auto tty = TtyLink::add(io, *io.tty);
+    auto tty = TtyLink::add(io, *io.tty, opts_.cordon_exe);
     if (!tty.ok()) return Refusal{ErrorKind::kUnavailable, tty.error().message};
     e.tty = std::move(tty).value();
   }

@@ -20,7 +20,8 @@ constexpr int kChildExe = 9;
 
 }  // namespace
 
-Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo& io, TtySize size) {
+Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo& io, TtySize size,
+                                              const std::string& exe) {
   std::unique_ptr<TtyLink> t(new TtyLink());
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -29,7 +30,7 @@ Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo& io, TtySize size) {
         std::string("the terminal could not be made: socketpair: ") + std::strerror(errno));
   t->sock_ = high_fd(sv[0]);
   t->child_sock_ = high_fd(sv[1]);
-  t->exe_ = high_fd(open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+  t->exe_ = high_fd(open(exe.empty() ? "/proc/self/exe" : exe.c_str(), O_RDONLY | O_CLOEXEC));
   if (t->sock_ < 0 || t->child_sock_ < 0 || t->exe_ < 0)
     return make_error(ErrorKind::kUnavailable,
                       std::string("the terminal could not be made: cordon's own program could "

@@ -4,11 +4,12 @@
 // LaunchIo::tty_socket and reads, writes and resizes it. Made before bwrap starts; kept until
 // the command has ended.
 //
-//   auto tty = TtyLink::add(io, {80, 24});   // io.argv_prefix and io.extra_fds extended
+//   auto tty = TtyLink::add(io, {80, 24}, "");   // io.argv_prefix and io.extra_fds extended
 //   ... launch with io ...; tty dropped once the command ended
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "core/result.h"
 #include "launch/linux/launcher.h"
@@ -18,7 +19,9 @@ namespace cordon {
 
 class TtyLink {
  public:
-  static Result<std::unique_ptr<TtyLink>> add(LaunchIo& io, TtySize size);
+  // `exe`: the cordon program the stage runs from (Options::cordon_binary of a program that
+  // embeds libcordon); "" for this program.
+  static Result<std::unique_ptr<TtyLink>> add(LaunchIo& io, TtySize size, const std::string& exe);
   ~TtyLink();
   TtyLink(const TtyLink&) = delete;
   TtyLink& operator=(const TtyLink&) = delete;

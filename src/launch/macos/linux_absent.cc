@@ -44,7 +44,7 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
 }
 
 // JOB-3: the terminal stage runs inside a bwrap sandbox only.
-Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo&, TtySize) {
+Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo&, TtySize, const std::string&) {
   return make_error(ErrorKind::kUnavailable, kNoBwrap);
 }
 TtyLink::~TtyLink() = default;
