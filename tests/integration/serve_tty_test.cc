@@ -165,6 +165,25 @@ TEST(ServeTty, TheTerminalIsTheSandboxesOwn) {  // JOB-3, FS-9
   EXPECT_NE(inside_dev, std::to_string(host_pts.st_dev) + "\r\n") << out;
 }
 
+// JOB-3, NET-7: with the allowlist proxy on, the proxy's stage runs first and then the
+// terminal's: the command has both its terminal and the proxy inside its network.
+TEST(ServeTty, TheTerminalStageFollowsTheProxyStage) {  // JOB-3, NET-7
+  REQUIRE_SANDBOX();
+  World w;
+  w.config("[network]\nallow = [\"127.0.0.1:9\"]\n");
+  Served s(w);
+  json r = s.exec({{"command",
+                    "stty size; python3 -c 'import os, socket; "
+                    "p = os.environ[\"HTTP_PROXY\"].rsplit(\":\", 1)[1].strip(\"/\"); "
+                    "socket.create_connection((\"127.0.0.1\", int(p)), 5); print(\"proxy\")'"},
+                   {"tty", true},
+                   {"cols", 60},
+                   {"rows", 20}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["stdout"], "20 60\r\nproxy\r\n") << r.dump();
+  EXPECT_EQ(r["result"]["exit_code"], 0) << r.dump();
+}
+
 // JOB-3: a tty request's size is checked, and its words are the exec's.
 TEST(ServeTty, BadSizesAreRefused) {  // JOB-3
   REQUIRE_SANDBOX();
