@@ -61,8 +61,9 @@ using cordon::PersonAnswer;
 using cordon::Question;
 using cordon::Reply;
 
-// Runs the helper that a sandbox starts inside itself (the probe's checker), when argv asks for
-// it, and returns its exit status; returns -1 for an ordinary start. Call it first in main() of
+// Runs the helper that a sandbox starts inside itself (the probe's checker, the first stages of
+// the allowlist proxy and of a terminal), when argv asks for it, and returns its exit status;
+// returns -1 for an ordinary start. Call it first in main() of
 // a program that embeds libcordon, or set Options::cordon_binary to an installed `cordon`.
 int helper_main(int argc, char** argv);
 

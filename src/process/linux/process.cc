@@ -5,9 +5,9 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -585,7 +585,7 @@ class Waiter {
   std::optional<std::pair<uint16_t, uint16_t>> size_;  // the last size asked for
   char last_in_ = 0;                                   // the last byte of input queued
   size_t in_off_ = 0;
-  std::string in_buf_;  // kStream: what the feed gave and the pipe did not take yet
+  std::string in_buf_;  // kStream or a terminal: what was given and not taken yet
   bool in_eof_ = false;
   int status_fd_ = -1;
   std::string status_text_;
