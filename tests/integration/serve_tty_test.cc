@@ -123,6 +123,26 @@ TEST(ServeTty, JobResizeChangesTheSize) {  // JOB-3, issue 30
   EXPECT_TRUE(s.ended(id)) << s.output(id);
 }
 
+// JOB-3: the command learns of a resize as from any terminal: SIGWINCH, then the new size.
+TEST(ServeTty, JobResizeSendsSigwinch) {  // JOB-3
+  REQUIRE_SANDBOX();
+  World w;
+  Served s(w);
+  std::string id = s.start(
+      "python3 -c 'import os, signal, sys\n"
+      "signal.signal(signal.SIGWINCH, lambda *a: print(\"winch\", *os.get_terminal_size(), "
+      "flush=True))\n"
+      "print(\"ready\", flush=True)\n"
+      "sys.stdin.readline()'");
+  ASSERT_FALSE(id.empty()) << s.last.dump();
+  ASSERT_TRUE(s.shows(id, "ready\r\n")) << s.output(id);
+  json r = s.client.call("job/resize", {{"job", id}, {"cols", 99}, {"rows", 11}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  ASSERT_TRUE(s.shows(id, "winch 99 11\r\n")) << s.output(id);
+  s.client.call("job/write", {{"job", id}, {"data", "\n"}});
+  EXPECT_TRUE(s.ended(id)) << s.output(id);
+}
+
 // PROC-7, JOB-3: TIOCSTI is refused by the filter on the command's own terminal, which it
 // controls (without the filter the kernel would let it push input there).
 TEST(ServeTty, TiocstiIsRefusedOnTheNewTerminal) {  // PROC-7, PROC-2, JOB-3
