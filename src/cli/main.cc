@@ -179,10 +179,10 @@ int main(int argc, char** argv) {
        allow_write_outside = false, allow_protected_write = false;
   auto* mcp = app.add_subcommand(
       "mcp",
-      "Model Context Protocol server over stdio: tools bash, bash_output, kill_bash (its "  // SRV-2
-      "background jobs), read_file, write_file, edit_file, search. Questions go to the user by "
-      "MCP elicitation; for a client without it, the --allow-* options approve a kind of request "
-      "for the whole session. Nothing approves outside_sandbox in advance.");
+      "Model Context Protocol server over stdio: tools bash, bash_output, kill_bash, "  // SRV-2
+      "bash_write (its background jobs), read_file, write_file, edit_file, search. Questions go "
+      "to the user by MCP elicitation; for a client without it, the --allow-* options approve a "
+      "kind of request for the whole session. Nothing approves outside_sandbox in advance.");
   mcp->add_option("--project", mcp_args.project,
                   "project root (default: the git top-level of the working folder)");
   mcp->add_option("--session", mcp_args.session, "use this lasting session");  // SES-1
