@@ -30,7 +30,7 @@ SECTIONS = [  # (prefix, title), in the specification's order
     ("PROC", "Processes"), ("SES", "Sessions"), ("RES", "Results"), ("FILE", "File tools"),
     ("REV", "Review"), ("APR", "Approvals"), ("CMD", "Command policy"), ("MAC", "macOS"),
     ("WSL", "WSL"), ("BUD", "Budgets"), ("SRV", "Servers"), ("PKG", "Package caches"),
-    ("DIST", "Distribution"), ("PERF", "Performance"),
+    ("DIST", "Distribution"), ("PERF", "Performance"), ("JOB", "Jobs and terminals"),
 ]
 
 

@@ -61,8 +61,9 @@ using cordon::PersonAnswer;
 using cordon::Question;
 using cordon::Reply;
 
-// Runs the helpers cordon starts from this program (the probe's checker inside a sandbox, the
-// maker of a session's own loopback), when argv asks for one, and returns its exit status;
+// Runs the helpers cordon starts from this program (the probe's checker and the first stages
+// of the allowlist proxy and of a terminal, inside a sandbox; the maker of a session's own
+// loopback), when argv asks for one, and returns its exit status;
 // returns -1 for an ordinary start. Call it first in main() of
 // a program that embeds libcordon, or set Options::cordon_binary to an installed `cordon`.
 int helper_main(int argc, char** argv);
@@ -184,6 +185,17 @@ struct ExecRequest {
   // the sandbox's own "execvp" line). Keep it short: the command's output waits while it runs.
   // Empty: none. exec() only; a job's output is Job::output().
   std::function<void(int stream, std::string_view data)> on_output{};
+  // JOB-3 (issue 30): a new pseudo-terminal of the sandbox's own for the command, `cols` x `rows`
+  // (1 to 10,000 each; Job::resize changes it), as its standard input, output and error: isatty
+  // is true, `stty size` answers, a prompt or a REPL works through Job::write. Its output is
+  // ExecResult::stdout_text (as a terminal shows it: "\r\n" line ends, input echoed);
+  // stderr_text holds only what the sandbox itself says. `stdin_data` (or Job::write) is typed
+  // into it, and its end (eof) is the terminal's end-of-file character, Ctrl-D. Only for a
+  // command in the bubblewrap sandbox ("invalid" otherwise); the machine's own terminal is
+  // never given.
+  bool tty = false;
+  uint16_t cols = 80;
+  uint16_t rows = 24;
 };
 
 // The file tools (FILE-1..6). A read of a credential file, or a write outside the writable

@@ -49,12 +49,17 @@ class Job {
 
   // What came since `offset` (0: everything still held), and the offset to ask from next.
   virtual JobOutput output(uint64_t offset = 0) const = 0;
-  // Writes to the command's standard input (a pipe, open until `eof`). "invalid" when the
+  // Writes to the command's standard input (a pipe, open until `eof`; with a terminal, typed
+  // into it, and `eof` is the terminal's end-of-file character, Ctrl-D). "invalid" when the
   // input is closed already: eof was given, or the command ended or stopped reading.
   virtual Status write(std::string_view data, bool eof = false) = 0;
   // Sends a signal: SIGKILL ends the command's whole process tree (its sandbox); another
   // signal goes to the command's process group. "invalid" once the job has ended.
   virtual Status signal(int sig) = 0;
+  // JOB-3: sets the size of the job's terminal (ExecRequest::tty); the command gets SIGWINCH.
+  // "invalid" when the job has no terminal, the size is out of range (1 to 10,000 each) or the
+  // job has ended.
+  virtual Status resize(uint16_t cols, uint16_t rows) = 0;
   // Waits up to `timeout` for the job's end; true once it has ended.
   virtual bool wait(std::chrono::milliseconds timeout) const = 0;
   // Once ended: what Session::exec would have answered (an Error when the command was refused

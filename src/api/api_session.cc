@@ -23,6 +23,8 @@
 #include "host/steady_clock.h"
 #include "launch/judge_process.h"
 #include "launch/linux/probe.h"
+#include "launch/linux/tty_stage.h"
+#include "net/linux/net_stage.h"
 #include "plan/project_rules.h"
 #include "plan/run_decisions.h"
 #include "review/review.h"
@@ -204,6 +206,9 @@ class SessionImpl : public Session {
       return fail(ErrorCode::kInvalid, "the command is empty.");
     if (!req.argv.empty() && req.argv[0].empty())
       return fail(ErrorCode::kInvalid, "argv[0] is empty: name the program to run.");
+    if (req.tty)  // JOB-3
+      if (std::string p = tty_size_problem(req.cols, req.rows); !p.empty())
+        return fail(ErrorCode::kInvalid, p);
     if (auto h = session_->current_hold()) return from_refusal(*h);
 
     Request r;
@@ -252,6 +257,7 @@ class SessionImpl : public Session {
       if (req.on_output) io.feed = output_feed(req.on_output, req.output_limit);
     }
     io.cancel_fd = req.cancel ? req.cancel->fd() : -1;
+    with_tty(req, io);
     return io;
   }
 
@@ -283,7 +289,15 @@ class SessionImpl : public Session {
     io.err = OutputMode::kCapture;
     io.capture_limit = req.output_limit;
     io.cancel_fd = cancel.fd();
+    with_tty(req, io);
     return io;
+  }
+
+  // JOB-3: a terminal of the sandbox's own; its output is stdout, captured as exec's.
+  static void with_tty(const ExecRequest& req, LaunchIo& io) {
+    if (!req.tty) return;
+    io.tty = TtySize{req.cols, req.rows};
+    if (io.in == InputMode::kInherit) io.in = InputMode::kNull;  // never the machine's terminal
   }
 
   static std::string command_text(const ExecRequest& req) {
@@ -519,6 +533,10 @@ int helper_main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "__probe-inside") return probe_inside_main(argc, argv);
   // Issue 30: the session's loopback is made by this program run afresh.
   if (argc == 2 && std::string(argv[1]) == kLoopbackChildWord) return loopback_child_main();
+  // The first stages inside a sandbox run from this program too (/proc/self/exe): NET-7's
+  // proxy stage and JOB-3's terminal.
+  if (argc >= 2 && std::string(argv[1]) == kNetStageWord) return net_stage_main(argc, argv);
+  if (argc >= 2 && std::string(argv[1]) == kTtyStageWord) return tty_stage_main(argc, argv);
   return -1;
 }
 

@@ -4,14 +4,17 @@
 
 #include <signal.h>
 
+#include "render/tty_stage_args.h"
+
 namespace cordon::api {
 
-JobImpl::JobImpl(std::string id, std::string command)
+JobImpl::JobImpl(std::string id, std::string command, bool tty)
     : id_(std::move(id)), command_(std::move(command)) {
   feed_ = std::make_shared<ProcessFeed>([this](int stream, const char* d, size_t n) {
     std::lock_guard<std::mutex> lock(mu_);
     log_.add(stream, std::string_view(d, n));
   });
+  if (tty) feed_->set_has_tty();  // resizes asked before the terminal came are kept for it
 }
 
 bool JobImpl::running() const {
@@ -53,6 +56,17 @@ Status JobImpl::signal(int sig) {
   feed_->signal(sig);
   // Before its process runs (an open question, the planning) only a cancel ends it.
   if (sig == SIGKILL && !feed_->attached()) cancel_.cancel();
+  return Ok{};
+}
+
+Status JobImpl::resize(uint16_t cols, uint16_t rows) {
+  if (std::string p = tty_size_problem(cols, rows); !p.empty())
+    return Error{ErrorCode::kInvalid, "the size is out of range: " + p, "", 0};
+  if (!running())
+    return Error{ErrorCode::kInvalid, "job " + id_ + " has ended already; nothing was resized.", "",
+                 0};
+  auto st = feed_->resize(cols, rows);
+  if (!st.ok()) return Error{ErrorCode::kInvalid, st.error().message, "", 0};
   return Ok{};
 }
 

@@ -17,7 +17,8 @@ namespace cordon::api {
 
 class JobImpl : public Job {
  public:
-  JobImpl(std::string id, std::string command);
+  // `tty`: the command has a terminal (JOB-3), which resize() sizes.
+  JobImpl(std::string id, std::string command, bool tty);
 
   const std::string& id() const override { return id_; }
   const std::string& command() const override { return command_; }
@@ -25,6 +26,7 @@ class JobImpl : public Job {
   JobOutput output(uint64_t offset) const override;
   Status write(std::string_view data, bool eof) override;
   Status signal(int sig) override;
+  Status resize(uint16_t cols, uint16_t rows) override;
   bool wait(std::chrono::milliseconds timeout) const override;
   std::optional<Result<ExecResult>> result() const override;
 

@@ -46,7 +46,7 @@ Result<std::shared_ptr<Job>> JobRegistry::start_locked(const ExecRequest& req, s
                              max_jobs_),
                  "", 0};
   forget_old_locked(old);
-  auto job = std::make_shared<JobImpl>(std::to_string(next_id_++), std::move(command));
+  auto job = std::make_shared<JobImpl>(std::to_string(next_id_++), std::move(command), req.tty);
   Entry e{job, {}};
   try {
     e.thread = std::thread([job, req, run = std::move(run), on_end = std::move(on_end)] {

@@ -15,6 +15,7 @@
 #include "host/self_protection.h"
 #include "launch/linux/probe.h"
 #include "launch/linux/session_loopback.h"
+#include "launch/linux/tty_stage.h"
 #include "net/linux/net_stage.h"
 #include "server/server_main.h"
 #include "sys/open_files.h"
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
     return net_stage_main(argc, argv);
   if (argc == 2 && std::strcmp(argv[1], kLoopbackChildWord) == 0)  // a session's loopback
     return loopback_child_main();
+  if (argc >= 2 && std::strcmp(argv[1], kTtyStageWord) == 0)  // JOB-3, inside a sandbox
+    return tty_stage_main(argc, argv);
   // Orphans of our commands come back to us (Linux: we reap a sandbox's pid 1 ourselves), and
   // cordon's own environment, which still holds the tokens it strips from commands (ENV-1), is
   // not readable by an --outside-sandbox command of the same user (host/self_protection.h).
@@ -179,10 +182,10 @@ int main(int argc, char** argv) {
        allow_write_outside = false, allow_protected_write = false;
   auto* mcp = app.add_subcommand(
       "mcp",
-      "Model Context Protocol server over stdio: tools bash, bash_output, kill_bash (its "  // SRV-2
-      "background jobs), read_file, write_file, edit_file, search. Questions go to the user by "
-      "MCP elicitation; for a client without it, the --allow-* options approve a kind of request "
-      "for the whole session. Nothing approves outside_sandbox in advance.");
+      "Model Context Protocol server over stdio: tools bash, bash_output, kill_bash, "  // SRV-2
+      "bash_write (its background jobs), read_file, write_file, edit_file, search. Questions go "
+      "to the user by MCP elicitation; for a client without it, the --allow-* options approve a "
+      "kind of request for the whole session. Nothing approves outside_sandbox in advance.");
   mcp->add_option("--project", mcp_args.project,
                   "project root (default: the git top-level of the working folder)");
   mcp->add_option("--session", mcp_args.session, "use this lasting session");  // SES-1

@@ -80,7 +80,7 @@ json status_json(const api::Job& job) {
 
 bool ServeJobs::is_job_method(const std::string& method) {
   return method == "job/output" || method == "job/write" || method == "job/signal" ||
-         method == "job/wait" || method == "job/list";
+         method == "job/wait" || method == "job/list" || method == "job/resize";
 }
 
 bool ServeJobs::answers_now(const std::string& method) {
@@ -117,6 +117,7 @@ json ServeJobs::answer(api::Session& s, const std::string& method, const json& i
   if (method == "job/write") return write(s, id, params);
   if (method == "job/signal") return signal(s, id, params);
   if (method == "job/wait") return wait(s, id, params, cancel);
+  if (method == "job/resize") return resize(s, id, params);
   return list(s, id, params);
 }
 
@@ -173,6 +174,20 @@ json ServeJobs::signal(api::Session& s, const json& id, const json& params) {
                           "\"HUP\", ...) or its number (1 to 64).");
   if (auto st = f.job->signal(n); !st.ok()) return error_response(id, st.error());
   return make_response(id, {{"sent", true}});
+}
+
+// JOB-3: the job's terminal gets a new size (the command gets SIGWINCH).
+json ServeJobs::resize(api::Session& s, const json& id, const json& params) {
+  Params p(params);
+  Found f = find_job(s, p, id);
+  if (!f.job) return f.reply;
+  auto cols = p.count("cols", UINT16_MAX, true);
+  auto rows = p.count("rows", UINT16_MAX, true);
+  p.no_others();
+  if (!p.ok()) return bad_job_params(id, p.problem());
+  if (auto st = f.job->resize(static_cast<uint16_t>(*cols), static_cast<uint16_t>(*rows)); !st.ok())
+    return error_response(id, st.error());
+  return make_response(id, {{"cols", *cols}, {"rows", *rows}});
 }
 
 json ServeJobs::wait(api::Session& s, const json& id, const json& params,

@@ -36,6 +36,7 @@ class ServeJobs {
   json write(api::Session& s, const json& id, const json& params);
   json signal(api::Session& s, const json& id, const json& params);
   json wait(api::Session& s, const json& id, const json& params, const api::Cancel* cancel);
+  json resize(api::Session& s, const json& id, const json& params);
   json list(api::Session& s, const json& id, const json& params);
   void ended(api::Job& job);
 

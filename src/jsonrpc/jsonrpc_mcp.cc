@@ -125,7 +125,9 @@ json mcp_tools(const std::string& v) {
                      {"job", typed("string")},
                      {"running", typed("boolean")},
                      {"dropped", typed("integer")},
-                     {"killed", typed("boolean")}},
+                     {"killed", typed("boolean")},
+                     {"written", typed("integer")},  // bash_write
+                     {"eof", typed("boolean")}},
                     // A job started in the background has no exit code yet.
                     {"stdout", "stderr", "timed_out", "notes", "quarantined"});
   json job_out = bash_out;
@@ -158,8 +160,15 @@ json mcp_tools(const std::string& v) {
            {"run_in_background",
             bool_prop("Start the command as a background job and answer at once with its id "
                       "(for a server, a watcher, a long build): bash_output reads what it "
-                      "prints, kill_bash ends it. It has no time-out unless `timeout_ms` gives "
-                      "one, and ends when the client disconnects.")}},
+                      "prints, bash_write writes to its input, kill_bash ends it. It has no "
+                      "time-out unless `timeout_ms` gives one, and ends when the client "
+                      "disconnects.")},
+           {"tty",
+            bool_prop("Give the command a new terminal of the sandbox's own (for a REPL, a "
+                      "prompt, a program that wants one): its output is stdout, as a terminal "
+                      "shows it (\\r\\n line ends, what bash_write types echoed).")},
+           {"cols", int_prop("The terminal's width (with tty). Default: 80.", 1, 10000)},
+           {"rows", int_prop("The terminal's height (with tty). Default: 24.", 1, 10000)}},
           {"command"}),
       bash_out, false));
   tools.push_back(tool(
@@ -182,6 +191,19 @@ json mcp_tools(const std::string& v) {
                                            "uses); give one of the two.")}},
                     {}),
       job_out, false, /*idempotent=*/true));
+  tools.push_back(
+      tool(v, "bash_write", "Write to a background job's input",
+           "Writes text to the input of a background job (started by bash with "
+           "`run_in_background: true`): an answer to a prompt, a line for a REPL. With `tty` the "
+           "text is typed into the job's terminal (end a line with \\n). `eof: true` closes the "
+           "input after the text (with `tty`: Ctrl-D). Answers as bash_output does, with what the "
+           "job printed since the last read.",
+           object_schema({{"job", str_prop("The job's id, as bash answered it.")},
+                          {"bash_id", str_prop("The same as `job`; give one of the two.")},
+                          {"data", str_prop("The text to write.")},
+                          {"eof", bool_prop("Close the input after the text.")}},
+                         {}),
+           job_out, false));
   tools.push_back(tool(
       v, "read_file", "Read a text file",
       "Reads a text file, whole or a range of lines. Paths are absolute, `~/...`, or relative "

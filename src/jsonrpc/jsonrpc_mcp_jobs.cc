@@ -64,7 +64,7 @@ json running_state(const std::string& id, const api::JobOutput& o) {
 }  // namespace
 
 bool McpJobs::is_job_tool(std::string_view name) {
-  return name == "bash_output" || name == "kill_bash";
+  return name == "bash_output" || name == "kill_bash" || name == "bash_write";
 }
 
 Result<json> McpJobs::start(api::Session& s, const json& args) {
@@ -76,9 +76,8 @@ Result<json> McpJobs::start(api::Session& s, const json& args) {
     if (e.code == api::ErrorCode::kUnavailable) e.message += " kill_bash ends a job.";
     return e;
   }
-  // No MCP tool writes to a job: its input ends at once, as a foreground bash's is empty (a
-  // command that reads it ends instead of waiting for good).
-  (void)(*job)->write("", /*eof=*/true);
+  // Its input stays open for bash_write (a prompt answered, a REPL driven) until bash_write
+  // gives `eof`.
   std::lock_guard<std::mutex> lock(mu_);
   // Forget the offsets of the jobs the session no longer lists.
   std::map<std::string, uint64_t> kept;
@@ -91,6 +90,7 @@ Result<json> McpJobs::start(api::Session& s, const json& args) {
 Result<json> McpJobs::call(api::Session& s, std::string_view tool, const json& args,
                            const api::Cancel* cancel) {
   if (tool == "kill_bash") return kill(s, args, cancel);
+  if (tool == "bash_write") return write(s, args);
   auto job = find(s, args);
   if (!job.ok()) return job.error();
   return read(**job);
@@ -117,6 +117,34 @@ Result<json> McpJobs::kill(api::Session& s, const json& args, const api::Cancel*
   (void)wait_for_end(**job, kKillWait, cancel);
   auto r = read(**job);
   if (r.ok()) (*r)["killed"] = killed;
+  return r;
+}
+
+// Writes `data` (and `eof`) to the job's input, then answers as bash_output does, with
+// `written` and `eof`.
+Result<json> McpJobs::write(api::Session& s, const json& args) {
+  json rest = args;
+  std::string data;
+  bool eof = false;
+  if (rest.contains("data") && !rest["data"].is_null()) {
+    if (!rest["data"].is_string()) return bad_job_args("`data` must be a string.");
+    data = rest["data"].get<std::string>();
+  }
+  if (rest.contains("eof") && !rest["eof"].is_null()) {
+    if (!rest["eof"].is_boolean()) return bad_job_args("`eof` must be true or false.");
+    eof = rest["eof"].get<bool>();
+  }
+  if (!rest.contains("data") && !eof)
+    return bad_job_args("give `data` (a string) to write, or `eof`: true to close the input.");
+  rest.erase("data");
+  rest.erase("eof");
+  auto job = find(s, rest);
+  if (!job.ok()) return job.error();
+  if (auto st = (*job)->write(data, eof); !st.ok()) return st.error();
+  auto r = read(**job);
+  if (!r.ok()) return r;
+  (*r)["written"] = data.size();
+  (*r)["eof"] = eof;
   return r;
 }
 

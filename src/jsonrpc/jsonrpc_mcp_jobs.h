@@ -2,8 +2,9 @@
 // in the connection's session (api::Session::start_job) and answers its id at once;
 // `bash_output` answers what the job printed since the last `bash_output` for it (the offset
 // is kept here, so the model needs none), and its end once it has ended; `kill_bash` ends its
-// whole process tree. The names are Claude Code's own tools' (BashOutput's `bash_id` and
-// KillShell's `shell_id` are accepted for `job`). The jobs are the session's: they end with it,
+// whole process tree; `bash_write` writes to its input (open until it gives `eof`; with `tty`,
+// typed into the job's terminal). The names are Claude Code's own tools' (BashOutput's `bash_id`
+// and KillShell's `shell_id` are accepted for `job`). The jobs are the session's: they end with it,
 // when the connection closes, and a job of another connection is unknown here.
 #pragma once
 
@@ -19,7 +20,7 @@ namespace cordon::rpc {
 
 class McpJobs {
  public:
-  // bash_output or kill_bash.
+  // bash_output, bash_write or kill_bash.
   static bool is_job_tool(std::string_view name);
 
   // `bash`'s arguments without `run_in_background`: {job, running, ...} at once.
@@ -33,6 +34,7 @@ class McpJobs {
  private:
   Result<std::shared_ptr<api::Job>> find(api::Session& s, const json& args) const;
   Result<json> kill(api::Session& s, const json& args, const api::Cancel* cancel);
+  Result<json> write(api::Session& s, const json& args);
   // What came since the last read, and the end once ended; advances the read offset.
   Result<json> read(const api::Job& job);
 

@@ -76,6 +76,9 @@ std::string job_text(const json& r) {
   const bool running = r.value("running", false);
   std::string out;
   if (r.contains("killed")) out += kill_line(id, r.value("killed", false), running);
+  if (r.contains("written"))
+    out += fmt::format("[wrote {} bytes to job {}'s input{}]\n", r.value("written", uint64_t{0}),
+                       id, r.value("eof", false) ? " and closed it" : "");
   if (uint64_t dropped = r.value("dropped", uint64_t{0}); dropped > 0)
     out += fmt::format("[{} bytes of output were no longer held: skipped]\n", dropped);
   if (!running && r.contains("killed")) return out + exec_text(r);  // kill_line said it ended

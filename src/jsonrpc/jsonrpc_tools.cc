@@ -32,6 +32,19 @@ Status read_command(Params& p, std::optional<std::string>& command, std::vector<
   return ok_status();
 }
 
+// JOB-3: `tty`, with `cols` and `rows` (80 x 24 when not given; the session checks the range).
+Status read_tty(Params& p, api::ExecRequest& r) {
+  r.tty = p.boolean("tty").value_or(false);
+  auto cols = p.count("cols", UINT16_MAX);
+  auto rows = p.count("rows", UINT16_MAX);
+  if (!p.ok()) return invalid_arguments(p.problem());
+  if ((cols || rows) && !r.tty)
+    return invalid_arguments("`cols` and `rows` are a terminal's size: give them with `tty`: true.");
+  if (cols) r.cols = static_cast<uint16_t>(*cols);
+  if (rows) r.rows = static_cast<uint16_t>(*rows);
+  return ok_status();
+}
+
 }  // namespace
 
 Result<api::ExecRequest> read_exec_request(const json& params, bool bash) {
@@ -49,6 +62,7 @@ Result<api::ExecRequest> read_exec_request(const json& params, bool bash) {
     r.cwd = p.str("cwd").value_or("");
   }
   r.reason = p.str("reason").value_or("");
+  if (auto st = read_tty(p, r); !st.ok()) return st.error();
   p.no_others();
   if (!p.ok()) return invalid_arguments(p.problem());
   r.output_limit = kServerOutputLimit;

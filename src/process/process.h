@@ -67,6 +67,11 @@ struct ProcessSpec {
   // A background job's live link (issue 30): input for kStream, each piece of output as it
   // comes (besides what is kept), and signals for the tree. Null for a one-shot command.
   std::shared_ptr<ProcessFeed> feed;
+  // JOB-3: the socket the terminal stage inside the sandbox sends the terminal's master over;
+  // -1 for none. Once it came, the master is the command's output (stream 1) and its input
+  // (in_data or the feed's, each end of input given as the terminal's end-of-file character),
+  // and the feed's resizes set its size. The Linux primitive only.
+  int tty_socket = -1;
 };
 
 struct ProcessOutcome {

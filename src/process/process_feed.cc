@@ -60,6 +60,18 @@ void ProcessFeed::signal(int sig) {
   wake();
 }
 
+Status ProcessFeed::resize(uint16_t cols, uint16_t rows) {
+  if (!has_tty_)
+    return make_error(ErrorKind::kInvalid,
+                      "the command has no terminal (start it with tty); nothing was resized.");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_ = std::make_pair(cols, rows);
+  }
+  wake();
+  return ok_status();
+}
+
 ProcessFeed::Taken ProcessFeed::take() {
   char buf[64];
   while (::read(wake_r_, buf, sizeof buf) > 0) {
@@ -69,6 +81,8 @@ ProcessFeed::Taken ProcessFeed::take() {
   t.input.swap(input_);
   t.eof = eof_;
   t.signals.swap(signals_);
+  t.size = size_;
+  size_.reset();
   return t;
 }
 

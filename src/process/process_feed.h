@@ -13,10 +13,13 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -41,6 +44,12 @@ class ProcessFeed {
   Status write(std::string_view data, bool eof);
   // Any thread. Asks the process loop to send `sig` to the process's tree.
   void signal(int sig);
+  // Any thread. JOB-3: asks the process loop to set its terminal's size (the last one asked
+  // wins). An error when the process has no terminal.
+  Status resize(uint16_t cols, uint16_t rows);
+
+  // The process loop: the process has a terminal (resize() is taken from now on).
+  void set_has_tty() { has_tty_ = true; }
 
   // The process loop, once it runs: signals now reach the process.
   void attach() { attached_ = true; }
@@ -51,6 +60,7 @@ class ProcessFeed {
     std::string input;
     bool eof = false;
     std::vector<int> signals;
+    std::optional<std::pair<uint16_t, uint16_t>> size;  // cols, rows
   };
   Taken take();
   // The input can no longer be written (the process ended, or its reader went away).
@@ -67,8 +77,10 @@ class ProcessFeed {
   std::string input_;
   bool eof_ = false, closed_ = false;
   std::vector<int> signals_;
+  std::optional<std::pair<uint16_t, uint16_t>> size_;
   int wake_r_ = -1, wake_w_ = -1;
   std::atomic<bool> attached_{false};
+  std::atomic<bool> has_tty_{false};
 };
 
 }  // namespace cordon

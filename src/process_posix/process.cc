@@ -271,6 +271,10 @@ Result<ProcessOutcome> run_process(const ProcessSpec& spec,
     return make_error(ErrorKind::kSpawn,
                       "background jobs are not supported on this system yet; run the command "
                       "in the foreground.");
+  if (spec.tty_socket >= 0)  // JOB-3: the terminal stage runs inside a bwrap sandbox only
+    return make_error(ErrorKind::kSpawn,
+                      "a terminal (tty) is not supported on this system yet; run the command "
+                      "without one.");
   ProcessOutcome o;
   ProcessRegistration registration;
   Pipes pipes;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "launch/linux/tty_link.h"
 #include "net/linux/command_proxy.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -40,6 +41,7 @@ struct Session::Early {
   std::optional<PendingSandbox> pending;  // its bwrap, started before the plan is known
   std::optional<std::string> failure;     // why that bwrap could not be started
   std::unique_ptr<CommandProxy> net;      // NET-7: the allowlist proxy, when the command uses it
+  std::unique_ptr<TtyLink> tty;           // JOB-3: the terminal stage, when the command has one
 
   void abort() {
     if (pending) pending->abort();
@@ -90,6 +92,14 @@ namespace {
 // The command as a person reads it, for NET-10's questions.
 std::string command_line(const Request& req) {
   return req.script ? *req.script : shell_join(req.argv);
+}
+
+// JOB-3: the terminal is the sandbox's own devpts's; an unconfined command has none to give.
+Refusal no_tty_refusal() {
+  return Refusal{ErrorKind::kInvalid,
+                 "a terminal (tty) is given only to a command in the bubblewrap sandbox; this "
+                 "command would run without it (outside the sandbox, or with the sandbox off). "
+                 "Run it without tty."};
 }
 
 LeftoverOwner leftover_owner(const SessionRecord& session) {
@@ -245,7 +255,7 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   e.bwrap = find_bwrap(opts_.env);
   if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
       req.outside_sandbox || e.bwrap.empty())
-    return std::nullopt;
+    return io.tty ? std::optional<Refusal>(no_tty_refusal()) : std::nullopt;
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.cache_folder = opts_.folders.cache;
@@ -262,6 +272,11 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
       CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
+  if (io.tty) {  // JOB-3: after the proxy's stage, which runs it
+    auto tty = TtyLink::add(io, *io.tty, opts_.cordon_exe);
+    if (!tty.ok()) return Refusal{ErrorKind::kUnavailable, tty.error().message};
+    e.tty = std::move(tty).value();
+  }
   auto pending = PendingSandbox::start(*e.part, opts_.policy.limits, req.timeout, e.bwrap,
                                        opts_.folders.cache, io);
   // A command line past the argument limit fails bwrap's execve: the plan says why, in BUD-1's

@@ -52,7 +52,7 @@ struct SessionOptions {
   std::string project;        // explicit project root (--project), else found from cwd
   std::string id;             // a named session (made when missing), else an ephemeral one
   bool create = true;         // make a named session that does not exist yet
-  std::string cordon_exe;     // this program, for the probe's checker
+  std::string cordon_exe;     // this program, for the probe's checker and the tty stage (JOB-3)
   bool use_probe_cache = true;
   // Who answers NET-10's questions (a host no [network] entry names, when the config says
   // unknown = "ask"): the face's approver, which must outlive the session. Null: such hosts

@@ -200,5 +200,44 @@ TEST(ApiJobs, TheSessionsLoopbackOrOnePerCommandAndWhy) {
   EXPECT_NE(policy->find("loopback could not be made"), std::string::npos) << *policy;
 }
 
+// JOB-3 (issue 30 item 3): ExecRequest::tty in the C++ API: exec answers the terminal's output at
+// the end; a job's terminal is typed into by Job::write and sized by Job::resize.
+TEST(ApiJobs, TtyExecAndAJobsTerminalResized) {  // JOB-3
+  REQUIRE_SANDBOX();
+  World w;
+  auto s = api::Session::open(world_options(w));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  api::ExecRequest r;
+  r.command = "test -t 0 && stty size";
+  r.tty = true;
+  r.cols = 77;
+  r.rows = 33;
+  auto res = (*s)->exec(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_EQ(res->exit_code, 0);
+  EXPECT_EQ(res->stdout_text, "33 77\r\n");
+  r.cols = 0;
+  EXPECT_FALSE((*s)->exec(r).ok());
+
+  api::ExecRequest jr;
+  jr.command = "while read -r line; do stty size; done";
+  jr.tty = true;
+  auto job = (*s)->start_job(jr);
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  ASSERT_TRUE((*job)->resize(101, 41).ok());
+  ASSERT_TRUE((*job)->write("size?\n").ok());
+  EXPECT_TRUE(eventually([&] {
+    return (*job)->output(0).stdout_text.find("41 101\r\n") != std::string::npos;
+  })) << (*job)->output(0).stdout_text;
+  EXPECT_FALSE((*job)->resize(0, 10).ok());
+  ASSERT_TRUE((*job)->write("", /*eof=*/true).ok());
+  ASSERT_TRUE((*job)->wait(60s));
+  EXPECT_FALSE((*job)->resize(90, 30).ok());  // ended
+  auto plain = start(**s, "sleep 30");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->resize(90, 30).ok());  // no terminal
+  EXPECT_TRUE(plain->signal(SIGKILL).ok());
+}
+
 }  // namespace
 }  // namespace cordon::it

@@ -1,5 +1,6 @@
 // `cordon mcp`'s background jobs end to end (issue 30 item 1, SRV-2, PROC-1): the real binary
-// over stdio, real sandboxes; `bash` with `run_in_background`, `bash_output` and `kill_bash`.
+// over stdio, real sandboxes; `bash` with `run_in_background`, `bash_output`, `bash_write` and
+// `kill_bash`.
 #include <chrono>
 
 #include "harness.h"
@@ -90,22 +91,80 @@ TEST(McpJobs, BashOutputReadsInTurnsLosingAndRepeatingNothing) {
   EXPECT_EQ(r["structuredContent"]["running"], false);
 }
 
-// Issue 30 item 1: nothing can write to an MCP job, so its input is at its end from the start:
-// a command that reads it (`cat`, `read`) ends by itself instead of waiting for good.
-TEST(McpJobs, AJobsInputIsEmptyAsAForegroundBashs) {
+// Issue 30 item 1: bash_write writes to a job's input, which stays open until it gives `eof`
+// (`bash_id` names the job as `job` does); it answers as bash_output does.
+TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
   ASSERT_TRUE(m.init.contains("result")) << m.init.dump() << m.client.stderr_text();
-  std::string id = m.start("cat; read x || echo no-input");
+  std::string id = m.start("read x; echo got $x; cat; read y || echo no-more");
   ASSERT_FALSE(id.empty()) << m.last.dump();
+  json r = m.tool("bash_write", {{"bash_id", id}, {"data", "hello\n"}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  EXPECT_EQ(r["structuredContent"]["written"], 6) << r.dump();
+  EXPECT_EQ(r["structuredContent"]["eof"], false) << r.dump();
+  EXPECT_TRUE(has(m.text(r), "wrote 6 bytes")) << m.text(r);
+  json out;
+  std::string seen;
+  ASSERT_TRUE(eventually([&] {
+    out = m.tool("bash_output", {{"job", id}});
+    seen += out["structuredContent"]["stdout"].get<std::string>();
+    return seen == "got hello\n";
+  })) << out.dump();
+  EXPECT_EQ(out["structuredContent"]["running"], true);
+  r = m.tool("bash_write", {{"job", id}, {"data", "to cat\n"}, {"eof", true}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  EXPECT_TRUE(has(m.text(r), "and closed it")) << m.text(r);
+  json end;
+  ASSERT_TRUE(eventually([&] {
+    end = m.tool("bash_output", {{"job", id}});
+    seen += end["structuredContent"]["stdout"].get<std::string>();
+    return end["structuredContent"]["running"] == false;
+  })) << end.dump();
+  EXPECT_EQ(end["structuredContent"]["exit_code"], 0) << end.dump();
+  EXPECT_EQ(seen, "got hello\nto cat\nno-more\n");
+  // Its input is closed: a write is the tool's error, as is one without data or eof.
+  r = m.tool("bash_write", {{"job", id}, {"data", "late"}});
+  EXPECT_EQ(r["isError"], true) << m.last.dump();
+  r = m.tool("bash_write", {{"job", id}});
+  EXPECT_EQ(r["isError"], true) << m.last.dump();
+}
+
+// JOB-3, issue 30 item 3: `bash` with `tty` in the background, driven through bash_write: a
+// python REPL answers a line typed into its terminal, and Ctrl-D (eof) ends it. A foreground
+// bash with `tty` answers at its end.
+TEST(McpJobs, ATtyJobIsDrivenThroughBashWrite) {
+  REQUIRE_SANDBOX();
+  World w;
+  Mcp m(w);
+  json r = m.tool("bash", {{"command", "stty size"}, {"tty", true}, {"cols", 90}, {"rows", 20}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  EXPECT_EQ(r["structuredContent"]["stdout"], "20 90\r\n") << r.dump();
+  r = m.tool("bash", {{"command", "python3 -i -q"}, {"tty", true}, {"run_in_background", true}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  std::string id = r["structuredContent"]["job"];
+  std::string seen;
+  auto shows = [&](const std::string& text) {
+    return eventually([&] {
+      json o = m.tool("bash_output", {{"job", id}});
+      seen += o["structuredContent"]["stdout"].get<std::string>();
+      return has(seen, text);
+    });
+  };
+  ASSERT_TRUE(shows(">>> ")) << seen;
+  r = m.tool("bash_write", {{"job", id}, {"data", "print(6*7)\n"}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
+  seen += r["structuredContent"]["stdout"].get<std::string>();
+  ASSERT_TRUE(shows("42\r\n")) << seen;
+  r = m.tool("bash_write", {{"job", id}, {"eof", true}});
+  ASSERT_EQ(r["isError"], false) << m.last.dump();
   json end;
   ASSERT_TRUE(eventually([&] {
     end = m.tool("bash_output", {{"job", id}});
     return end["structuredContent"]["running"] == false;
   })) << end.dump();
   EXPECT_EQ(end["structuredContent"]["exit_code"], 0) << end.dump();
-  EXPECT_EQ(end["structuredContent"]["stdout"], "no-input\n") << end.dump();
 }
 
 // Issue 30 item 1, PROC-1: kill_bash ends the job's whole process tree, and answers its final
@@ -143,7 +202,10 @@ TEST(McpJobs, UnknownJobsAreErrorsAndTheToolsAreListed) {
   json list = a.client.call("tools/list");
   std::map<std::string, json> tools;
   for (const auto& t : list["result"]["tools"]) tools[t["name"]] = t;
-  ASSERT_TRUE(tools.count("bash_output") && tools.count("kill_bash")) << list.dump();
+  ASSERT_TRUE(tools.count("bash_output") && tools.count("kill_bash") && tools.count("bash_write"))
+      << list.dump();
+  EXPECT_TRUE(tools["bash_write"]["inputSchema"]["properties"].contains("data"));
+  EXPECT_TRUE(tools["bash"]["inputSchema"]["properties"].contains("tty"));
   EXPECT_TRUE(tools["bash"]["inputSchema"]["properties"].contains("run_in_background"));
   EXPECT_TRUE(tools["bash_output"]["inputSchema"]["properties"].contains("job"));
   EXPECT_TRUE(tools["kill_bash"]["inputSchema"]["properties"].contains("job"));

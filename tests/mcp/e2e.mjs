@@ -94,11 +94,11 @@ await check('protocol version negotiated to the current one', async () => {
   assert.match(a.client.getInstructions() || '', /sandbox/);
 });
 
-await check('tools/list: the seven tools with their input schemas', async () => {
+await check('tools/list: the eight tools with their input schemas', async () => {
   const { tools } = await a.client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['bash', 'bash_output', 'edit_file', 'kill_bash', 'read_file', 'search',
-                           'write_file']);
+  assert.deepEqual(names, ['bash', 'bash_output', 'bash_write', 'edit_file', 'kill_bash',
+                           'read_file', 'search', 'write_file']);
   const bash = tools.find((t) => t.name === 'bash');
   assert.equal(bash.inputSchema.type, 'object');
   assert.deepEqual(bash.inputSchema.required, ['command']);
@@ -243,6 +243,27 @@ await check('bash run_in_background, bash_output and kill_bash', async () => {
   r = await t.client.callTool({ name: 'bash_output', arguments: { job: 'nope' } });
   assert.equal(r.isError, true);
   assert.match(text(r), /"nope"/);
+});
+// JOB-3: a background job with a terminal, typed into through bash_write; the SDK checks
+// bash_write's result against its output schema.
+await check('bash tty in the background and bash_write', async () => {
+  let r = await t.client.callTool({ name: 'bash', arguments: {
+    command: 'read -r x; echo "got $x"; stty size', tty: true, cols: 70, rows: 21,
+    run_in_background: true } });
+  assert.equal(r.isError, false, text(r));
+  const job = r.structuredContent.job;
+  r = await t.client.callTool({ name: 'bash_write', arguments: { job, data: 'hi\n', eof: true } });
+  assert.equal(r.isError, false, text(r));
+  assert.equal(r.structuredContent.written, 3, text(r));
+  let seen = r.structuredContent.stdout;
+  for (let i = 0; i < 600 && r.structuredContent.running; i++) {
+    await new Promise((done) => setTimeout(done, 100));
+    r = await t.client.callTool({ name: 'bash_output', arguments: { job } });
+    assert.equal(r.isError, false, text(r));
+    seen += r.structuredContent.stdout;
+  }
+  assert.equal(r.structuredContent.exit_code, 0, text(r));
+  assert.match(seen, /got hi\r\n21 70\r\n/);
 });
 await t.client.close();
 

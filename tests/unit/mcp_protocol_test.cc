@@ -91,11 +91,12 @@ TEST(Mcp, ToolListHasSchemas) {  // SRV-2
     for (const auto& req : t["inputSchema"]["required"])
       EXPECT_TRUE(t["inputSchema"]["properties"].contains(req.get<std::string>()));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"bash", "bash_output", "kill_bash", "read_file",
-                                             "write_file", "edit_file", "search"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bash", "bash_output", "kill_bash", "bash_write",
+                                             "read_file", "write_file", "edit_file", "search"}));
   const json& bash = r["result"]["tools"][0];
   EXPECT_EQ(bash["inputSchema"]["required"], json::array({"command"}));
-  for (const char* p : {"command", "network", "outside_sandbox", "timeout_ms", "run_in_background"})
+  for (const char* p : {"command", "network", "outside_sandbox", "timeout_ms", "run_in_background",
+                        "tty", "cols", "rows"})
     EXPECT_TRUE(bash["inputSchema"]["properties"].contains(p)) << p;
   EXPECT_TRUE(bash.contains("outputSchema"));
   // Issue 30: the job tools take `job` or Claude Code's own names for it, and say what they do.
@@ -109,7 +110,11 @@ TEST(Mcp, ToolListHasSchemas) {  // SRV-2
   EXPECT_EQ(kill["annotations"]["readOnlyHint"], false);
   EXPECT_EQ(kill["annotations"]["destructiveHint"], false);
   EXPECT_EQ(kill["annotations"]["idempotentHint"], true);
-  for (const json& t : {output, kill}) {
+  const json& write = r["result"]["tools"][3];  // JOB-3: a job's input
+  for (const char* p : {"job", "bash_id", "data", "eof"})
+    EXPECT_TRUE(write["inputSchema"]["properties"].contains(p)) << p;
+  EXPECT_EQ(write["annotations"]["readOnlyHint"], false);
+  for (const json& t : {output, kill, write}) {
     EXPECT_EQ(t["outputSchema"]["required"][0], "job") << t.dump();
     for (const auto& req : t["outputSchema"]["required"])
       EXPECT_TRUE(t["outputSchema"]["properties"].contains(req.get<std::string>()));

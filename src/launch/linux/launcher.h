@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plan/planner.h"
 #include "process/process.h"
+#include "render/tty_stage_args.h"
 
 namespace cordon {
 
@@ -31,6 +32,12 @@ struct LaunchIo {
   // NET-1 (issue 30): the session's namespaces bwrap's child joins before exec (SessionLoopback::join);
   // set exactly when the plan's session_loopback is.
   std::vector<std::pair<int, int>> join_namespaces;
+  // JOB-3: a new terminal of the sandbox's own for the command, of this size (nullopt: none).
+  // The session then adds the terminal stage (launch/linux/tty_link.h), which puts its words in
+  // argv_prefix and sets tty_socket: ours of the socket the stage sends the terminal's master
+  // over (-1 without a terminal).
+  std::optional<TtySize> tty;
+  int tty_socket = -1;
 };
 
 // The command's input, output and cancel, as every launcher hands them to the process.
@@ -43,6 +50,7 @@ inline void apply_io(ProcessSpec& spec, const LaunchIo& io) {
   spec.cancel_fd = io.cancel_fd;
   spec.feed = io.feed;
   spec.join_namespaces = io.join_namespaces;
+  spec.tty_socket = io.tty_socket;
 }
 
 // A sandboxed plan through bwrap (arguments through --args, filter through --seccomp, status

@@ -1,8 +1,8 @@
 // A macOS build has no bubblewrap backend, no cgroups and no Linux probe: this file stands in
-// for src/launch/linux/{launcher,probe,cgroup,bwrap_info,session_loopback}.cc there, so the code above the
-// backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is chosen in
-// one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if one is, it
-// says why it cannot run.
+// for src/launch/linux/{launcher,probe,cgroup,bwrap_info,tty_link,tty_stage,session_loopback}.cc there, so the code
+// above the backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is
+// chosen in one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if
+// one is, it says why it cannot run.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -12,6 +12,8 @@
 #include "launch/linux/launcher.h"
 #include "launch/linux/probe.h"
 #include "launch/linux/session_loopback.h"
+#include "launch/linux/tty_link.h"
+#include "launch/linux/tty_stage.h"
 
 namespace cordon {
 
@@ -40,6 +42,16 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
                                              const std::string&, const std::string&,
                                              const LaunchIo&) {
   return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
+
+// JOB-3: the terminal stage runs inside a bwrap sandbox only.
+Result<std::unique_ptr<TtyLink>> TtyLink::add(LaunchIo&, TtySize, const std::string&) {
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
+TtyLink::~TtyLink() = default;
+int tty_stage_main(int, char**) {
+  std::fprintf(stderr, "cordon: %s\n", kNoBwrap);
+  return 1;
 }
 
 pid_t PendingSandbox::pid() const { return -1; }

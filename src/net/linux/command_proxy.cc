@@ -10,6 +10,7 @@
 #include "core/paths.h"
 #include "host/own_networks.h"
 #include "net/linux/net_stage.h"
+#include "sys/fd_passing.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -19,29 +20,6 @@ namespace {
 // The numbers the stage's descriptors get in the sandbox (bwrap's own are 3 to 5).
 constexpr int kChildSock = 6;
 constexpr int kChildExe = 7;
-
-int receive_fd(int sock) {
-  char byte = 0;
-  iovec iov{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  ssize_t n;
-  do {
-    n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
-  if (n != 1) return -1;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-      int fd;
-      std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
-      return fd;
-    }
-  return -1;
-}
 
 }  // namespace
 
@@ -68,15 +46,17 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
   p->session_ = std::move(session);
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
-  io.argv_prefix = {"/proc/self/fd/" + std::to_string(kChildExe),
-                    kNetStageWord,
-                    std::to_string(kChildSock),
-                    std::to_string(kChildExe),
-                    std::to_string(*part.proxy_port),
-                    "--"};
+  // First: a later stage (JOB-3's terminal) is run by this one.
+  const std::vector<std::string> words = {"/proc/self/fd/" + std::to_string(kChildExe),
+                                          kNetStageWord,
+                                          std::to_string(kChildSock),
+                                          std::to_string(kChildExe),
+                                          std::to_string(*part.proxy_port),
+                                          "--"};
+  io.argv_prefix.insert(io.argv_prefix.begin(), words.begin(), words.end());
   CommandProxy* self = p.get();
   p->receiver_ = std::thread([self] {
-    int l = receive_fd(self->sock_);
+    int l = receive_fd(self->sock_, false);
     if (l < 0) return;
     self->server_ = std::make_unique<ProxyServer>(l, self->rules_, own_networks(), ProxyLimits{},
                                                   self->ask_, self->session_);

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "sys/fd_passing.h"
+
 namespace cordon {
 
 namespace {
@@ -20,23 +22,6 @@ int fail(const char* step) {
                "command did not run. Run `cordon probe` to check the sandbox.\n",
                step, std::strerror(errno));
   return 125;
-}
-
-int send_fd(int sock, int fd) {
-  char byte = 'L';
-  iovec iov{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-  return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -27,6 +28,7 @@
 #include "process/process_registry.h"
 #include "process_table/process_table.h"
 #include "render/bwrap_status.h"
+#include "sys/fd_passing.h"
 #include "sys/fs_util.h"
 #include "sys/poll_set.h"
 
@@ -263,6 +265,7 @@ class Waiter {
     if (in_.fd >= 0) set_nonblock(in_.fd);
     if (spec.in == InputMode::kStream) in_buf_ = spec.in_data;
     if (spec.in == InputMode::kData && spec.in_data.empty()) in_.reset();
+    if (spec.tty_socket >= 0) open_tty(spec);
     status_fd_ = spec.bwrap_status_fd;
     if (spec.timeout) deadline_ = o_.started + *spec.timeout;
     next_pid1_check_ = Clock::now() + kPid1Check;
@@ -282,7 +285,7 @@ class Waiter {
   // PROC-1: a stopped or traced pid 1 never reaps the command nor exits: looked at twice a
   // second, and ended with the tree once it has stayed stopped for a second.
   static constexpr std::chrono::milliseconds kPid1Check{500};
-  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel, kFeed };
+  enum Tag { kOut, kErr, kIn, kStatus, kPid, kCancel, kFeed, kTtySocket, kTty };
 
   static void open_stream(Stream& s, Fd fd, OutputMode mode, int forward_to, std::string* buf,
                           bool* truncated) {
@@ -294,14 +297,67 @@ class Waiter {
     if (s.fd.fd >= 0) set_nonblock(s.fd.fd);
   }
 
+  bool output_open() const {
+    return streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0 || tty_.fd.fd >= 0;
+  }
+
   bool finished(Clock::time_point now) {
-    bool open = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0 || status_fd_ >= 0;
+    bool open = output_open() || status_fd_ >= 0;
     if (exited_ && !open) return true;
     if (exited_ && grace_end_ && now >= *grace_end_) {
-      o_.output_cut = streams_[0].fd.fd >= 0 || streams_[1].fd.fd >= 0;
+      o_.output_cut = output_open();
       return true;
     }
     return false;
+  }
+
+  // JOB-3: the input goes to the terminal once its master came (typed, as a person would), and
+  // ends with the terminal's end-of-file character; its output is the command's stdout.
+  void open_tty(const ProcessSpec& spec) {
+    tty_socket_ = spec.tty_socket;
+    tty_waiting_ = true;
+    tty_.mode = spec.out == OutputMode::kCapture ? OutputMode::kCapture : OutputMode::kTee;
+    tty_.forward_to = 1;
+    tty_.buf = &o_.out;
+    tty_.truncated = &o_.out_truncated;
+    tty_.limit = spec.capture_limit;
+    tty_.feed = spec.feed.get();
+    if (spec.feed) spec.feed->set_has_tty();
+    in_buf_ = spec.in == InputMode::kNull ? "" : spec.in_data;
+    if (spec.in != InputMode::kStream) end_tty_input();
+  }
+
+  // The terminal's end of input: Ctrl-D at the start of a line (twice after a partial line:
+  // the first sends the line).
+  void end_tty_input() {
+    in_eof_ = true;
+    if (!in_buf_.empty()) last_in_ = in_buf_.back();
+    in_buf_ += last_in_ != 0 && last_in_ != '\n' ? "\x04\x04" : "\x04";
+  }
+
+  void receive_tty() {
+    int fd = receive_fd(tty_socket_, true);
+    if (fd < 0) {
+      if (errno != EAGAIN) tty_socket_ = -1;  // the stage went without sending it
+      return;
+    }
+    tty_socket_ = -1;
+    tty_waiting_ = false;
+    tty_.fd = Fd(high_fd(fd));
+    set_nonblock(tty_.fd.fd);
+    in_.reset();
+    in_ = Fd(fcntl(tty_.fd.fd, F_DUPFD_CLOEXEC, 10));
+    if (in_.fd < 0 && spec_.feed) spec_.feed->close_input();
+    if (size_) apply_size(*size_);
+  }
+
+  void apply_size(std::pair<uint16_t, uint16_t> size) {
+    size_ = size;
+    if (tty_.fd.fd < 0) return;  // set once the terminal comes
+    winsize ws{};
+    ws.ws_col = size.first;
+    ws.ws_row = size.second;
+    ioctl(tty_.fd.fd, TIOCSWINSZ, &ws);  // the terminal sends SIGWINCH to its foreground
   }
 
   void kill_all() {
@@ -348,7 +404,9 @@ class Waiter {
     PollSet<Tag> ps;
     ps.add(streams_[0].fd.fd, POLLIN, kOut);
     ps.add(streams_[1].fd.fd, POLLIN, kErr);
-    if (spec_.in != InputMode::kStream || in_off_ < in_buf_.size()) ps.add(in_.fd, POLLOUT, kIn);
+    if (!tty_waiting_ && (!streamed() || in_off_ < in_buf_.size())) ps.add(in_.fd, POLLOUT, kIn);
+    ps.add(tty_socket_, POLLIN, kTtySocket);
+    ps.add(tty_.fd.fd, POLLIN, kTty);
     ps.add(status_fd_, POLLIN, kStatus);
     if (spec_.feed && !exited_) ps.add(spec_.feed->wake_fd(), POLLIN, kFeed);
     if (!exited_) ps.add(exit_fd_.fd, POLLIN, kPid);
@@ -379,11 +437,20 @@ class Waiter {
       case kFeed:
         take_feed();
         break;
+      case kTtySocket:
+        receive_tty();
+        break;
+      case kTty:
+        read_some(tty_, buf_, sizeof buf_);  // EIO once the terminal's last holder is gone
+        break;
     }
   }
 
+  // Input fed as it comes (a job's), or a terminal's.
+  bool streamed() const { return spec_.in == InputMode::kStream || spec_.tty_socket >= 0; }
+
   void write_input() {
-    if (spec_.in != InputMode::kStream) {
+    if (!streamed()) {
       if (!write_more(in_.fd, spec_.in_data, in_off_)) in_.reset();
       return;
     }
@@ -397,21 +464,24 @@ class Waiter {
   // A background job's input, eof and signals (issue 30).
   void take_feed() {
     ProcessFeed::Taken t = spec_.feed->take();
-    if (in_.fd >= 0) {
+    if ((in_.fd >= 0 || tty_waiting_) && !in_eof_) {
       in_buf_.erase(0, in_off_);
       in_off_ = 0;
       in_buf_ += t.input;
+      if (!t.input.empty()) last_in_ = t.input.back();
+      if (t.eof && spec_.tty_socket >= 0) end_tty_input();
       in_eof_ = t.eof;
       if (in_eof_ && in_buf_.empty()) close_stream_input();
     }
     for (int sig : t.signals) send_signal(sig);
+    if (t.size) apply_size(*t.size);
   }
 
   void close_stream_input() {
     in_.reset();
     in_buf_.clear();
     in_off_ = 0;
-    spec_.feed->close_input();
+    if (spec_.feed) spec_.feed->close_input();  // none for a one-shot command with a terminal
   }
 
   // SIGKILL ends the whole tree as a timeout does. Another signal goes to the command's process
@@ -458,6 +528,10 @@ class Waiter {
   void reap() {
     if (exited_ || waitpid(pid_, &wstatus_, WNOHANG) != pid_) return;
     exited_ = true;
+    // A terminal sent before the command started is there by now; none is coming later.
+    if (tty_socket_ >= 0) receive_tty();
+    tty_socket_ = -1;
+    tty_waiting_ = false;
     o_.ended = Clock::now();
     if (spec_.end_group_on_exit && spec_.new_process_group) ::kill(-pid_, SIGKILL);
     trace("process: reaped");
@@ -504,8 +578,14 @@ class Waiter {
   ProcessRegistration& registration_;
   ProcessOutcome o_;
   Stream streams_[2];
+  // JOB-3: the socket the terminal's master comes over, and the master once it came.
+  int tty_socket_ = -1;
+  bool tty_waiting_ = false;
+  Stream tty_;
+  std::optional<std::pair<uint16_t, uint16_t>> size_;  // the last size asked for
+  char last_in_ = 0;                                   // the last byte of input queued
   size_t in_off_ = 0;
-  std::string in_buf_;  // kStream: what the feed gave and the pipe did not take yet
+  std::string in_buf_;  // kStream or a terminal: what was given and not taken yet
   bool in_eof_ = false;
   int status_fd_ = -1;
   std::string status_text_;
