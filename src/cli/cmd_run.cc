@@ -107,7 +107,7 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
 
   TtyAsker asker;
   api::Options opts;
-  opts.session_loopback = false;  // one command: a loopback of its own (NET-1, issue 30)
+  opts.session_loopback = false;  // one command: a loopback of its own (JOB-2)
   opts.project = args.project;
   opts.cwd = ctx.cwd;
   opts.session = args.session.empty() ? ctx.env.value("CORDON_SESSION") : args.session;

@@ -93,7 +93,7 @@ struct Plan {
   EnvMap env;                     // the whole environment of bwrap / the command (ENV-5)
   std::vector<std::string> stripped;  // names removed from the environment (ENV-4)
   bool share_network = false;  // the machine's network (a way out, NET-3)
-  // NET-1 (issue 30): the command runs in its session's network namespace (one loopback shared by the
+  // JOB-2: the command runs in its session's network namespace (one loopback shared by the
   // session's commands and jobs, nothing else in it), which the launcher joins before bwrap
   // starts; bwrap keeps it instead of making one. False: a network namespace of its own.
   bool session_loopback = false;

@@ -510,7 +510,7 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
     part.proxy_port = port;
     set_proxy_variables(part.env, port);
   }
-  // NET-1 (issue 30): the session's loopback, unless the command has the machine's network.
+  // JOB-2: the session's loopback, unless the command has the machine's network.
   part.session_loopback = opt.session_loopback && !req.network && !req.outside_sandbox &&
                           opt.backend == Backend::kBwrap;
   part.seccomp = default_seccomp_rules();  // NET-1, PROC-2

@@ -28,7 +28,7 @@ struct PlanOptions {
   // The sandboxed command's process part, when the caller computed it already (to start bwrap
   // early); make_plan computes it otherwise. Not owned.
   const ProcessPart* process = nullptr;
-  // NET-1 (issue 30): the session keeps one network namespace for its commands (the caller made it);
+  // JOB-2: the session keeps one network namespace for its commands (the caller made it);
   // a command with a way out (Request::network) still gets the machine's network.
   bool session_loopback = false;
   // NET-7, NET-1: the proxy's port inside the sandbox. Commands that share a session's
@@ -51,7 +51,7 @@ struct ProcessPart {
   std::vector<SeccompRule> seccomp;
   // NET-7: the allowlist proxy's port inside the sandbox, when the command uses it.
   std::optional<int> proxy_port;
-  // NET-1 (issue 30): the command joins its session's network namespace (PlanOptions::session_loopback,
+  // JOB-2: the command joins its session's network namespace (PlanOptions::session_loopback,
   // and the command has no way out to the machine's network).
   bool session_loopback = false;
 };

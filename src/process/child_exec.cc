@@ -74,7 +74,7 @@ ChildPlan::ChildPlan(const ProcessSpec& spec, const StdPipes& pipes)
 
 namespace {
 
-// NET-1 (issue 30): the session's namespaces, user namespace first (joining its network namespace needs
+// JOB-2: the session's namespaces, user namespace first (joining its network namespace needs
 // the capabilities held inside it). The capabilities it gives end at exec for all but root.
 int join_namespaces(const ChildExec& a) {
 #ifdef __linux__

@@ -48,7 +48,7 @@ struct ProcessSpec {
   // `cgroup_procs_fds` instead.
   int cgroup_fd = -1;
   // Namespaces the child joins after its cgroups and before exec, in this order: (descriptor,
-  // CLONE_NEW* type). The session's loopback (NET-1, issue 30): its user namespace, then its network
+  // CLONE_NEW* type). The session's loopback (JOB-2): its user namespace, then its network
   // namespace. A join that fails ends the child before exec. Linux only.
   std::vector<std::pair<int, int>> join_namespaces;
   InputMode in = InputMode::kNull;

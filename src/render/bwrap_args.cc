@@ -13,7 +13,7 @@ std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds
   // every plan, so the command still cannot create a user namespace (PROBE-4).
   if (features.disable_userns) a.push_back("--disable-userns");
   a.insert(a.end(), {"--die-with-parent", "--new-session", "--cap-drop", "ALL"});
-  // NET-1 (issue 30): in the session's loopback, bwrap keeps the network namespace the launcher joined.
+  // JOB-2: in the session's loopback, bwrap keeps the network namespace the launcher joined.
   if (plan.share_network || plan.session_loopback) a.push_back("--share-net");
   for (const auto& m : plan.mounts) {
     switch (m.kind) {

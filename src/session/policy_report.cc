@@ -48,7 +48,7 @@ nlohmann::json allowlist_json(const Policy& p, const Plan& plan) {
 
 nlohmann::json loopback_json(const Session& session) {
   nlohmann::json j;
-  j["shared_by"] = session.loopback_kind();  // "session" or "command" (issue 30, NET-1)
+  j["shared_by"] = session.loopback_kind();  // "session" or "command" (JOB-2)
   const std::string why = session.loopback_fallback();
   j["why"] = why.empty() ? nlohmann::json() : nlohmann::json(why);
   return j;

@@ -259,7 +259,7 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.cache_folder = opts_.folders.cache;
-  // NET-1 (issue 30): the session's loopback, for a command without the machine's network.
+  // JOB-2: the session's loopback, for a command without the machine's network.
   const SessionLoopback* lo = req.network ? nullptr : network_.loopback();
   po.session_loopback = lo != nullptr;
   e.port = network_.take_port(po.session_loopback);

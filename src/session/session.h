@@ -65,7 +65,7 @@ struct SessionOptions {
   // NET-8: connections open at once through the proxies of all this session's commands
   // (0: kSessionConnections, or fewer when cordon's open-files limit is low).
   unsigned max_session_connections = 0;
-  // NET-1 (issue 30): the session's commands and jobs share one loopback of their own (the faces that
+  // JOB-2: the session's commands and jobs share one loopback of their own (the faces that
   // keep a session across commands: serve, mcp, the C++ API). False: one per command.
   bool session_loopback = false;
 };
@@ -84,7 +84,7 @@ class Session {
   bool created() const { return created_; }
   const Policy& policy() const { return opts_.policy; }
   const SessionRecord& record() const { return record_; }
-  // NET-1 (issue 30): "session" when its commands share one loopback (made now if it was not
+  // JOB-2: "session" when its commands share one loopback (made now if it was not
   // yet, to know), else "command"; and why a wanted session loopback could not be made.
   std::string loopback_kind() const {
     (void)network_.loopback();
@@ -200,7 +200,7 @@ class Session {
   static CommandResult finish(Command& c);
 
   SessionOptions opts_;
-  mutable SessionNetwork network_;  // NET-1 (issue 30): the session's loopback and its commands' proxy ports
+  mutable SessionNetwork network_;  // JOB-2: the session's loopback and its commands' proxy ports
   BackendChoice backend_;
   SessionStore store_{Folders{}};
   SessionRecord record_;

@@ -1,4 +1,4 @@
-// NET-1, issue 30: a session's network for its sandboxed commands: one loopback that all its
+// JOB-2: a session's network for its sandboxed commands: one loopback that all its
 // commands and background jobs share (made at the first command that needs it, kept until the
 // session goes), and the allowlist proxy's port for each command, unique among the commands
 // running in that loopback at once (each command has its own proxy, NET-7).

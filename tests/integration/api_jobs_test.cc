@@ -25,7 +25,7 @@ std::shared_ptr<api::Job> start(api::Session& s, const std::string& command,
   return job.ok() ? *job : nullptr;
 }
 
-TEST(ApiJobs, OutputInTurnsInputUntilEofAndTheResult) {  // issue 30
+TEST(ApiJobs, OutputInTurnsInputUntilEofAndTheResult) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   auto s = api::Session::open(world_options(w));
@@ -59,7 +59,7 @@ TEST(ApiJobs, OutputInTurnsInputUntilEofAndTheResult) {  // issue 30
   EXPECT_FALSE(job->signal(SIGTERM).ok());
 }
 
-TEST(ApiJobs, EachStreamKeepsItsLastMegabyteAndCountsTheRest) {  // issue 30
+TEST(ApiJobs, EachStreamKeepsItsLastMegabyteAndCountsTheRest) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   auto s = api::Session::open(world_options(w));
@@ -74,7 +74,7 @@ TEST(ApiJobs, EachStreamKeepsItsLastMegabyteAndCountsTheRest) {  // issue 30
   EXPECT_EQ(o.offset, 3000004u);
 }
 
-TEST(ApiJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
+TEST(ApiJobs, SignalKillEndsTheWholeTree) {  // JOB-1, issue 30, PROC-1
   REQUIRE_SANDBOX();
   World w;
   auto s = api::Session::open(world_options(w));
@@ -89,7 +89,7 @@ TEST(ApiJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
   EXPECT_TRUE(eventually([&] { return sleeping(mark) == 0; }, 30s));
 }
 
-TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // issue 30
+TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   api::Options o = world_options(w);
@@ -110,7 +110,7 @@ TEST(ApiJobs, TheLimitIsOptionsMaxJobs) {  // issue 30
   EXPECT_TRUE((*s)->start_job(r).ok());
 }
 
-TEST(ApiJobs, EndedJobsStayListedUpToTheLimit) {  // issue 30
+TEST(ApiJobs, EndedJobsStayListedUpToTheLimit) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   api::Options o = world_options(w);
@@ -130,7 +130,7 @@ TEST(ApiJobs, EndedJobsStayListedUpToTheLimit) {  // issue 30
   EXPECT_EQ(started[0]->output().stdout_text, "0\n");  // a handle given out still answers
 }
 
-TEST(ApiJobs, AJobEndsAtItsTimeoutAndWithItsSession) {  // issue 30, PROC-4
+TEST(ApiJobs, AJobEndsAtItsTimeoutAndWithItsSession) {  // JOB-1, issue 30, PROC-4
   REQUIRE_SANDBOX();
   World w;
   std::string mark = unique_sleep();
@@ -168,7 +168,7 @@ namespace {
 // Issue 30, NET-1: in the C++ API too, a job's server is reached by the session's next command
 // (the session's loopback, made by the program Options::cordon_binary names); a program that
 // cannot make it leaves each command a loopback of its own, and the policy says why.
-TEST(ApiJobs, TheSessionsLoopbackOrOnePerCommandAndWhy) {
+TEST(ApiJobs, TheSessionsLoopbackOrOnePerCommandAndWhy) {  // JOB-2
   REQUIRE_SANDBOX();
   World w;
   {

@@ -40,7 +40,7 @@ bool has(const std::string& text, const std::string& part) {
 // Issue 30 item 1: bash_output answers what came since its last call for the job (the server
 // keeps the offset): read in turns, nothing is lost and nothing repeated. The command prints a
 // line every 0.3 s, then waits for a file the test makes, then prints more.
-TEST(McpJobs, BashOutputReadsInTurnsLosingAndRepeatingNothing) {
+TEST(McpJobs, BashOutputReadsInTurnsLosingAndRepeatingNothing) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
@@ -93,7 +93,7 @@ TEST(McpJobs, BashOutputReadsInTurnsLosingAndRepeatingNothing) {
 
 // Issue 30 item 1: bash_write writes to a job's input, which stays open until it gives `eof`
 // (`bash_id` names the job as `job` does); it answers as bash_output does.
-TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {
+TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
@@ -134,7 +134,7 @@ TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {
 // JOB-3, issue 30 item 3: `bash` with `tty` in the background, driven through bash_write: a
 // python REPL answers a line typed into its terminal, and Ctrl-D (eof) ends it. A foreground
 // bash with `tty` answers at its end.
-TEST(McpJobs, ATtyJobIsDrivenThroughBashWrite) {
+TEST(McpJobs, ATtyJobIsDrivenThroughBashWrite) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
@@ -169,7 +169,7 @@ TEST(McpJobs, ATtyJobIsDrivenThroughBashWrite) {
 
 // Issue 30 item 1, PROC-1: kill_bash ends the job's whole process tree, and answers its final
 // state; a second kill_bash finds it ended and changes nothing.
-TEST(McpJobs, KillBashEndsTheWholeTree) {
+TEST(McpJobs, KillBashEndsTheWholeTree) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
@@ -195,7 +195,7 @@ TEST(McpJobs, KillBashEndsTheWholeTree) {
 
 // Issue 30 item 1: an unknown job is the tool's error, naming the id and how to start one; a
 // job of another connection is unknown. tools/list shows the job tools (SRV-2).
-TEST(McpJobs, UnknownJobsAreErrorsAndTheToolsAreListed) {
+TEST(McpJobs, UnknownJobsAreErrorsAndTheToolsAreListed) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp a(w), b(w);
@@ -229,7 +229,7 @@ TEST(McpJobs, UnknownJobsAreErrorsAndTheToolsAreListed) {
 
 // Issue 30 item 1, APR-7: a job asks as bash asks; refused (a client without elicitation
 // cannot ask the user), bash_output answers the refusal as bash would, naming the job.
-TEST(McpJobs, ARefusedJobAnswersItsRefusal) {
+TEST(McpJobs, ARefusedJobAnswersItsRefusal) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   Mcp m(w);
@@ -247,7 +247,7 @@ TEST(McpJobs, ARefusedJobAnswersItsRefusal) {
 }
 
 // Issue 30 item 1, PROC-1: the jobs live in the connection's session and end with it.
-TEST(McpJobs, ClosingTheConnectionEndsItsJobs) {
+TEST(McpJobs, ClosingTheConnectionEndsItsJobs) {  // JOB-1
   REQUIRE_SANDBOX();
   World w;
   std::string mark = unique_sleep();

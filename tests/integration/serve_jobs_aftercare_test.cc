@@ -50,7 +50,7 @@ bool mentions(const json& notes, const std::string& what) {
 
 // PROT-7, GIT-8, issue 30: a job plants `.envrc` and `sub/.git` while a foreground command
 // runs, then keeps running: that command's result moves both aside with notes.
-TEST(ServeJobsAftercare, PlantsOfARunningJobAreMovedAsideByTheNextCommand) {
+TEST(ServeJobsAftercare, PlantsOfARunningJobAreMovedAsideByTheNextCommand) {  // JOB-4
   REQUIRE_SANDBOX();
   World w;
   w.write("mine.txt", "the user's own\n");
@@ -89,7 +89,7 @@ TEST(ServeJobsAftercare, PlantsOfARunningJobAreMovedAsideByTheNextCommand) {
 // PROT-7, GIT-8, issue 30: a job plants, then waits; a command that starts after the plant,
 // while the job still runs, moves it aside: the job is in flight, so the plant is not the
 // user's. The user's own AGENTS.md, there before any command, stays.
-TEST(ServeJobsAftercare, ACommandAfterARunningJobsPlantMovesItAside) {
+TEST(ServeJobsAftercare, ACommandAfterARunningJobsPlantMovesItAside) {  // JOB-4
   REQUIRE_SANDBOX();
   World w;
   w.write("AGENTS.md", "the user's own\n");
@@ -116,7 +116,7 @@ TEST(ServeJobsAftercare, ACommandAfterARunningJobsPlantMovesItAside) {
 }
 
 // PROT-7, GIT-8, issue 30: what a job plants and leaves is moved aside at its end.
-TEST(ServeJobsAftercare, PlantsAreMovedAsideAtTheJobsEnd) {
+TEST(ServeJobsAftercare, PlantsAreMovedAsideAtTheJobsEnd) {  // JOB-4
   REQUIRE_SANDBOX();
   World w;
   w.write("mine.txt", "the user's own\n");
@@ -140,7 +140,7 @@ TEST(ServeJobsAftercare, PlantsAreMovedAsideAtTheJobsEnd) {
 // SES-3, PROC-3, issue 30: serve killed while a job of a lasting session runs: the job's
 // processes do not outlive it, and `cordon session resume` finds the job's leftover record,
 // moves aside what it planted and says so.
-TEST(ServeJobsAftercare, AJobOfAKilledServeIsEndedByResume) {
+TEST(ServeJobsAftercare, AJobOfAKilledServeIsEndedByResume) {  // JOB-4
   REQUIRE_SANDBOX();
   World w;
   const std::string session = "00000000000a0b30";

@@ -39,7 +39,7 @@ struct Served {
   json init, last;
 };
 
-TEST(ServeJobs, BackgroundExecAnswersAtOnceAndItsEndIsNotified) {  // issue 30, SRV-1
+TEST(ServeJobs, BackgroundExecAnswersAtOnceAndItsEndIsNotified) {  // JOB-1, issue 30, SRV-1
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -74,7 +74,7 @@ TEST(ServeJobs, BackgroundExecAnswersAtOnceAndItsEndIsNotified) {  // issue 30, 
   EXPECT_TRUE(r.contains("error")) << r.dump();
 }
 
-TEST(ServeJobs, AJobAsksAsExecAsksAndARefusalIsItsEnd) {  // issue 30, APR-1
+TEST(ServeJobs, AJobAsksAsExecAsksAndARefusalIsItsEnd) {  // JOB-1, issue 30, APR-1
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -100,7 +100,7 @@ TEST(ServeJobs, AJobAsksAsExecAsksAndARefusalIsItsEnd) {  // issue 30, APR-1
   EXPECT_EQ(asked, 2);
 }
 
-TEST(ServeJobs, OutputReadInTurnsLosesAndRepeatsNothing) {  // issue 30
+TEST(ServeJobs, OutputReadInTurnsLosesAndRepeatsNothing) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -128,7 +128,7 @@ TEST(ServeJobs, OutputReadInTurnsLosesAndRepeatsNothing) {  // issue 30
   EXPECT_EQ(all["result"]["stdout"], seen);
 }
 
-TEST(ServeJobs, WriteFeedsTheInputUntilEof) {  // issue 30
+TEST(ServeJobs, WriteFeedsTheInputUntilEof) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -154,7 +154,7 @@ TEST(ServeJobs, WriteFeedsTheInputUntilEof) {  // issue 30
   EXPECT_EQ(s.ended(py)["stdout"], "42\n") << s.ended(py).dump();
 }
 
-TEST(ServeJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
+TEST(ServeJobs, SignalKillEndsTheWholeTree) {  // JOB-1, issue 30, PROC-1
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -179,7 +179,7 @@ TEST(ServeJobs, SignalKillEndsTheWholeTree) {  // issue 30, PROC-1
   EXPECT_NE(r["error"]["message"].get<std::string>().find("`job`"), std::string::npos);
 }
 
-TEST(ServeJobs, SignalTermReachesTheCommand) {  // issue 30
+TEST(ServeJobs, SignalTermReachesTheCommand) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -195,7 +195,7 @@ TEST(ServeJobs, SignalTermReachesTheCommand) {  // issue 30
   EXPECT_EQ(s.ended(id)["stdout"], "ready\nterm\n");
 }
 
-TEST(ServeJobs, TheSeventeenthJobIsRefused) {  // issue 30
+TEST(ServeJobs, TheSeventeenthJobIsRefused) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   Served s(w);
@@ -215,7 +215,7 @@ TEST(ServeJobs, TheSeventeenthJobIsRefused) {  // issue 30
   EXPECT_EQ(s.job("job/list", json::object())["result"]["jobs"].size(), 17u);
 }
 
-TEST(ServeJobs, ClosingTheConnectionEndsRunningJobs) {  // issue 30, PROC-1
+TEST(ServeJobs, ClosingTheConnectionEndsRunningJobs) {  // JOB-1, issue 30, PROC-1
   REQUIRE_SANDBOX();
   World w;
   std::string mark = unique_sleep();
@@ -236,7 +236,7 @@ TEST(ServeJobs, ClosingTheConnectionEndsRunningJobs) {  // issue 30, PROC-1
 // checking 16 of them (and the git run the check cost) added 9 ms to every other command.
 // Overwritten while the job runs, the record neither holds the session nor stops the next
 // command; the job's end removes it.
-TEST(ServeJobs, ARunningJobsRecordIsNotReadByTheNextCommandsSweep) {
+TEST(ServeJobs, ARunningJobsRecordIsNotReadByTheNextCommandsSweep) {  // JOB-1, SES-3
   REQUIRE_SANDBOX();
   World w;
   Served s(w);

@@ -57,7 +57,7 @@ std::string fetch_script(int port) {
          "/ && exit 0; sleep 0.1; done; exit 1";
 }
 
-TEST(SessionLoopback, AJobsServerIsReachedByTheNextCommandOnly) {  // issue 30, NET-1, PROC-3
+TEST(SessionLoopback, AJobsServerIsReachedByTheNextCommandOnly) {  // JOB-2, NET-1, PROC-3
   REQUIRE_SANDBOX();
   World w;
   w.write("marker-file.txt", "x\n");
@@ -102,7 +102,7 @@ TEST(SessionLoopback, AJobsServerIsReachedByTheNextCommandOnly) {  // issue 30, 
   EXPECT_FALSE(host_connects(port));
 }
 
-TEST(SessionLoopback, CommandsOfASessionEachHaveTheirOwnProxy) {  // issue 30, NET-7
+TEST(SessionLoopback, CommandsOfASessionEachHaveTheirOwnProxy) {  // JOB-2, NET-7
   REQUIRE_SANDBOX();
   World w;
   w.config("[network]\nallow = [\"registry.npmjs.org\"]\n");

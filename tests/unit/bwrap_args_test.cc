@@ -107,7 +107,7 @@ TEST(BwrapArgs, AlwaysUnsharesEverythingAndDropsPrivileges) {  // PROC-1, PROC-2
   EXPECT_EQ(joined.find("--share-net"), std::string::npos);
 }
 
-// NET-1 (issue 30): in the session's loopback bwrap keeps the network namespace it was started
+// JOB-2: in the session's loopback bwrap keeps the network namespace it was started
 // in (the launcher joined the session's) and still makes every other one.
 TEST(BwrapArgs, SessionLoopbackKeepsTheNetworkItStartsIn) {
   FakeWorld w;

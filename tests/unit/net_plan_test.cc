@@ -57,7 +57,7 @@ TEST(NetPlan, NetworkTrueHasNoProxy) {
   EXPECT_FALSE(p.env.get("HTTPS_PROXY").has_value());
 }
 
-// NET-1 (issue 30): in a session that keeps one loopback, a command without a way out is in
+// JOB-2: in a session that keeps one loopback, a command without a way out is in
 // it, with the proxy on the port the session gave it; a command with the machine's network is
 // not, nor is one outside the sandbox.
 TEST(NetPlan, SessionLoopbackOnlyWithoutAWayOut) {

@@ -27,7 +27,7 @@ namespace {
 constexpr const char* kNulOption =
     "a sandbox option holds a NUL byte, which would split it in two; the command was not run.";
 
-// NET-1 (issue 30): `--share-net` in the session's loopback keeps the network bwrap starts in, so bwrap
+// JOB-2: `--share-net` in the session's loopback keeps the network bwrap starts in, so bwrap
 // must start in the session's namespace, never in the machine's.
 std::optional<Error> loopback_mismatch(bool session_loopback, const LaunchIo& io) {
   if (session_loopback == !io.join_namespaces.empty()) return std::nullopt;

@@ -29,7 +29,7 @@ struct LaunchIo {
   // the command's own.
   std::vector<std::pair<int, int>> extra_fds;
   std::vector<std::string> argv_prefix;
-  // NET-1 (issue 30): the session's namespaces bwrap's child joins before exec (SessionLoopback::join);
+  // JOB-2: the session's namespaces bwrap's child joins before exec (SessionLoopback::join);
   // set exactly when the plan's session_loopback is.
   std::vector<std::pair<int, int>> join_namespaces;
   // JOB-3: a new terminal of the sandbox's own for the command, of this size (nullopt: none).

@@ -1,4 +1,4 @@
-// NET-1, issue 30: the session's own loopback. A user namespace and a network namespace with
+// JOB-2: the session's own loopback. A user namespace and a network namespace with
 // only `lo` (up), made once per session and held by two descriptors (no process keeps them):
 // each sandboxed command of the session that does not share the host's network joins them in
 // its child, before bwrap starts (ProcessSpec::join_namespaces), and bwrap then keeps that
