@@ -119,6 +119,14 @@ std::optional<JobJson> print_new_output(const Ctx& c, bool all) {
   return *r;
 }
 
+// What `cordon run` says after a command: its messages, then its notes.
+void print_notes(const JobJson& j) {
+  for (const auto& m : j.value("messages", JobJson::array()))
+    if (m.is_string()) print_error(m.get<std::string>());
+  for (const auto& n : j.value("notes", JobJson::array()))
+    if (n.is_string()) print_error("note: " + n.get<std::string>());
+}
+
 // A job's end as an exit status: its exit code (128+N for signal N, as `cordon run` exits), or
 // 125 when it was refused.
 int end_status(const JobJson& j) {
@@ -194,7 +202,10 @@ int wait(const Ctx& c) {
       print_error(r.error().message);
       return 1;
     }
-    if (r->value("ended", false)) return end_status(*r);
+    if (r->value("ended", false)) {
+      print_notes(*r);
+      return end_status(*r);
+    }
     if (std::chrono::steady_clock::now() >= until) {
       print_error(fmt::format("job {} is still running after {}.", c.args.job, c.args.timeout));
       return kExitStillRunning;

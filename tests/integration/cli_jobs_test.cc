@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "harness.h"
@@ -247,6 +248,45 @@ TEST(CliJobs, TheKeeperFolderAndSocketAreTheUsersOnly) {  // issue 30, FS-13
   // A sandboxed command does not see the keeper's folder (cordon's state folder is hidden).
   Proc r = w.cordon({"run", "--session", s.id, "--", "ls", "-A", s.keeper_dir()});
   EXPECT_EQ(r.out, "") << r.out;
+}
+
+}  // namespace
+}  // namespace cordon::it
+
+namespace cordon::it {
+namespace {
+
+// The session's record as saved, for the folders FS-10 keeps.
+std::string record_text(const World& w, const std::string& id) {
+  std::ifstream f(w.home() + "/.local/state/cordon/sessions/" + id + ".json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(CliJobs, TheKeeperKeepsWhatForegroundCommandsRecorded) {  // issue 30, FS-10, SES-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(".vscode/settings.json", "{}\n");
+  w.write(".idea/workspace.xml", "<x/>\n");
+  w.host({"git", "add", "-A"});
+  w.host({"git", "commit", "-q", "-m", "protected folders"});
+  JobSession s(w);
+  ASSERT_FALSE(s.start("true").empty()) << s.last.err;  // the keeper has read the record now
+  Proc r = w.cordon({"run", "--session", s.id, "--", "chmod", "000", ".vscode"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_NE(record_text(w, s.id).find("\".vscode\""), std::string::npos) << record_text(w, s.id);
+  std::string id = s.start("chmod 000 .idea");
+  ASSERT_FALSE(id.empty()) << s.last.err;
+  r = s.job("wait", {id});
+  EXPECT_EQ(r.status, 0);
+  // Its note names the folder it made unreadable, not the one the foreground command did.
+  EXPECT_NE(r.err.find("made .idea unreadable"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("made .vscode unreadable"), std::string::npos) << r.err;
+  const std::string rec = record_text(w, s.id);
+  EXPECT_NE(rec.find("\".vscode\""), std::string::npos) << rec;  // not written over
+  EXPECT_NE(rec.find("\".idea\""), std::string::npos) << rec;
+  w.host({"chmod", "-R", "u+rwx", w.abs(".vscode"), w.abs(".idea")});
 }
 
 }  // namespace

@@ -1,0 +1,28 @@
+#include "session/record_sync.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+
+namespace cordon {
+
+RecordStamp record_stamp(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return {};
+  return RecordStamp{st.st_dev, st.st_ino, st.st_size,
+                     static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                         st.st_mtim.tv_nsec};
+}
+
+void merge_record(SessionRecord& mine, const SessionRecord& disk) {
+  for (const auto& h : disk.held)
+    if (std::find(mine.held.begin(), mine.held.end(), h) == mine.held.end() &&
+        process_alive(h.pid, h.start))
+      mine.held.push_back(h);
+  for (const auto& d : disk.unreadable)
+    if (std::find(mine.unreadable.begin(), mine.unreadable.end(), d) == mine.unreadable.end())
+      mine.unreadable.push_back(d);
+  mine.effects = std::max(mine.effects, disk.effects);
+}
+
+}  // namespace cordon
