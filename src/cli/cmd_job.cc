@@ -55,9 +55,10 @@ std::optional<JobJson> find_job(const Ctx& c) {
   }
   for (const auto& j : r->value("jobs", JobJson::array()))
     if (j.value("job", std::string()) == c.args.job) return j;
-  print_error(fmt::format("there is no job {} in session {}; `cordon job list --session {}` "
-                          "lists them.",
-                          c.args.job, c.target.session, c.target.session));
+  print_error(
+      fmt::format("there is no job {} in session {}; `cordon job list --session {}` "
+                  "lists them.",
+                  c.args.job, c.target.session, c.target.session));
   return std::nullopt;
 }
 
@@ -82,8 +83,8 @@ class ReadMark {
   explicit ReadMark(const Ctx& c) {
     KeeperFiles f = keeper_files(c.target.folders, c.target.session);
     (void)make_dirs(f.read, 0700);
-    fd_ = Fd(open(path_join(f.read, c.args.job).c_str(),
-                  O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    fd_ = Fd(open(path_join(f.read, c.args.job).c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+                  0600));
     if (fd_.fd >= 0) flock(fd_.fd, LOCK_EX);
   }
   uint64_t get() const {
@@ -112,9 +113,10 @@ std::optional<JobJson> print_new_output(const Ctx& c, bool all) {
   write_out(stdout, r->value("stdout", std::string()));
   write_out(stderr, r->value("stderr", std::string()));
   if (uint64_t lost = r->value("dropped", uint64_t{0}))
-    print_error(fmt::format("{} bytes of job {}'s output came and went before this read "
-                            "(each stream keeps its last 1 MiB).",
-                            lost, c.args.job));
+    print_error(
+        fmt::format("{} bytes of job {}'s output came and went before this read "
+                    "(each stream keeps its last 1 MiB).",
+                    lost, c.args.job));
   mark.set(r->value("offset", uint64_t{0}));
   return *r;
 }

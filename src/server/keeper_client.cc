@@ -80,8 +80,7 @@ Result<std::unique_ptr<KeeperClient>> KeeperClient::connect(const KeeperTarget& 
                         fmt::format("session {} belongs to the project {}, not {}. Run it "
                                     "from there, or start a new session.",
                                     t.session, record->project, t.project));
-    auto init =
-        k->call("initialize", {{"project", record->project}, {"session", t.session}});
+    auto init = k->call("initialize", {{"project", record->project}, {"session", t.session}});
     if (init.ok()) {
       for (const auto& n : init->value("notice", json::array()))
         if (n.is_string()) k->notices_.push_back(n.get<std::string>());

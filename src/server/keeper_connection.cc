@@ -30,18 +30,18 @@ bool send_all(int fd, std::string_view line) {
 Error invalid(std::string message) { return make_error(ErrorKind::kInvalid, std::move(message)); }
 
 // `initialize` on a keeper: the keeper's own session, on its own project.
-Result<std::unique_ptr<api::Session>> open_view(api::Session& s,
-                                                     const rpc::InitializeParams& ip) {
+Result<std::unique_ptr<api::Session>> open_view(api::Session& s, const rpc::InitializeParams& ip) {
   const api::SessionInfo& info = s.info();
   if (ip.session.value_or("") != info.id)
-    return invalid(fmt::format("this is the keeper of session {}; give `session`: \"{}\".",
-                               info.id, info.id));
+    return invalid(
+        fmt::format("this is the keeper of session {}; give `session`: \"{}\".", info.id, info.id));
   if (real_or_lexical(ip.project) != info.project)
     return invalid(fmt::format("session {} belongs to the project {}, not {}.", info.id,
                                info.project, ip.project));
   if (ip.resume || ip.away)
-    return invalid("a keeper's session is resumed with `cordon session resume`; `resume` and "
-                   "`away` are not taken here.");
+    return invalid(
+        "a keeper's session is resumed with `cordon session resume`; `resume` and "
+        "`away` are not taken here.");
   return std::unique_ptr<api::Session>(std::make_unique<SharedSession>(s));
 }
 

@@ -12,8 +12,8 @@
 namespace cordon {
 
 struct KeeperConnection {
-  int fd = -1;        // the accepted socket; closed by the caller
-  int stop_fd = -1;   // readable once the keeper ends
+  int fd = -1;       // the accepted socket; closed by the caller
+  int stop_fd = -1;  // readable once the keeper ends
   api::Session* session = nullptr;
   std::function<void(const std::string&)> log;
 };

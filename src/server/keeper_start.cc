@@ -58,8 +58,8 @@ std::string read_ready(int fd) {
 }  // namespace
 
 Status start_keeper(const KeeperTarget& t, const KeeperFiles& files) {
-  std::vector<std::string> words = {t.exe, kSessionKeeperWord, t.session,
-                                    std::to_string(kReadyFd), t.project};
+  std::vector<std::string> words = {t.exe, kSessionKeeperWord, t.session, std::to_string(kReadyFd),
+                                    t.project};
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);

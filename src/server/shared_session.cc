@@ -22,8 +22,7 @@ api::Result<std::shared_ptr<api::Job>> SharedSession::start_job(
 
 api::Status SharedSession::end() {
   return api::Error{ErrorCode::kInvalid,
-                    "this session is held by its keeper; end it with `cordon session end`.",
-                    "", 0};
+                    "this session is held by its keeper; end it with `cordon session end`.", "", 0};
 }
 
 }  // namespace cordon

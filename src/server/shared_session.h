@@ -25,7 +25,7 @@ class SharedSession : public api::Session {
   api::SandboxStatus sandbox_status() override { return s_.sandbox_status(); }
   api::Result<api::ExecResult> exec(const api::ExecRequest& r) override { return s_.exec(r); }
   api::Result<std::shared_ptr<api::Job>> start_job(const api::ExecRequest& request,
-                                              std::function<void(api::Job&)> on_end) override;
+                                                   std::function<void(api::Job&)> on_end) override;
   std::vector<std::shared_ptr<api::Job>> jobs() override { return s_.jobs(); }
   api::Result<api::ReadFileResult> read_file(const api::ReadFileRequest& r) override {
     return s_.read_file(r);
@@ -36,7 +36,9 @@ class SharedSession : public api::Session {
   api::Result<api::EditFileResult> edit_file(const api::EditFileRequest& r) override {
     return s_.edit_file(r);
   }
-  api::Result<api::SearchResult> search(const api::SearchRequest& r) override { return s_.search(r); }
+  api::Result<api::SearchResult> search(const api::SearchRequest& r) override {
+    return s_.search(r);
+  }
   api::Result<api::Classification> classify(const api::ClassifyRequest& r) override {
     return s_.classify(r);
   }

@@ -10,8 +10,7 @@ RecordStamp record_stamp(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return {};
   return RecordStamp{st.st_dev, st.st_ino, st.st_size,
-                     static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
-                         st.st_mtim.tv_nsec};
+                     static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
 }
 
 void merge_record(SessionRecord& mine, const SessionRecord& disk) {

@@ -79,7 +79,7 @@ TEST(CliJobs, OutputComesIncrementallyNothingLostNothingRepeated) {  // issue 30
   EXPECT_EQ(r.status, 0) << r.err;
   seen += s.job("output", {id}).out;
   EXPECT_EQ(seen, "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\n");
-  EXPECT_EQ(s.job("output", {id}).out, "");               // nothing new
+  EXPECT_EQ(s.job("output", {id}).out, "");             // nothing new
   EXPECT_EQ(s.job("output", {id, "--all"}).out, seen);  // all of it is still held
 }
 
@@ -207,7 +207,7 @@ TEST(CliJobs, TheKeeperExitsWhenIdle) {  // issue 30
   int keeper = s.keeper_pid();
   ASSERT_TRUE(alive(keeper));
   std::this_thread::sleep_for(milliseconds(1500));
-  EXPECT_TRUE(alive(keeper));  // its job ran until a moment ago
+  EXPECT_TRUE(alive(keeper));                      // its job ran until a moment ago
   EXPECT_EQ(s.job("output", {id}).out, "done\n");  // an ended job's output stays readable
   EXPECT_TRUE(eventually([&] { return !alive(keeper); }, seconds(10)));
   Proc r = s.job("list");
