@@ -146,7 +146,9 @@ int output(const Ctx& c) {
   }
   if (!r) return 1;
   if (c.args.follow) return end_status(*r);
-  if (!r->value("running", false))
+  if (r->contains("error"))  // refused before it started: why
+    print_error((*r)["error"].value("message", std::string()));
+  else if (!r->value("running", false))
     print_error(fmt::format("job {} has ended ({}).", c.args.job, state_of(*r)));
   return 0;
 }
