@@ -126,6 +126,7 @@ TEST(CliJobs, KillEndsTheWholeTreeWithinASecond) {  // issue 30, PROC-1
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_LT(took, seconds(1));
   EXPECT_EQ(sleeping(arg), 0);  // no process of it is left when `job kill` returns
+  EXPECT_EQ(s.job("wait", {id}).status, 137);  // 128 + KILL, as `cordon run` would exit
   r = s.job("list");
   EXPECT_EQ(r.out.find("running"), std::string::npos) << r.out;
   EXPECT_EQ(s.job("output", {id}).out, "");
