@@ -97,8 +97,8 @@ KeeperClient::~KeeperClient() { close(fd_); }
 Result<json> KeeperClient::call(const std::string& method, json params) {
   int64_t id = next_id_++;
   std::string line =
-      json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}
-          .dump() +
+      json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump(
+          -1, ' ', false, json::error_handler_t::replace) +  // bytes not UTF-8: U+FFFD
       "\n";
   std::string_view rest(line);
   while (!rest.empty()) {
