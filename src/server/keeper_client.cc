@@ -16,7 +16,7 @@
 #include "server/keeper_files.h"
 #include "server/keeper_start.h"
 #include "session/session_store.h"
-#include "sys/unix_socket.h"
+#include "host/unix_socket.h"
 
 namespace cordon {
 

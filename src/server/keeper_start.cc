@@ -1,9 +1,9 @@
 #include "server/keeper_start.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,8 +22,22 @@ namespace {
 constexpr int kReadyFd = 3;
 constexpr int kReadyWaitMs = 60 * 1000;  // opening a session runs the probe once, and git
 
-// In the grandchild, before exec: only calls that are safe after fork.
-[[noreturn]] void become_keeper(const std::vector<char*>& argv, const char* log, int ready) {
+// The descriptors open now (taken before fork: listing them after fork would allocate).
+std::vector<int> open_descriptors() {
+  std::vector<int> fds;
+  DIR* d = opendir("/dev/fd");
+  if (!d) return fds;
+  while (dirent* e = readdir(d))
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9') fds.push_back(std::atoi(e->d_name));
+  closedir(d);
+  return fds;
+}
+
+// In the grandchild, before exec: only calls that are safe after fork. Every descriptor but
+// its standard streams and the ready pipe is closed, those the caller did not mark
+// close-on-exec too.
+[[noreturn]] void become_keeper(const std::vector<char*>& argv, const char* log, int ready,
+                                const std::vector<int>& open_fds) {
   int null = open("/dev/null", O_RDWR | O_CLOEXEC);
   int err = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (null < 0 || err < 0) _exit(127);
@@ -34,7 +48,8 @@ constexpr int kReadyWaitMs = 60 * 1000;  // opening a session runs the probe onc
     dup2(ready, kReadyFd);
   else
     fcntl(kReadyFd, F_SETFD, 0);
-  syscall(SYS_close_range, kReadyFd + 1, ~0U, 0U);
+  for (int fd : open_fds)
+    if (fd > kReadyFd) close(fd);
   execv(argv[0], argv.data());
   _exit(127);
 }
@@ -64,12 +79,15 @@ Status start_keeper(const KeeperTarget& t, const KeeperFiles& files) {
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) return make_error(ErrorKind::kIo, "no pipe for the keeper");
+  if (pipe(p) != 0) return make_error(ErrorKind::kIo, "no pipe for the keeper");
+  fcntl(p[0], F_SETFD, FD_CLOEXEC);
+  fcntl(p[1], F_SETFD, FD_CLOEXEC);
+  const std::vector<int> open_fds = open_descriptors();
   pid_t pid = fork();
   if (pid == 0) {
     setsid();
     if (fork() != 0) _exit(0);  // the keeper is nobody's child: it outlives this command
-    become_keeper(argv, files.log.c_str(), p[1]);
+    become_keeper(argv, files.log.c_str(), p[1], open_fds);
   }
   close(p[1]);
   if (pid > 0) waitpid(pid, nullptr, 0);

@@ -21,11 +21,11 @@
 #include "core/duration.h"
 #include "core/strings.h"
 #include "host/host_context.h"
+#include "host/unix_socket.h"
 #include "server/keeper_connection.h"
 #include "server/keeper_files.h"
 #include "session/session_store.h"
 #include "sys/fs_util.h"
-#include "sys/unix_socket.h"
 
 extern char** environ;
 
@@ -149,9 +149,10 @@ void Keeper::run(int signal_fd) {
 }
 
 void Keeper::accept_one() {
-  int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+  int fd = accept(listen_fd_, nullptr, nullptr);
   if (fd < 0) return;
-  if (!peer_is_same_user(fd)) {  // the folder is the user's own; this is a second wall
+  fcntl(fd, F_SETFD, FD_CLOEXEC);  // a job's process never holds a client's connection
+  if (!peer_is_same_user(fd)) {    // the folder is the user's own; this is a second wall
     keeper_log("a connection from another user was refused");
     close(fd);
     return;

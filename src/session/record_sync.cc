@@ -4,13 +4,16 @@
 
 #include <algorithm>
 
+#include "host/file_open.h"
+
 namespace cordon {
 
 RecordStamp record_stamp(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return {};
+  const timespec m = stat_mtime(st);
   return RecordStamp{st.st_dev, st.st_ino, st.st_size,
-                     static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
+                     static_cast<long long>(m.tv_sec) * 1000000000LL + m.tv_nsec};
 }
 
 void merge_record(SessionRecord& mine, const SessionRecord& disk) {

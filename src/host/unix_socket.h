@@ -1,6 +1,6 @@
 // A Unix socket in a folder of cordon's own (issue 30: the session keeper's): listened on by one
 // process, connected to by the same user's `cordon` commands. A path longer than a socket
-// address holds is reached through its folder's descriptor (/proc/self/fd/N/NAME).
+// address holds is reached through its folder's descriptor (/proc/self/fd/N/NAME, Linux).
 //
 //   int l = listen_unix(dir + "/keeper.sock");    // -1 and errno on failure; mode 0600
 //   int c = accept4(l, nullptr, nullptr, SOCK_CLOEXEC);

@@ -1,4 +1,4 @@
-#include "sys/unix_socket.h"
+#include "host/unix_socket.h"
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -16,12 +16,17 @@ namespace cordon {
 namespace {
 
 // The address of `path`; when it is too long for sun_path, the path through `dir_fd`, an
-// O_PATH descriptor of its folder that the caller closes after use.
+// O_PATH descriptor of its folder that the caller closes after use (Linux; elsewhere such a
+// path fails with ENAMETOOLONG).
 bool address_of(const std::string& path, sockaddr_un& a, int& dir_fd) {
   std::memset(&a, 0, sizeof a);
   a.sun_family = AF_UNIX;
   std::string p = path;
   if (p.size() >= sizeof a.sun_path) {
+#if !defined(__linux__)
+    errno = ENAMETOOLONG;
+    return false;
+#endif
     dir_fd = open(path_parent(path).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0) return false;
     p = "/proc/self/fd/" + std::to_string(dir_fd) + "/" + path_base(path);
@@ -84,10 +89,17 @@ int connect_unix(const std::string& path) {
 }
 
 bool peer_is_same_user(int fd) {
+#if defined(__APPLE__)
+  uid_t uid;
+  gid_t gid;
+  if (getpeereid(fd, &uid, &gid) != 0) return false;
+  return uid == geteuid();
+#else
   ucred cred{};
   socklen_t len = sizeof cred;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return false;
   return cred.uid == geteuid();
+#endif
 }
 
 }  // namespace cordon
