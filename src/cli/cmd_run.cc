@@ -100,6 +100,7 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   req.network = args.network;
   req.outside_sandbox = args.outside_sandbox;
   req.cwd = ctx.cwd;
+  if (args.background) return cmd_run_background(ctx, args, req);
   api::FaceOptions face;
   // APR-7: on the CLI, --network and --outside-sandbox typed by a person are the approval.
   face.ways_out_typed = true;

@@ -7,6 +7,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/planner.h"
+#include "server/keeper_client.h"
 #include "session/session.h"
 #include "sys/fs_util.h"
 
@@ -104,6 +105,11 @@ int cmd_session(const CliContext& ctx, const SessionArgs& args) {
     return kExitRefused;
   }
   if (args.action == "end") {
+    // Issue 30: the keeper's jobs end first (their trees, their aftercare), then the session.
+    if (auto st = stop_keeper(ctx.folders, args.id); !st.ok()) {
+      print_error(st.error().message);
+      return 1;
+    }
     if (auto st = (*s)->end(); !st.ok()) {
       print_error(st.error().message);
       return 1;

@@ -9,6 +9,10 @@
 
 namespace cordon {
 
+namespace api {
+struct ExecRequest;
+}
+
 struct RunArgs {
   std::string project;
   std::string session;
@@ -19,10 +23,28 @@ struct RunArgs {
   std::string timeout;
   std::string cwd;      // run in this folder instead of the working folder
   bool base64 = false;  // -c's script and --cwd are base64 (what `cordon hook` writes)
+  bool background = false;  // issue 30: a job of the session's keeper; prints its id
   std::optional<std::string> script;
   std::vector<std::string> command;
 };
 int cmd_run(const CliContext& ctx, const RunArgs& args);
+// Issue 30: `cordon run --session S --background`: `req` becomes a job of the session's keeper.
+int cmd_run_background(const CliContext& ctx, const RunArgs& args, const api::ExecRequest& req);
+
+// Issue 30: `cordon job list|output|write|kill|wait` on the jobs of a session's keeper.
+struct JobArgs {
+  std::string action;  // list, output, write, kill, wait
+  std::string session;
+  std::string job;
+  std::optional<std::string> text;  // write: the line to write
+  bool eof = false;                 // write: close the job's input after
+  bool no_newline = false;          // write: TEXT without a newline after it
+  bool follow = false;              // output: until the job ends
+  bool all = false;                 // output: everything still held, not only what is new
+  std::string signal = "KILL";      // kill
+  std::string timeout;              // wait: a duration; empty: until it ends
+};
+int cmd_job(const CliContext& ctx, const JobArgs& args);
 
 int cmd_probe(const CliContext& ctx, bool json);
 

@@ -18,6 +18,7 @@
 #include "launch/linux/tty_stage.h"
 #include "net/linux/net_stage.h"
 #include "server/server_main.h"
+#include "server/session_keeper.h"
 #include "sys/open_files.h"
 
 extern char** environ;
@@ -68,6 +69,9 @@ int main(int argc, char** argv) {
   // A child that stops reading its input (a judge, a command fed through stdin) must not kill
   // cordon: writes fail with EPIPE instead. Children get the default back before exec.
   signal(SIGPIPE, SIG_IGN);
+  // Issue 30: a session's keeper, started detached by `cordon run --background`.
+  if (argc >= 2 && std::strcmp(argv[1], kSessionKeeperWord) == 0)
+    return session_keeper_main(argc, argv);
 
   CLI::App app{
       "cordon: run the commands of an AI coding agent in a sandbox drawn around one "
@@ -87,7 +91,8 @@ int main(int argc, char** argv) {
       "  cordon run -- make test\n"
       "  cordon run -c 'npm ci && npm test'\n"
       "  cordon run --network -- npm install      (the internet, project secrets hidden)\n"
-      "  cordon run --outside-sandbox -- docker ps (unconfined, credentials still stripped)");
+      "  cordon run --outside-sandbox -- docker ps (unconfined, credentials still stripped)\n"
+      "  cordon run --session S --background -- npm run dev   (prints a job id: cordon job)");
   run->add_option("--project", run_args.project,
                   "project root (default: the git top-level of the working folder, else the "
                   "working folder)");
@@ -108,6 +113,9 @@ int main(int argc, char** argv) {
                   "end the whole command after this long (30s, 5m, 1h): exit status 124");
   run->add_option("-c", script, "a shell script to run instead of a command");
   run->add_option("--cwd", run_args.cwd, "run in this folder (absolute) instead of this one");
+  run->add_flag("--background", run_args.background,
+                "start the command as a background job of the --session and print its id; "
+                "`cordon job` reads its output, writes to it, waits for it, ends it");
   run->add_flag("--base64", run_args.base64,
                 "-c and --cwd are base64-encoded (what `cordon hook` writes: no quoting to break)");
   // The command itself never goes through the option parser: everything after the first `--`
@@ -168,6 +176,53 @@ int main(int argc, char** argv) {
       "Resume a session: handle what a killed cordon left, refresh the "  // SES-3
       "tracked set.");                                                    // SES-4
   s_resume->add_option("id", session_args.id, "session id")->required();
+
+  JobArgs job_args;
+  auto* job = app.add_subcommand(
+      "job",
+      "The background jobs of a session (`cordon run --session S --background`).\n"
+      "  cordon job list --session S\n"
+      "  cordon job output --session S 1     (what came since the last read)\n"
+      "  cordon job write --session S 1 'y'  (a line to its input)\n"
+      "  cordon job kill --session S 1\n"
+      "  cordon job wait --session S 1       (exits with the job's exit status)");
+  job->require_subcommand(1);
+  job->footer(
+      "The jobs are held by the session's keeper, a process of cordon's own that ends them at "
+      "`cordon session end S`, or exits by itself after 10 minutes with no job running and no "
+      "`cordon` command talking to it (CORDON_KEEPER_IDLE sets another time); until then an "
+      "ended job's output stays readable.");
+  auto add_job_action = [&](const char* name, const char* what) {
+    auto* sc = job->add_subcommand(name, what);
+    sc->add_option("--session", job_args.session, "the session (default: CORDON_SESSION)");
+    if (std::strcmp(name, "list") != 0)
+      sc->add_option("id", job_args.job, "the job's id, as `cordon run --background` printed it")
+          ->required();
+    return sc;
+  };
+  add_job_action("list", "List the session's jobs: id, state (running, exit N), command.");
+  auto* j_output = add_job_action(
+      "output",
+      "Print what the job wrote since the last `cordon job output` of it (stdout to stdout, "
+      "stderr to stderr).");
+  j_output->add_flag("--follow,-f", job_args.follow,
+                     "keep printing until the job ends, then exit with its exit status");
+  j_output->add_flag("--all", job_args.all, "print all of its output still held, from the start");
+  auto* j_write = add_job_action(
+      "write", "Write to the job's standard input: TEXT and a newline, or cordon's own input.");
+  j_write->add_option("text", job_args.text, "the line to write (default: read standard input)");
+  j_write->add_flag("-n,--no-newline", job_args.no_newline, "write TEXT without a newline");
+  j_write->add_flag("--eof", job_args.eof, "then close the job's input");
+  auto* j_kill = add_job_action(
+      "kill", "End the job: with KILL (the default) its whole process tree, then wait for it.");
+  j_kill->add_option("--signal,-s", job_args.signal,
+                     "send this signal instead (TERM, INT, HUP, ... or a number): to its "
+                     "process group, not waited for");
+  auto* j_wait = add_job_action(
+      "wait",
+      "Wait for the job's end and exit with its exit status (128+N for signal N, 124 when "
+      "--timeout passes first).");
+  j_wait->add_option("--timeout", job_args.timeout, "give up after this long (30s, 5m)");
 
   ServeArgs serve_args;
   auto* serve = app.add_subcommand(
@@ -355,6 +410,10 @@ int main(int argc, char** argv) {
   if (session->parsed()) {
     for (auto* sub : session->get_subcommands()) session_args.action = sub->get_name();
     return cmd_session(ctx, session_args);
+  }
+  if (job->parsed()) {
+    for (auto* sub : job->get_subcommands()) job_args.action = sub->get_name();
+    return cmd_job(ctx, job_args);
   }
   if (review->parsed()) {
     review_args.start = review_start->parsed();

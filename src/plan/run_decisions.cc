@@ -82,6 +82,9 @@ void keep_tracked_since_start(Facts& facts, bool persistent, bool known,
 ExitStatus exit_status(const ExitFacts& f) {
   if (f.timed_out) return {124, 0};
   if (f.canceled) return {130, 2};
+  // bwrap itself killed before it told the command's status (a job ended with KILL): the
+  // signal that ended it, as for any other process.
+  if (f.under_bwrap && !f.bwrap_exit_code && f.signal) return {128 + f.signal, f.signal};
   if (f.under_bwrap) {
     const int code = f.bwrap_exit_code.value_or(f.exit_code);
     return {code, code > 128 && code < 128 + 65 ? code - 128 : 0};

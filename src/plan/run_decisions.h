@@ -71,7 +71,8 @@ struct ExitStatus {
   int signal = 0;  // the signal that ended the command, or 0
 };
 // 124 on time-out, 130 (SIGINT) on cancel; under bwrap its status (128+N for signal N,
-// PROC-5); otherwise 128+N for a signal, else the exit code.
+// PROC-5), or 128+N when bwrap itself died of signal N before giving one; otherwise 128+N for
+// a signal, else the exit code.
 ExitStatus exit_status(const ExitFacts& f);
 
 // RES-4: bwrap reports a command it could not start as "bwrap: execvp NAME: REASON" (on a

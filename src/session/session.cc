@@ -81,6 +81,7 @@ Status Session::find_record(const std::string& project) {
   if (!loaded.ok()) return loaded.error();
   if (loaded->has_value()) {
     record_ = **loaded;
+    record_stamp_ = record_stamp(store_.record_path(record_.id));
     if (!opts_.project.empty() && real_or_lexical(opts_.project) != record_.project)
       return make_error(ErrorKind::kInvalid,
                         fmt::format("session {} belongs to the project {}, not {}. "
@@ -145,7 +146,20 @@ void Session::take_tracked_set() {
 
 Status Session::save_record() {
   if (ephemeral_) return ok_status();
-  return store_.save(record_);
+  refresh_record();
+  Status st = store_.save(record_);
+  record_stamp_ = record_stamp(store_.record_path(record_.id));
+  return st;
+}
+
+void Session::refresh_record() {
+  if (ephemeral_) return;
+  const std::string path = store_.record_path(record_.id);
+  RecordStamp now = record_stamp(path);
+  if (now == record_stamp_) return;  // nobody else saved it since: one stat per command
+  auto disk = store_.load(record_.id);
+  if (disk.ok() && disk->has_value()) merge_record(record_, **disk);
+  record_stamp_ = now;
 }
 
 Session::~Session() {
@@ -270,6 +284,7 @@ ResumeReport Session::sweep_leftovers(bool include_other_ephemeral) {
 
 std::optional<Refusal> Session::current_hold() {
   std::lock_guard<std::mutex> lock(mu_);
+  refresh_record();  // a hold another process of this session recorded holds here too
   // PROC-3: processes an earlier command left that could not be confirmed ended.
   std::vector<HeldProcess> still;
   for (const auto& h : record_.held)

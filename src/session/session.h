@@ -36,6 +36,7 @@
 #include "session/file_tool_writes.h"
 #include "session/leftover_sweep.h"
 #include "session/plant_watch.h"
+#include "session/record_sync.h"
 #include "session/session_network.h"
 #include "session/session_store.h"
 
@@ -150,6 +151,8 @@ class Session {
   Status start_record();
   Status make_folders();
   Status save_record();
+  // Takes in what other processes of this session saved since (record_sync.h); under mu_.
+  void refresh_record();
   void take_tracked_set();  // SES-1, SES-4: the tracked protected files now
   static std::string shell_for_scripts();
   Plan plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const;
@@ -204,6 +207,7 @@ class Session {
   BackendChoice backend_;
   SessionStore store_{Folders{}};
   SessionRecord record_;
+  RecordStamp record_stamp_;  // the record file as this process last read or wrote it
   bool ephemeral_ = true;
   bool created_ = false;
   std::string tmp_, empty_file_, empty_dir_;

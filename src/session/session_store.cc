@@ -119,6 +119,9 @@ std::string SessionStore::leftovers_dir(const std::string& id) const {
 std::string SessionStore::tmp_dir(const std::string& id) const {
   return path_join(folders_.cache, "sandbox-tmp/" + id);
 }
+std::string SessionStore::keeper_dir(const std::string& id) const {
+  return path_join(folders_.state, "keepers/" + id);
+}
 std::string SessionStore::leftover_path(const std::string& id, uint64_t effect) const {
   return path_join(leftovers_dir(id), std::to_string(effect));
 }
@@ -198,6 +201,7 @@ Result<std::vector<SessionRecord>> SessionStore::list() const {
 
 Status SessionStore::remove(const std::string& id) const {
   (void)remove_tree(tmp_dir(id));
+  (void)remove_tree(keeper_dir(id));
   unlink(record_path(id).c_str());
   rmdir(leftovers_dir(id).c_str());  // only when empty: records are never thrown away
   return ok_status();

@@ -39,6 +39,9 @@ class SessionStore {
   std::string record_path(const std::string& id) const;
   std::string leftovers_dir(const std::string& id) const;
   std::string tmp_dir(const std::string& id) const;
+  // Issue 30: the folder of the session's keeper (the process that holds its background jobs
+  // for the CLI): its socket, lock, pid record and log. Removed with the session.
+  std::string keeper_dir(const std::string& id) const;
 
   // nullopt: no such session. An error: the record exists but cannot be read.
   Result<std::optional<SessionRecord>> load(const std::string& id) const;

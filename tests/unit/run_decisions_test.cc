@@ -147,6 +147,10 @@ TEST(RunDecisions, ExitStatusMapping) {  // PROC-5, PROC-4
   f.exit_code = 2;
   EXPECT_EQ(exit_status(f).code, 2);
   EXPECT_EQ(exit_status(f).signal, 0);
+  f.exit_code = -1;  // issue 30: bwrap killed (a job's KILL) before it reported a status
+  f.signal = 9;
+  EXPECT_EQ(exit_status(f).code, 137);
+  EXPECT_EQ(exit_status(f).signal, 9);
   f.timed_out = true;
   EXPECT_EQ(exit_status(f).code, 124);
   f.timed_out = false;
