@@ -104,7 +104,9 @@ class SessionImpl : public Session {
     so.cordon_exe = opts_.cordon_binary.empty() ? host_.exe : opts_.cordon_binary;
     so.approver = approver_.get();  // the exec's questions (APR-1) and NET-10's
     so.ways_out_approved = face_.ways_out_typed;
-    so.session_loopback = opts_.session_loopback;
+    so.session_loopback = opts_.session_loopback || face_.loopback_holder.has_value();
+    so.loopback_holder = face_.loopback_holder;
+    so.on_loopback_made = face_.on_loopback_made;
     auto s = cordon::Session::open(std::move(so));
     trace("api: session opened");
     if (!s.ok()) return normalized(s.error());

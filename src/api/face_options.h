@@ -8,8 +8,11 @@
 //   auto session = api::open_for_face(opts, face);
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "cordon/cordon.h"
 
@@ -26,6 +29,10 @@ struct FaceOptions {
   bool inherit_stdio = false;
   // The refusal's words when Options::asker is null.
   std::string no_asker_note = "nobody can be asked to approve it";
+  // JOB-2: the session's loopback, joined through the holder its keeper keeps (pid, start
+  // time) rather than made; and, in the keeper, told the holder once it is made.
+  std::optional<std::pair<int, long long>> loopback_holder;
+  std::function<void(int pid, long long start)> on_loopback_made;
 };
 
 // Session::open with the face's own switches.

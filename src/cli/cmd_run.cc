@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "api/face_options.h"
+#include "server/keeper_files.h"
 #include "cli/commands.h"
 #include "cli/tty_asker.h"
 #include "cordon/cordon.h"
@@ -112,6 +113,11 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   opts.project = args.project;
   opts.cwd = ctx.cwd;
   opts.session = args.session.empty() ? ctx.env.value("CORDON_SESSION") : args.session;
+  // JOB-2: beside a session keeper's jobs, the command is in their loopback (a dev server a
+  // background job started is reachable); otherwise a loopback of its own.
+  if (!opts.session.empty())
+    if (auto h = loopback_holder(keeper_files(ctx.folders, opts.session)))
+      face.loopback_holder = std::make_pair(h->pid, h->start);
   opts.away = args.away;
   opts.asker = &asker;
   if (args.allow_command) opts.preapproved.push_back(AskKind::kCommand);

@@ -156,6 +156,11 @@ class ProcessRegistration {
   ProcessRegistration(ProcessRegistration&& o) noexcept : pids_(std::move(o.pids_)) {
     o.pids_.clear();
   }
+  // Takes o's pids; ours go with o.
+  ProcessRegistration& operator=(ProcessRegistration&& o) noexcept {
+    pids_.swap(o.pids_);
+    return *this;
+  }
   ~ProcessRegistration();
   void add(int pid);
 

@@ -5,6 +5,8 @@
 //                 starting at once start one
 //   keeper.pid    its pid and start time (as HeldProcess), while it runs and holds the lock of
 //                 this very file, for a later step that joins the namespaces it holds
+//   loopback.pid  the pid and start time of its session loopback's holder (JOB-2), once made:
+//                 a foreground `cordon run --session S` joins the jobs' loopback through it
 //   keeper.log    its standard error
 //   read/<job>    how far `cordon job output` has read each job's output
 #pragma once
@@ -19,7 +21,7 @@
 namespace cordon {
 
 struct KeeperFiles {
-  std::string dir, socket, lock, pid, log, read;
+  std::string dir, socket, lock, pid, loopback, log, read;
 };
 KeeperFiles keeper_files(const Folders& folders, const std::string& session);
 
@@ -30,5 +32,10 @@ Status prepare_keeper_dir(const std::string& dir);
 // The running keeper's pid and start time; nullopt when none runs (no record, or its process
 // has ended: a reused pid does not count).
 std::optional<HeldProcess> running_keeper(const KeeperFiles& files);
+// JOB-2: the holder of the running keeper's session loopback; nullopt when no keeper runs or
+// it has made none.
+std::optional<HeldProcess> loopback_holder(const KeeperFiles& files);
+// Records the holder (the keeper, once its session made the loopback).
+void record_loopback_holder(const KeeperFiles& files, int pid, long long start);
 
 }  // namespace cordon

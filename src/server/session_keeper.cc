@@ -222,6 +222,10 @@ api::Result<std::unique_ptr<api::Session>> open_keeper_session(const KeeperArgs&
   face.ways_out_typed = true;
   face.no_asker_note =
       "a background job cannot ask: run the command in the foreground, where you can answer";
+  // JOB-2: foreground commands of the session join the jobs' loopback through its holder.
+  face.on_loopback_made = [files = keeper_files(host.folders, a.session)](int pid, long long st) {
+    record_loopback_holder(files, pid, st);
+  };
   return api::open_for_face(o, face);
 }
 

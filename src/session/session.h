@@ -69,6 +69,10 @@ struct SessionOptions {
   // JOB-2: the session's commands and jobs share one loopback of their own (the faces that
   // keep a session across commands: serve, mcp, the C++ API). False: one per command.
   bool session_loopback = false;
+  // JOB-2: join the session loopback another cordon of this session holds (its keeper's
+  // holder: pid, start time) instead of making one; told the holder once one is made here.
+  std::optional<std::pair<int, long long>> loopback_holder;
+  std::function<void(int pid, long long start)> on_loopback_made;
 };
 
 class Session {
@@ -144,7 +148,8 @@ class Session {
 
  private:
   explicit Session(SessionOptions opts)
-      : opts_(std::move(opts)), network_(opts_.session_loopback, opts_.cordon_exe) {}
+      : opts_(std::move(opts)), network_(opts_.session_loopback,
+                 {opts_.cordon_exe, opts_.loopback_holder, opts_.on_loopback_made}) {}
   // Opening and the session's record (session.cc).
   Status prepare();
   Status find_record(const std::string& project);

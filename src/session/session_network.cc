@@ -9,13 +9,21 @@ const SessionLoopback* SessionNetwork::loopback() {
   if (!wanted_) return nullptr;
   if (!tried_) {
     tried_ = true;
-    auto lo = SessionLoopback::create(exe_);
+    auto lo = make();
     if (lo.ok())
       loopback_.emplace(std::move(*lo));
     else
       failure_ = lo.error().message;
   }
   return loopback_ ? &*loopback_ : nullptr;
+}
+
+Result<SessionLoopback> SessionNetwork::make() const {
+  if (source_.holder) return SessionLoopback::join_holder(source_.holder->first, source_.holder->second);
+  auto lo = SessionLoopback::create(source_.cordon_exe);
+  if (lo.ok() && source_.on_made)
+    if (auto st = read_proc_stat(lo->holder_pid())) source_.on_made(lo->holder_pid(), st->start);
+  return lo;
 }
 
 std::string SessionNetwork::kind() const {

@@ -9,6 +9,7 @@
 //   SessionNetwork::Port port = net.take_port();   // released when `port` goes
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,9 +24,16 @@ class SessionNetwork {
  public:
   // `wanted`: the face keeps the session alive across commands (serve, mcp, the C++ API). A
   // one-shot `cordon run` keeps a loopback per command.
-  // `cordon_exe`: cordon's program, which makes the namespaces (SessionLoopback::create).
-  SessionNetwork(bool wanted, std::string cordon_exe)
-      : wanted_(wanted), exe_(std::move(cordon_exe)) {}
+  // Where the session's namespaces come from: made by `cordon_exe` (cordon's program,
+  // SessionLoopback::create), or, when `holder` is set, joined through the holder another
+  // cordon of this session keeps (its session keeper's; nothing is made when it is gone).
+  struct Source {
+    std::string cordon_exe;
+    std::optional<std::pair<int, long long>> holder;  // pid, start time
+    // Told the holder's pid and start time once the namespaces are made here.
+    std::function<void(int pid, long long start)> on_made;
+  };
+  SessionNetwork(bool wanted, Source source) : wanted_(wanted), source_(std::move(source)) {}
 
   // The session's namespaces, made at the first call; null when not wanted or when they cannot
   // be made here (why: fallback_reason()). Thread-safe.
@@ -57,8 +65,9 @@ class SessionNetwork {
   Port take_port(bool in_session_loopback);
 
  private:
+  Result<SessionLoopback> make() const;
   const bool wanted_;
-  const std::string exe_;
+  const Source source_;
   mutable std::mutex mu_;
   bool tried_ = false;
   std::optional<SessionLoopback> loopback_;

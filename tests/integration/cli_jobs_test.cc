@@ -59,7 +59,7 @@ bool alive(int pid) {
   return state != "Z";
 }
 
-TEST(CliJobs, OutputComesIncrementallyNothingLostNothingRepeated) {  // issue 30
+TEST(CliJobs, OutputComesIncrementallyNothingLostNothingRepeated) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -83,7 +83,7 @@ TEST(CliJobs, OutputComesIncrementallyNothingLostNothingRepeated) {  // issue 30
   EXPECT_EQ(s.job("output", {id, "--all"}).out, seen);  // all of it is still held
 }
 
-TEST(CliJobs, FollowPrintsUntilTheEndAndExitsWithItsStatus) {  // issue 30
+TEST(CliJobs, FollowPrintsUntilTheEndAndExitsWithItsStatus) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -95,7 +95,7 @@ TEST(CliJobs, FollowPrintsUntilTheEndAndExitsWithItsStatus) {  // issue 30
   EXPECT_NE(r.err.find("two\n"), std::string::npos) << r.err;
 }
 
-TEST(CliJobs, WriteFeedsACatJob) {  // issue 30
+TEST(CliJobs, WriteFeedsACatJob) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -112,7 +112,7 @@ TEST(CliJobs, WriteFeedsACatJob) {  // issue 30
   EXPECT_NE(r.status, 0);
 }
 
-TEST(CliJobs, KillEndsTheWholeTreeWithinASecond) {  // issue 30, PROC-1
+TEST(CliJobs, KillEndsTheWholeTreeWithinASecond) {  // JOB-1, issue 30, PROC-1
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -132,7 +132,7 @@ TEST(CliJobs, KillEndsTheWholeTreeWithinASecond) {  // issue 30, PROC-1
   EXPECT_EQ(s.job("output", {id}).out, "");
 }
 
-TEST(CliJobs, WaitExitsWithTheJobsExitStatus) {  // issue 30, PROC-5
+TEST(CliJobs, WaitExitsWithTheJobsExitStatus) {  // JOB-1, issue 30, PROC-5
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -149,7 +149,7 @@ TEST(CliJobs, WaitExitsWithTheJobsExitStatus) {  // issue 30, PROC-5
   EXPECT_NE(r.out.find("running"), std::string::npos) << r.out;
 }
 
-TEST(CliJobs, ForegroundCommandsRunWhileAJobRuns) {  // issue 30, SES-1
+TEST(CliJobs, ForegroundCommandsRunWhileAJobRuns) {  // JOB-1, issue 30, SES-1
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -162,7 +162,34 @@ TEST(CliJobs, ForegroundCommandsRunWhileAJobRuns) {  // issue 30, SES-1
   EXPECT_LT(std::chrono::steady_clock::now() - t0, seconds(10));
 }
 
-TEST(CliJobs, TwoStartingAtOnceShareOneKeeper) {  // issue 30
+// JOB-2 on the command line: a foreground `cordon run --session S` is in the loopback of the
+// session's background jobs (it reaches a server one of them started); a `cordon run` without
+// the session, and the machine, are not.
+TEST(CliJobs, ForegroundCommandsOfTheSessionReachAJobsServer) {  // JOB-2, issue 30
+  REQUIRE_SANDBOX();
+  World w;
+  JobSession s(w);
+  std::string id = s.start(
+      "exec /usr/bin/python3 -c 'import socket,time; s=socket.socket(); "
+      "s.bind((\"127.0.0.1\", 0)); s.listen(); print(s.getsockname()[1], flush=True); "
+      "c, _ = s.accept(); c.sendall(b\"hello from the job\\n\"); time.sleep(60)'");
+  ASSERT_FALSE(id.empty()) << s.last.err;
+  std::string port;
+  ASSERT_TRUE(eventually([&] {
+    port = s.job("output", {id, "--all"}).out;
+    return !port.empty() && port.back() == '\n';
+  }));
+  port.pop_back();
+  const std::string read = "exec 3<>/dev/tcp/127.0.0.1/" + port + " && head -1 <&3";
+  Proc alone = w.cordon({"run", "--", "/bin/bash", "-c", read});
+  EXPECT_NE(alone.status, 0) << alone.out;
+  EXPECT_FALSE(host_connects(std::stoi(port)));
+  Proc same = w.cordon({"run", "--session", s.id, "--", "/bin/bash", "-c", read});
+  EXPECT_EQ(same.status, 0) << same.err;
+  EXPECT_EQ(same.out, "hello from the job\n");
+}
+
+TEST(CliJobs, TwoStartingAtOnceShareOneKeeper) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -179,7 +206,7 @@ TEST(CliJobs, TwoStartingAtOnceShareOneKeeper) {  // issue 30
   EXPECT_NE(r.out.find("2 "), std::string::npos) << r.out;
 }
 
-TEST(CliJobs, SessionEndEndsTheKeeperAndItsJobs) {  // issue 30, SES-1, PROC-1
+TEST(CliJobs, SessionEndEndsTheKeeperAndItsJobs) {  // JOB-1, issue 30, SES-1, PROC-1
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -198,7 +225,7 @@ TEST(CliJobs, SessionEndEndsTheKeeperAndItsJobs) {  // issue 30, SES-1, PROC-1
   EXPECT_NE(r.err.find("there is no session " + s.id), std::string::npos) << r.err;
 }
 
-TEST(CliJobs, TheKeeperExitsWhenIdle) {  // issue 30
+TEST(CliJobs, TheKeeperExitsWhenIdle) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -218,7 +245,7 @@ TEST(CliJobs, TheKeeperExitsWhenIdle) {  // issue 30
   EXPECT_EQ(s.start("true"), "1") << s.last.err;
 }
 
-TEST(CliJobs, UnknownSessionOrJobIsNamedWithTheFix) {  // issue 30
+TEST(CliJobs, UnknownSessionOrJobIsNamedWithTheFix) {  // JOB-1, issue 30
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -235,7 +262,7 @@ TEST(CliJobs, UnknownSessionOrJobIsNamedWithTheFix) {  // issue 30
   EXPECT_NE(r.err.find("cordon job list --session " + s.id), std::string::npos) << r.err;
 }
 
-TEST(CliJobs, TheKeeperFolderAndSocketAreTheUsersOnly) {  // issue 30, FS-13
+TEST(CliJobs, TheKeeperFolderAndSocketAreTheUsersOnly) {  // JOB-1, issue 30, FS-13
   REQUIRE_SANDBOX();
   World w;
   JobSession s(w);
@@ -265,7 +292,7 @@ std::string record_text(const World& w, const std::string& id) {
   return ss.str();
 }
 
-TEST(CliJobs, TheKeeperKeepsWhatForegroundCommandsRecorded) {  // issue 30, FS-10, SES-1
+TEST(CliJobs, TheKeeperKeepsWhatForegroundCommandsRecorded) {  // JOB-1, issue 30, FS-10, SES-1
   REQUIRE_SANDBOX();
   World w;
   w.write(".vscode/settings.json", "{}\n");

@@ -15,8 +15,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <utility>
 
+#include "process/process_registry.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -98,11 +102,16 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
   Fd up_r, up_w, down_r, down_w;
   if (auto st = make_pipe(up_r, up_w); !st.ok()) return st.error();
   if (auto st = make_pipe(down_r, down_w); !st.ok()) return st.error();
-  pid_t pid = spawn_child(cordon_exe, up_w.fd, down_r.fd);
+  SessionLoopback lo;
+  pid_t pid;
+  {
+    std::shared_lock<std::shared_mutex> lock(spawn_mutex());
+    pid = spawn_child(cordon_exe, up_w.fd, down_r.fd);
+    if (pid > 0) lo.registration_.add(pid);
+  }
   if (pid < 0) return failure("fork", errno);
   up_w.reset();
   down_r.reset();
-  SessionLoopback lo;
   char c = 0;
   int err = EPERM;
   // A program that is not cordon (an embedder whose main does not run api::helper_main) never
@@ -116,10 +125,8 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
     lo.net_ = Fd(::open(fmt::format("/proc/{}/ns/net", pid).c_str(), O_RDONLY | O_CLOEXEC));
     err = errno;
   }
-  down_w.reset();
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  lo.holder_ = pid;
+  lo.release_ = std::move(down_w);
   if (c != 'R') return failure("a user and network namespace", err);
   if (lo.user_.fd < 0 || lo.net_.fd < 0) return failure("open the namespaces", err);
   lo.net_inode_ = inode_of(lo.net_.fd);
@@ -128,6 +135,61 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
   if (lo.net_inode_ == 0 || self.fd < 0 || inode_of(self.fd) == lo.net_inode_)
     return failure("a network namespace of its own", EINVAL);
   return lo;
+}
+
+Result<SessionLoopback> SessionLoopback::join_holder(int pid, long long start) {
+  auto same = [&] {
+    auto st = read_proc_stat(pid);
+    return st && st->start == start;
+  };
+  auto cmdline = read_file(fmt::format("/proc/{}/cmdline", pid), 4096);
+  const std::string word = std::string(kLoopbackChildWord) + '\0';
+  if (!same() || !cmdline.ok() || cmdline->size() < word.size() ||
+      cmdline->compare(cmdline->size() - word.size(), word.size(), word) != 0)
+    return failure("the session's holder is gone", ESRCH);
+  SessionLoopback lo;
+  lo.user_ = Fd(::open(fmt::format("/proc/{}/ns/user", pid).c_str(), O_RDONLY | O_CLOEXEC));
+  lo.net_ = Fd(::open(fmt::format("/proc/{}/ns/net", pid).c_str(), O_RDONLY | O_CLOEXEC));
+  if (lo.user_.fd < 0 || lo.net_.fd < 0) return failure("open the session's namespaces", errno);
+  if (!same()) return failure("the session's holder is gone", ESRCH);  // a reused pid
+  lo.net_inode_ = inode_of(lo.net_.fd);
+  Fd self(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+  if (lo.net_inode_ == 0 || self.fd < 0 || inode_of(self.fd) == lo.net_inode_)
+    return failure("a network namespace of its own", EINVAL);
+  return lo;
+}
+
+SessionLoopback::SessionLoopback(SessionLoopback&& o) noexcept
+    : user_(std::move(o.user_)),
+      net_(std::move(o.net_)),
+      net_inode_(o.net_inode_),
+      holder_(std::exchange(o.holder_, -1)),
+      release_(std::move(o.release_)),
+      registration_(std::move(o.registration_)) {}
+
+SessionLoopback& SessionLoopback::operator=(SessionLoopback&& o) noexcept {
+  if (this != &o) {
+    end_holder();
+    user_ = std::move(o.user_);
+    net_ = std::move(o.net_);
+    net_inode_ = o.net_inode_;
+    holder_ = std::exchange(o.holder_, -1);
+    release_ = std::move(o.release_);
+    registration_ = std::move(o.registration_);
+  }
+  return *this;
+}
+
+SessionLoopback::~SessionLoopback() { end_holder(); }
+
+// The holder reads its input's end and exits; collected here (a moment: it does nothing else).
+void SessionLoopback::end_holder() {
+  release_.reset();
+  if (holder_ <= 0) return;
+  int status = 0;
+  while (waitpid(holder_, &status, 0) < 0 && errno == EINTR) {
+  }
+  holder_ = -1;
 }
 
 std::vector<std::pair<int, int>> SessionLoopback::join() const {

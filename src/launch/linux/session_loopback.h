@@ -36,8 +36,22 @@ class SessionLoopback {
  public:
   // Makes the namespaces with `cordon_exe` (cordon's program; about two milliseconds). Fails
   // where a user namespace cannot be made (the callers then keep a loopback per command), or
-  // where the result would be the caller's own network namespace.
+  // where the result would be the caller's own network namespace. The maker stays, doing
+  // nothing, while this object lives (holder_pid()): another cordon of the user's joins the
+  // session's namespaces through it (join_holder: a foreground `cordon run --session S` beside
+  // the session keeper's jobs). It ends when this object goes or when its maker dies.
   static Result<SessionLoopback> create(const std::string& cordon_exe);
+  // The namespaces of the holder `pid`, which started at `start` (clock ticks since boot, as
+  // /proc/PID/stat says): checked to be a cordon session-loopback holder, still the same
+  // process once its namespaces are open, and not in this process's own network.
+  static Result<SessionLoopback> join_holder(int pid, long long start);
+
+  SessionLoopback() = default;
+  SessionLoopback(SessionLoopback&& o) noexcept;
+  SessionLoopback& operator=(SessionLoopback&& o) noexcept;
+  ~SessionLoopback();
+  // The holder's pid (-1 for namespaces joined through another's holder).
+  int holder_pid() const { return holder_; }
 
   // (descriptor, CLONE_NEWUSER), then (descriptor, CLONE_NEWNET): the order a child joins.
   std::vector<std::pair<int, int>> join() const;
@@ -45,8 +59,12 @@ class SessionLoopback {
   unsigned long net_inode() const { return net_inode_; }
 
  private:
+  void end_holder();
   Fd user_, net_;
   unsigned long net_inode_ = 0;
+  int holder_ = -1;                   // the maker, kept while we live
+  Fd release_;                        // its end of input: closed, the holder exits
+  ProcessRegistration registration_;  // it is ours, not an unconfined command's (NET-4)
 };
 
 }  // namespace cordon
