@@ -4,7 +4,7 @@
 //   keeper.lock   held by a `cordon run --background` while it starts a keeper, so that two
 //                 starting at once start one
 //   keeper.pid    its pid and start time (as HeldProcess), while it runs and holds the lock of
-//                 this very file, for a later step that joins the namespaces it holds
+//                 this very file
 //   loopback.pid  the pid and start time of its session loopback's holder (JOB-2), once made:
 //                 a foreground `cordon run --session S` joins the jobs' loopback through it
 //   keeper.log    its standard error
