@@ -23,17 +23,27 @@ constexpr int kCloexec = MSG_CMSG_CLOEXEC;
 constexpr int kCloexec = 0;
 #endif
 
-}  // namespace
-
-int send_fd(int sock, int fd) {
+// One byte and room for one descriptor: the message both ends use.
+struct OneFdMessage {
   char byte = 'F';
   iovec iov{&byte, 1};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  OneFdMessage() {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  OneFdMessage(const OneFdMessage&) = delete;
+  OneFdMessage& operator=(const OneFdMessage&) = delete;
+};
+
+}  // namespace
+
+int send_fd(int sock, int fd) {
+  OneFdMessage m;
+  msghdr& msg = m.msg;
   cmsghdr* c = CMSG_FIRSTHDR(&msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
@@ -43,14 +53,8 @@ int send_fd(int sock, int fd) {
 }
 
 int receive_fd(int sock, bool nonblocking) {
-  char byte = 0;
-  iovec iov{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  OneFdMessage m;
+  msghdr& msg = m.msg;
   ssize_t n;
   do {
     n = recvmsg(sock, &msg, kCloexec | (nonblocking ? MSG_DONTWAIT : 0));

@@ -12,18 +12,13 @@
 
 #include "render/tty_stage_args.h"
 #include "sys/fd_passing.h"
+#include "sys/stage_failure.h"
 
 namespace cordon {
 
 namespace {
 
-int fail(const char* step) {
-  std::fprintf(stderr,
-               "cordon: the terminal could not be made inside the sandbox (%s: %s); the "
-               "command did not run. Run `cordon probe` to check the sandbox.\n",
-               step, std::strerror(errno));
-  return 125;
-}
+int fail(const char* step) { return stage_failure("the terminal could not be made", step); }
 
 // The slave of `master`: through the master itself where the kernel can (no path to look up),
 // else by its name under the sandbox's /dev/pts.

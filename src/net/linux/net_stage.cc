@@ -11,18 +11,13 @@
 #include <cstring>
 
 #include "sys/fd_passing.h"
+#include "sys/stage_failure.h"
 
 namespace cordon {
 
 namespace {
 
-int fail(const char* step) {
-  std::fprintf(stderr,
-               "cordon: the network proxy could not start inside the sandbox (%s: %s); the "
-               "command did not run. Run `cordon probe` to check the sandbox.\n",
-               step, std::strerror(errno));
-  return 125;
-}
+int fail(const char* step) { return stage_failure("the network proxy could not start", step); }
 
 }  // namespace
 
