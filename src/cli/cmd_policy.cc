@@ -7,9 +7,11 @@
 #include "cli/commands.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/landlock_facts.h"
 #include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
+#include "render/backend_limits.h"
 #include "render/seatbelt_plan.h"
 #include "session/policy_report.h"
 #include "session/session.h"
@@ -89,6 +91,27 @@ void print_loopback(const Session& s) {
               printable(s.loopback_fallback()).c_str());
 }
 
+// LL-1: what the Landlock backend keeps and gives up, and its rules.
+void print_landlock(const Plan& plan) {
+  BackendLimits l = backend_limits(Backend::kLandlock);
+  std::printf("\nthis backend keeps:\n");
+  for (const auto& k : l.keeps) std::printf("  %s\n", k.c_str());
+  std::printf("\nthis backend gives up (bubblewrap has them):\n");
+  for (const auto& g : l.gives_up) std::printf("  %s\n", g.c_str());
+  LandlockRules rules =
+      landlock_rules(read_landlock_input(hidden_paths_of(plan), plan.writable_roots));
+  std::printf("\nLandlock rules (made before each command; paths made later are not covered):\n");
+  for (const auto& g : rules.grants)
+    std::printf("  %-11s %s\n",
+                g.access == LandlockAccess::kList   ? "list only"
+                : g.access == LandlockAccess::kRead ? "read"
+                                                    : "read+write",
+                printable(g.path).c_str());
+  for (const auto& u : rules.unlisted)
+    std::printf("  %-11s %s (could not be listed: nothing below it)\n", "none",
+                printable(u).c_str());
+}
+
 }  // namespace
 
 int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
@@ -142,19 +165,22 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
               p.escape == EscapeMode::kAsk
                   ? "--network and --outside-sandbox, each approved per command"
                   : "none (escape = \"never\")");
+  const bool ll = bc.backend == Backend::kLandlock;
   std::printf("network:      %s\n",
               p.mode != SandboxMode::kOn ? "the machine's own"
-              : sp              ? "closed: none inside each command, loopback too"  // MAC-1
+              : sp || ll        ? "closed: none inside each command, loopback too"  // MAC-1
               : plan.proxy_port ? "only loopback and the hosts in [network] allow, "
                                   "through the proxy"                            // NET-7
                                 : "closed: only loopback inside each command");  // NET-1
-  if (p.mode == SandboxMode::kOn && !sp) print_loopback(**session);
+  if (p.mode == SandboxMode::kOn && !sp && !ll) print_loopback(**session);
+  if (p.mode == SandboxMode::kOn && ll) print_landlock(plan);
   if (plan.refusal) std::printf("REFUSED:      %s\n", plan.refusal->message.c_str());
   if (p.mode == SandboxMode::kOn) {
     std::printf("\nwritable (everything else is read-only):\n");
     for (const auto& w : plan.writable_roots)
       std::printf("  %s%s\n", w.c_str(), w == (*session)->tmp() ? "  (private /tmp)" : "");
-    std::printf("\nhidden (read as empty; resolved before each command):\n");  // FS-5
+    std::printf(ll ? "\nhidden (fail to open; resolved before each command):\n"
+                   : "\nhidden (read as empty; resolved before each command):\n");  // FS-5
     for (const auto& h : plan.hidden) {
       if (h.hidden)
         std::printf("  %-40s %s\n", h.path.c_str(), h.why.c_str());

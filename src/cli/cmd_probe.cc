@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "host/facts_reader.h"
+#include "launch/linux/landlock_probe.h"
 #include "launch/linux/probe.h"
 #include "launch/sandbox_exec_probe.h"
 #include "render/backend_choice.h"
@@ -15,6 +16,7 @@ namespace {
 
 // MAC-5: the probe of the backend in use.
 ProbeReport probe_backend(const CliContext& ctx, const BackendChoice& backend) {
+  if (backend.backend == Backend::kLandlock) return run_landlock_probe();  // LL-1
   if (backend.backend == Backend::kSeatbelt)
     // An explicit probe always checks afresh (and refreshes this boot's cache).
     return run_seatbelt_probe(
@@ -31,7 +33,10 @@ ProbeReport probe_backend(const CliContext& ctx, const BackendChoice& backend) {
 }  // namespace
 
 int cmd_probe(const CliContext& ctx, bool json) {
-  auto backend = choose_backend(ctx.env);
+  // LL-1: the config's backend, when the config can be read (a broken one keeps "auto" here).
+  auto policy = load_policy(ctx);
+  auto backend =
+      choose_backend(ctx.env, kOnMacos, policy.ok() ? policy->backend : BackendSetting::kAuto);
   if (!backend.ok()) {
     print_error(backend.error().message);
     return 1;
@@ -40,7 +45,9 @@ int cmd_probe(const CliContext& ctx, bool json) {
   if (json) {
     nlohmann::json j;
     j["ok"] = r.ok;
-    j["backend"] = backend->backend == Backend::kSeatbelt ? "seatbelt" : "bubblewrap";
+    j["backend"] = backend->backend == Backend::kSeatbelt   ? "seatbelt"
+                   : backend->backend == Backend::kLandlock ? "landlock"
+                                                            : "bubblewrap";
     if (backend->backend == Backend::kSeatbelt) j["sandbox_exec"] = backend->sandbox_exec;
     j["total_ms"] = r.total_ms;
     j["checks"] = nlohmann::json::array();

@@ -35,6 +35,17 @@ const char* to_string(CacheMode m) {
   }
   return "?";
 }
+const char* to_string(BackendSetting b) {
+  switch (b) {
+    case BackendSetting::kAuto:
+      return "auto";
+    case BackendSetting::kBwrap:
+      return "bwrap";
+    case BackendSetting::kLandlock:
+      return "landlock";
+  }
+  return "?";
+}
 const char* to_string(ApprovalMode m) {
   switch (m) {
     case ApprovalMode::kManual:
@@ -164,8 +175,9 @@ class Reader {
   auto var = std::move(var##_r).value()
 
 Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
-  static const std::vector<std::string> known = {
-      "enabled", "mode", "writable", "hide", "env_hide", "env_pass", "escape", "protect", "caches"};
+  static const std::vector<std::string> known = {"enabled",  "mode",     "writable", "hide",
+                                                 "env_hide", "env_pass", "escape",   "protect",
+                                                 "caches",   "backend"};
   std::optional<bool> enabled;
   const toml::node* enabled_node = nullptr;
   std::optional<SandboxMode> mode;
@@ -244,6 +256,18 @@ Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
         p.escape = EscapeMode::kNever;
       else
         return r.err(v, name, fmt::format("\"{}\" is not allowed; use \"ask\" or \"never\"", s));
+    } else if (key == "backend") {  // LL-1
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "auto")
+        p.backend = BackendSetting::kAuto;
+      else if (s == "bwrap")
+        p.backend = BackendSetting::kBwrap;
+      else if (s == "landlock")
+        p.backend = BackendSetting::kLandlock;
+      else
+        return r.err(
+            v, name,
+            fmt::format("\"{}\" is not allowed; use \"auto\", \"bwrap\" or \"landlock\"", s));
     } else if (key == "caches") {  // PKG-4
       CORDON_TRY(s, r.string(v, name));
       if (s == "project")

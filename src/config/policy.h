@@ -14,10 +14,13 @@ enum class EscapeMode { kAsk, kNever };
 // PKG-4: package caches are cordon's per project, the user's own (writable), or read-only.
 enum class CacheMode { kProject, kShared, kOff };
 enum class ApprovalMode { kManual, kApproveAll, kAuto };
+// LL-1: which Linux sandbox runs commands. kAuto keeps bubblewrap for now.
+enum class BackendSetting { kAuto, kBwrap, kLandlock };
 
 const char* to_string(SandboxMode m);
 const char* to_string(EscapeMode m);
 const char* to_string(CacheMode m);
+const char* to_string(BackendSetting b);
 const char* to_string(ApprovalMode m);
 
 // [limits] (PROC-6). Unset means no limit beyond the machine's.
@@ -73,6 +76,7 @@ struct Policy {
   EscapeMode escape = EscapeMode::kAsk;
   std::vector<std::string> protect;  // project-relative; trailing "/" marks a folder (PROT-9)
   CacheMode caches = CacheMode::kProject;  // PKG-4
+  BackendSetting backend = BackendSetting::kAuto;  // LL-1
 
   // [away] timeout (CFG-4); nullopt means "off".
   std::optional<std::chrono::milliseconds> away_timeout = std::chrono::minutes(15);

@@ -239,8 +239,9 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
   plan_hidden(facts, bound, p);
-  // PKG-2: inside cordon's hidden cache folder; Seatbelt has no mounts over a tool's path.
-  plan_project_caches(policy, facts, p, backend != Backend::kSeatbelt);
+  // PKG-2: inside cordon's hidden cache folder; Seatbelt and Landlock have no mounts over a
+  // tool's path.
+  plan_project_caches(policy, facts, p, backend == Backend::kBwrap);
   plan_wsl(facts, p);
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
@@ -442,8 +443,9 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   p.seccomp = std::move(part.seccomp);
   p.proxy_port = part.proxy_port;
   p.session_loopback = part.session_loopback;
-  // MAC-1: Seatbelt cannot put a folder at /tmp; TMPDIR names the private one where it is.
-  if (opt.backend == Backend::kSeatbelt) p.env.set("TMPDIR", facts.session_tmp);
+  // MAC-1, LL-1: without a mount namespace nothing can be put at /tmp; TMPDIR names the
+  // private folder where it is.
+  if (opt.backend != Backend::kBwrap) p.env.set("TMPDIR", facts.session_tmp);
 }
 
 // MODE-1: a sandboxed command.

@@ -10,7 +10,8 @@ namespace cordon {
 
 // Which sandbox the plan is for: bubblewrap's mount list on Linux, or a Seatbelt profile on
 // macOS (MAC-1), which make_seatbelt_plan() writes from the same plan.
-enum class Backend { kBwrap, kSeatbelt };
+// LL-1: Landlock + seccomp, for machines where bubblewrap cannot make namespaces.
+enum class Backend { kBwrap, kSeatbelt, kLandlock };
 
 struct ProcessPart;
 

@@ -60,6 +60,16 @@ void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
   }
 }
 
+void add_udp_refusal(std::vector<SeccompRule>& r) {
+  for (uint64_t family : {kAfInet, kAfInet6})
+    for (uint64_t type : {2ULL, 3ULL})  // SOCK_DGRAM, SOCK_RAW
+      r.push_back(SeccompRule{
+          "socket",
+          EPERM,
+          {{0, SeccompOp::kMaskedEq, kLow32, family}, {1, SeccompOp::kMaskedEq, 0xf, type}},
+          "no UDP or raw sockets"});
+}
+
 std::vector<SeccompRule> default_seccomp_rules() {
   std::vector<SeccompRule> r;
   auto deny = [&](const char* name, const char* why) {

@@ -22,4 +22,8 @@ const std::vector<uint64_t>& allowed_socket_families();
 // Appends the refusals that make socket() an allowlist of those families.
 void add_socket_family_allowlist(std::vector<SeccompRule>& rules);
 
+// LL-1: datagram and raw sockets of IPv4 and IPv6 refused (Landlock's network rules cover TCP
+// only). The type is compared without SOCK_NONBLOCK and SOCK_CLOEXEC.
+void add_udp_refusal(std::vector<SeccompRule>& rules);
+
 }  // namespace cordon

@@ -68,6 +68,8 @@ ChildPlan::ChildPlan(const ProcessSpec& spec, const StdPipes& pipes)
   exec.ncgroup = spec.cgroup_procs_fds.size();
   exec.namespaces = spec.join_namespaces.data();
   exec.nnamespaces = spec.join_namespaces.size();
+  exec.confine = spec.confine;
+  exec.confine_arg = spec.confine_arg;
   exec.argv = argv_.data();
   exec.envp = envp_.data();
 }
@@ -117,6 +119,8 @@ int child_exec(const ChildExec& a) {
     if (setrlimit(a.lims[i].resource, &r) < 0) return kChildLimits;
   }
   if (a.cwd && chdir(a.cwd) < 0) return kChildFolder;
+  // LL-1: confined last, once nothing of the set-up needs what it takes away.
+  if (a.confine && a.confine(a.confine_arg) != 0) return kChildConfine;
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -131,10 +135,11 @@ Error child_exec_failure(int step, int err, const std::string& path) {
                                 "passing descriptors",
                                 "setting limits",
                                 "changing folder",
-                                "starting"};
+                                "starting",
+                                "confining"};
   return make_error(
-      ErrorKind::kExec,
-      fmt::format("{} {} failed: {}", steps[std::clamp(step, 0, 6)], path, std::strerror(err)),
+      step == kChildConfine ? ErrorKind::kUnavailable : ErrorKind::kExec,
+      fmt::format("{} {} failed: {}", steps[std::clamp(step, 0, 7)], path, std::strerror(err)),
       path, err);
 }
 

@@ -48,6 +48,8 @@ struct ChildExec {
   size_t ncgroup = 0;
   const std::pair<int, int>* namespaces = nullptr;  // ProcessSpec::join_namespaces
   size_t nnamespaces = 0;
+  int (*confine)(const void*) = nullptr;  // ProcessSpec::confine
+  const void* confine_arg = nullptr;
   char** argv = nullptr;
   char** envp = nullptr;
   // Closes the parent's descriptors >= 10 in the child (Linux: close_range; POSIX: the list
@@ -60,7 +62,16 @@ struct ChildExec {
 };
 
 // The steps child_exec reports: what it was doing when it failed.
-enum ChildStep { kChildCgroup, kChildNamespace, kChildStreams, kChildPass, kChildLimits, kChildFolder, kChildExec };
+enum ChildStep {
+  kChildCgroup,
+  kChildNamespace,
+  kChildStreams,
+  kChildPass,
+  kChildLimits,
+  kChildFolder,
+  kChildExec,
+  kChildConfine
+};
 
 // The child's ends of its standard streams and ours, as `spec` asks: /dev/null or a pipe for
 // input, a pipe for each captured or forwarded output; none where it inherits ours.

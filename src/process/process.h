@@ -51,6 +51,11 @@ struct ProcessSpec {
   // CLONE_NEW* type). The session's loopback (JOB-2): its user namespace, then its network
   // namespace. A join that fails ends the child before exec. Linux only.
   std::vector<std::pair<int, int>> join_namespaces;
+  // LL-1: the child's last step before it execs (after its folder): confines it (Landlock,
+  // seccomp). Runs in the child, so async-signal-safe calls only; returns 0, or -1
+  // with errno set (the child then ends before exec). Null for none.
+  int (*confine)(const void* arg) = nullptr;
+  const void* confine_arg = nullptr;
   InputMode in = InputMode::kNull;
   std::string in_data;
   OutputMode out = OutputMode::kInherit, err = OutputMode::kInherit;

@@ -4,10 +4,28 @@
 
 namespace cordon {
 
-Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos) {
+namespace {
+
+// LL-1: the config's choice, where CORDON_BACKEND names none.
+Status apply_setting(BackendSetting setting, bool on_macos, BackendChoice& c) {
+  if (setting != BackendSetting::kLandlock) return ok_status();
+  if (on_macos)
+    return make_error(ErrorKind::kConfig,
+                      "[sandbox] backend = \"landlock\": Landlock needs Linux; on macOS the "
+                      "sandbox is Seatbelt. Fix: remove the key or set it to \"auto\".");
+  c.backend = Backend::kLandlock;
+  c.configured = true;
+  return ok_status();
+}
+
+}  // namespace
+
+Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos, BackendSetting setting) {
   BackendChoice c;
   c.backend = on_macos ? Backend::kSeatbelt : Backend::kBwrap;
   const std::string named = env.get("CORDON_BACKEND").value_or("");
+  if (named.empty())
+    if (auto st = apply_setting(setting, on_macos, c); !st.ok()) return st.error();
   if (named == "seatbelt") {
     c.backend = Backend::kSeatbelt;
     c.forced = true;
@@ -43,6 +61,8 @@ Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos) {
 
 std::string backend_title(const BackendChoice& c) {
   if (c.backend == Backend::kBwrap) return "bubblewrap (Linux)";
+  if (c.backend == Backend::kLandlock)
+    return "Landlock + seccomp (Linux, set by [sandbox] backend = \"landlock\")";
   std::string t = "Seatbelt (sandbox-exec)";
   if (c.forced && !kOnMacos) t += ", forced by CORDON_BACKEND";
   if (c.stand_in) t += ", with a stand-in for tests: " + c.sandbox_exec + " (CORDON_SANDBOX_EXEC)";

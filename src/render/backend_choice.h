@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "config/policy.h"
 #include "core/env.h"
 #include "core/result.h"
 #include "plan/planner.h"
@@ -30,15 +31,21 @@ inline constexpr const char* kSandboxExec = "/usr/bin/sandbox-exec";
 struct BackendChoice {
   Backend backend = Backend::kBwrap;
   bool forced = false;            // CORDON_BACKEND named it
+  bool configured = false;        // `[sandbox] backend` named it (LL-1)
   std::string sandbox_exec;       // Seatbelt: the program run as sandbox-exec
   bool stand_in = false;          // sandbox_exec is CORDON_SANDBOX_EXEC's stand-in (tests)
   bool stand_in_ignored = false;  // CORDON_SANDBOX_EXEC is set but Seatbelt was not forced
 };
 
-// `on_macos` is the system cordon was built for (a parameter so tests can pretend).
-Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos = kOnMacos);
+// `on_macos` is the system cordon was built for (a parameter so tests can pretend);
+// `setting` the config's `[sandbox] backend` (LL-1): "landlock" picks the Landlock + seccomp
+// backend on Linux; "auto" and "bwrap" keep bubblewrap (auto does not pick Landlock yet).
+// CORDON_BACKEND, when set, wins over the setting.
+Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos = kOnMacos,
+                                     BackendSetting setting = BackendSetting::kAuto);
 
-// "Seatbelt (sandbox-exec)" or "bubblewrap (Linux)", for `cordon policy` and `cordon probe`.
+// "Seatbelt (sandbox-exec)", "bubblewrap (Linux)" or "Landlock + seccomp (Linux)", for `cordon
+// policy` and `cordon probe`.
 std::string backend_title(const BackendChoice& c);
 
 }  // namespace cordon

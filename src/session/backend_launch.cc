@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "launch/linux/landlock_launcher.h"
 #include "launch/seatbelt_launcher.h"
 
 namespace cordon {
@@ -12,6 +13,10 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
   if (what.plan.runner != Runner::kSandbox) return launch_unconfined(what.plan, io, on_started);
   if (backend.backend == Backend::kSeatbelt)
     return launch_seatbelt(what.plan, what.profile, backend.sandbox_exec, io, on_started);
+  if (backend.backend == Backend::kLandlock) {  // LL-1
+    if (!what.landlock) return make_error(ErrorKind::kInvalid, "the Landlock rules are missing");
+    return launch_landlock(what.plan, *what.landlock, io, on_started);
+  }
   return launch_sandbox(what.plan, what.bwrap, what.cache_dir, io, on_started);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "launch/linux/launcher.h"
+#include "plan/landlock_rules.h"
 #include "plan/plan.h"
 #include "render/backend_choice.h"
 
@@ -18,6 +19,7 @@ struct PlannedLaunch {
   const std::string& profile;  // Seatbelt's (MAC-1)
   std::string bwrap;           // bwrap's path
   std::string cache_dir;       // bwrap's filter cache
+  const LandlockRules* landlock = nullptr;  // LL-1: the Landlock backend's rules
 };
 
 Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const PlannedLaunch& what,

@@ -6,6 +6,7 @@
 #include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
+#include "render/backend_limits.h"
 #include "session/session.h"
 
 namespace cordon {
@@ -82,7 +83,15 @@ Plan printable_plan(Plan plan) {
 nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt) {
   const BackendChoice& b = session.backend();
   nlohmann::json j;
-  j["name"] = b.backend == Backend::kSeatbelt ? "seatbelt" : "bubblewrap";
+  j["name"] = b.backend == Backend::kSeatbelt   ? "seatbelt"
+              : b.backend == Backend::kLandlock ? "landlock"
+                                                : "bubblewrap";
+  j["configured"] = b.configured;         // [sandbox] backend
+  if (b.backend == Backend::kLandlock) {  // LL-1
+    BackendLimits l = backend_limits(b.backend);
+    j["keeps"] = l.keeps;
+    j["gives_up"] = l.gives_up;
+  }
   j["forced"] = b.forced;  // CORDON_BACKEND
   if (b.backend == Backend::kSeatbelt) {
     j["sandbox_exec"] = b.sandbox_exec;
@@ -104,18 +113,23 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   nlohmann::json j;
   j["mode"] = to_string(p.mode);
   const bool sb = session.backend().backend == Backend::kSeatbelt;
-  j["backend"] = p.mode != SandboxMode::kOn ? "none" : sb ? "seatbelt" : "bubblewrap";
+  const bool ll = session.backend().backend == Backend::kLandlock;
+  j["backend"] = p.mode != SandboxMode::kOn ? "none"
+                 : sb                       ? "seatbelt"
+                 : ll                       ? "landlock"
+                                            : "bubblewrap";
   j["backend_detail"] = backend_json(session, seatbelt);
   j["config_file"] = p.source_file;
   j["project"] = printable(session.project());
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
   j["network"] = p.mode != SandboxMode::kOn ? "host"
-                 : sb                       ? "none"
+                 : sb || ll                 ? "none"
                  : plan.proxy_port          ? "loopback and the allowlist proxy"
                                             : "loopback only";  // MAC-1, NET-7
   j["network_allowlist"] = allowlist_json(p, plan);    // NET-11
-  j["loopback"] = p.mode == SandboxMode::kOn && !sb ? loopback_json(session) : nlohmann::json();
+  j["loopback"] =
+      p.mode == SandboxMode::kOn && !sb && !ll ? loopback_json(session) : nlohmann::json();
   j["writable"] = plan.writable_roots;
   j["hidden"] = nlohmann::json::array();
   for (const auto& h : plan.hidden) {

@@ -12,16 +12,18 @@
 #include <cstring>
 #include <ctime>
 
-#include "launch/linux/tty_link.h"
-#include "net/linux/command_proxy.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "core/version.h"
 #include "host/dir_index.h"
 #include "host/facts_reader.h"
+#include "host/landlock_facts.h"
+#include "launch/linux/tty_link.h"
+#include "net/linux/command_proxy.h"
 #include "plan/aftercare_rules.h"
 #include "plan/planner.h"
 #include "plan/run_decisions.h"
+#include "render/backend_limits.h"
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
 #include "session/command_outcome.h"
@@ -52,6 +54,7 @@ struct Session::Planned {
   Facts facts;
   Plan plan;
   std::string profile;          // Seatbelt: the profile sandbox-exec is given (MAC-1)
+  LandlockRules landlock;       // LL-1: the Landlock backend's rules
   std::optional<Refusal> hold;  // SES-3: left by leftover records swept
 };
 
@@ -88,6 +91,11 @@ struct Session::Command {
 };
 
 namespace {
+
+// LL-1: the plan's hidden paths and writable roots, with the listings read now.
+LandlockRules landlock_rules_of(const Plan& plan) {
+  return landlock_rules(read_landlock_input(hidden_paths_of(plan), plan.writable_roots));
+}
 
 // The command as a person reads it, for NET-10's questions.
 std::string command_line(const Request& req) {
@@ -305,6 +313,10 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
   } else {
     p.plan = plan_with(req, p.facts, early.part ? &*early.part : nullptr);
   }
+  if (backend_.backend == Backend::kLandlock && p.plan.runner == Runner::kSandbox) {
+    p.landlock = landlock_rules_of(p.plan);  // LL-1
+    p.plan.notices.push_back(backend_notice(Backend::kLandlock));
+  }
   trace("run: planned");
   return p;
 }
@@ -412,8 +424,9 @@ Result<ProcessOutcome> Session::launch(Command& c, const Planned& p, const Launc
     record_started(record.record, pid, process_start_time(pid));
     (void)store_.write_leftover(record.record);
   };
-  return launch_planned(backend_, {p.plan, p.profile, p.facts.machine.bwrap, opts_.folders.cache},
-                        io, started);
+  return launch_planned(
+      backend_, {p.plan, p.profile, p.facts.machine.bwrap, opts_.folders.cache, &p.landlock}, io,
+      started);
 }
 
 CommandResult Session::launch_error(Command& c, const Error& e) {

@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <ctime>
 
-#include "launch/seatbelt_launcher.h"
-#include "launch/sandbox_exec_probe.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
+#include "launch/linux/landlock_probe.h"
+#include "launch/sandbox_exec_probe.h"
+#include "launch/seatbelt_launcher.h"
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "plan/run_decisions.h"
@@ -50,7 +51,8 @@ Result<std::unique_ptr<Session>> Session::open(SessionOptions opts) {
 Status Session::prepare() {
   store_ = SessionStore(opts_.folders);
   if (auto st = refuse_nul_paths(opts_); !st.ok()) return st;
-  auto backend = choose_backend(opts_.env);  // MAC-5: the one place the backend is chosen
+  // MAC-5: the one place the backend is chosen; LL-1: the config's `[sandbox] backend`.
+  auto backend = choose_backend(opts_.env, kOnMacos, opts_.policy.backend);
   if (!backend.ok()) return backend.error();
   backend_ = *backend;
   connections_ = std::make_shared<ConnectionBudget>(
@@ -240,6 +242,7 @@ Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPar
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.process = part;
+  if (backend_.backend == Backend::kLandlock) po.backend = Backend::kLandlock;  // LL-1
   return make_plan(opts_.policy, facts, req, po);
 }
 
@@ -247,6 +250,7 @@ const ProbeReport& Session::probe() {
   std::lock_guard<std::mutex> lock(probe_mu_);
   if (!probe_ && backend_.backend == Backend::kSeatbelt)
     probe_ = run_seatbelt_probe(backend_.sandbox_exec, opts_.env);
+  if (!probe_ && backend_.backend == Backend::kLandlock) probe_ = run_landlock_probe();  // LL-1
   if (!probe_) {
     ProbeInput in;
     in.env = opts_.env;

@@ -37,6 +37,22 @@ TEST(BackendChoice, SeatbeltCanBeForcedAnywhere) {  // MAC-5
   EXPECT_EQ(backend_title(*c).find("forced by CORDON_BACKEND") != std::string::npos, !kOnMacos);
 }
 
+TEST(BackendChoice, LandlockOnlyWhenConfigured) {  // LL-1
+  auto auto_ = choose_backend(env_of({}), false, BackendSetting::kAuto);
+  ASSERT_TRUE(auto_.ok());
+  EXPECT_EQ(auto_->backend, Backend::kBwrap);  // auto does not pick Landlock yet
+  auto ll = choose_backend(env_of({}), false, BackendSetting::kLandlock);
+  ASSERT_TRUE(ll.ok());
+  EXPECT_EQ(ll->backend, Backend::kLandlock);
+  EXPECT_TRUE(ll->configured);
+  EXPECT_NE(backend_title(*ll).find("Landlock"), std::string::npos);
+  EXPECT_FALSE(choose_backend(env_of({}), true, BackendSetting::kLandlock).ok());
+  auto named =
+      choose_backend(env_of({{"CORDON_BACKEND", "bwrap"}}), false, BackendSetting::kLandlock);
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->backend, Backend::kBwrap);
+}
+
 TEST(BackendChoice, StandInOnlyWithSeatbeltForced) {  // MAC-5
   auto forced = choose_backend(
       env_of({{"CORDON_BACKEND", "seatbelt"}, {"CORDON_SANDBOX_EXEC", "/t/fake-sandbox-exec"}}),

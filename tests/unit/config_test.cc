@@ -153,6 +153,15 @@ TEST(Config, EscapeValues) {  // CFG-3
   EXPECT_NE(error_of("[sandbox]\nescape = \"sometimes\"\n").find("escape"), std::string::npos);
 }
 
+TEST(Config, BackendValues) {  // LL-1
+  EXPECT_EQ(parse("")->backend, BackendSetting::kAuto);
+  EXPECT_EQ(parse("[sandbox]\nbackend = \"bwrap\"\n")->backend, BackendSetting::kBwrap);
+  EXPECT_EQ(parse("[sandbox]\nbackend = \"landlock\"\n")->backend, BackendSetting::kLandlock);
+  EXPECT_EQ(parse("[sandbox]\nbackend = \"auto\"\n")->backend, BackendSetting::kAuto);
+  EXPECT_NE(error_of("[sandbox]\nbackend = \"chroot\"\n").find("backend"), std::string::npos);
+  EXPECT_NE(error_of("[sandbox]\nbackend = 1\n").find("backend"), std::string::npos);
+}
+
 TEST(Config, ProtectEntriesAreProjectRelative) {  // PROT-9
   EXPECT_NE(error_of("[sandbox]\nprotect = [\"/etc/x\"]\n").find("relative to the project"),
             std::string::npos);

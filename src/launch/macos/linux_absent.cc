@@ -1,14 +1,17 @@
 // A macOS build has no bubblewrap backend, no cgroups and no Linux probe: this file stands in
-// for src/launch/linux/{launcher,probe,cgroup,bwrap_info,tty_link,tty_stage,session_loopback}.cc there, so the code
-// above the backend links unchanged (net_absent.cc does the same for NET-7's stage). The backend is
-// chosen in one place (backend_choice.h): on macOS it is Seatbelt, so none of these is reached; if
-// one is, it says why it cannot run.
+// for
+// src/launch/linux/{launcher,landlock_launcher,landlock_probe,probe,cgroup,bwrap_info,tty_link,tty_stage,session_loopback}.cc
+// there, so the code above the backend links unchanged (net_absent.cc does the same for NET-7's
+// stage). The backend is chosen in one place (backend_choice.h): on macOS it is Seatbelt, so none
+// of these is reached; if one is, it says why it cannot run.
 #include <fmt/format.h>
 
 #include <cstdio>
 
 #include "launch/linux/bwrap_info.h"
 #include "launch/linux/cgroup.h"
+#include "launch/linux/landlock_launcher.h"
+#include "launch/linux/landlock_probe.h"
 #include "launch/linux/launcher.h"
 #include "launch/linux/probe.h"
 #include "launch/linux/session_loopback.h"
@@ -42,6 +45,19 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
                                              const std::string&, const std::string&,
                                              const LaunchIo&) {
   return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
+
+// LL-1: Landlock is Linux's; the backend choice refuses it on macOS before these are reached.
+Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const LaunchIo&,
+                                       const std::function<void(pid_t)>&) {
+  return make_error(ErrorKind::kUnavailable,
+                    "Landlock is Linux's; this cordon was built for macOS");
+}
+ProbeReport run_landlock_probe() {
+  ProbeReport r;
+  r.cause = "Landlock is Linux's; this cordon was built for macOS";
+  r.fix = "remove [sandbox] backend = \"landlock\"";
+  return r;
 }
 
 // JOB-3: the terminal stage runs inside a bwrap sandbox only.

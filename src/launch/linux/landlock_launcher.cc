@@ -1,0 +1,119 @@
+#include "launch/linux/landlock_launcher.h"
+
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <thread>
+
+#include "launch/linux/cgroup.h"
+#include "launch/linux/landlock_ruleset.h"
+#include "plan/plan_check.h"
+#include "plan/seccomp_rules.h"
+#include "render/linux/seccomp_bpf.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+constexpr int kRulesetChildFd = 9;  // where the child finds the ruleset
+
+// What the child reads: prepared before it starts, kept alive until it has exec'd.
+struct Confinement {
+  sock_fprog prog{};
+};
+
+// PROC-7: no capabilities, even for root (bwrap's user namespace does this for the other
+// backend). Errors are ignored where there is nothing to drop.
+void drop_capabilities() {
+  for (int cap = 0; cap < 64; ++cap) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  syscall(SYS_capset, &hdr, data);
+}
+
+// In the child: async-signal-safe calls only.
+int confine_child(const void* arg) {
+  const auto* c = static_cast<const Confinement*>(arg);
+  if (landlock_restrict(kRulesetChildFd) != 0) return -1;
+  drop_capabilities();
+  if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &c->prog) != 0) return -1;
+  return 0;
+}
+
+// NET-2 and what Landlock cannot say: no UDP (Landlock rules cover TCP only), unless the
+// command shares the machine's network (NET-3).
+std::vector<SeccompRule> filter_rules(const Plan& plan) {
+  std::vector<SeccompRule> rules = plan.seccomp;
+  if (!plan.share_network) add_udp_refusal(rules);
+  return rules;
+}
+
+// PROC-3: what the command left (orphans that came back to cordon, or marked processes) is
+// killed, a few rounds, since killing a parent hands its children to us.
+void end_leftovers(ProcessOutcome& o, const std::string& marker) {
+  for (int round = 0; round < 20 && !o.escaped.empty(); ++round) {
+    for (int pid : o.escaped) ::kill(pid, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int pid : o.escaped) {
+      int status;
+      waitpid(pid, &status, WNOHANG);
+    }
+    o.escaped = find_marked_processes(marker, {});
+  }
+  o.not_ended.insert(o.not_ended.end(), o.escaped.begin(), o.escaped.end());
+  o.escaped.clear();
+}
+
+}  // namespace
+
+Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& rules,
+                                       const LaunchIo& io,
+                                       const std::function<void(pid_t)>& on_started) {
+  if (auto r = check_plan(plan)) return make_error(ErrorKind::kInvalid, r->message);
+  FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
+  if (found.path.empty())
+    return make_error(ErrorKind::kExec, plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
+  LandlockNet net;
+  net.restrict = !plan.share_network;
+  if (plan.proxy_port) net.tcp_ports.push_back(*plan.proxy_port);
+  auto ruleset = make_landlock_ruleset(rules, net);
+  if (!ruleset.ok()) return ruleset.error();
+  auto bpf = compile_seccomp(filter_rules(plan));
+  if (!bpf.ok()) return bpf.error();
+  Confinement conf;
+  conf.prog.len = static_cast<unsigned short>(bpf->size() / sizeof(sock_filter));
+  conf.prog.filter = reinterpret_cast<sock_filter*>(bpf->data());
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);  // PROC-3: orphans come back to cordon
+
+  ProcessSpec spec;
+  spec.path = found.path;
+  spec.argv = plan.argv;
+  spec.env = plan.env;  // ENV-1: the plan's, already stripped
+  spec.cwd = plan.cwd;
+  spec.pass_fds = {{ruleset->fd, kRulesetChildFd}};
+  spec.confine = confine_child;
+  spec.confine_arg = &conf;
+  spec.new_process_group = true;
+  spec.end_group_on_exit = true;  // PROC-1's stand-in: the group ends with the command
+  spec.marker = "CORDON_RUN=" + random_hex16();
+  spec.env.set("CORDON_RUN", spec.marker.substr(11));
+  spec.limits = plan.limits;
+  apply_io(spec, io);
+  spec.timeout = plan.timeout;
+  CgroupScope cg(plan.limits, random_hex16());
+  spec.cgroup_procs_fds = cg.join.procs_fds;
+  auto outcome = run_process(spec, on_started);
+  if (outcome.ok()) end_leftovers(*outcome, spec.marker);
+  return outcome;
+}
+
+}  // namespace cordon

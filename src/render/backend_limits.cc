@@ -1,0 +1,39 @@
+#include "render/backend_limits.h"
+
+namespace cordon {
+
+BackendLimits backend_limits(Backend b) {
+  if (b != Backend::kLandlock) return {};
+  BackendLimits l;
+  l.keeps = {
+      "writes only in the project, the session's temp folder (TMPDIR) and the writable paths",
+      "hidden paths unreadable (they fail to open)",
+      "no TCP connections or listening ports, no UDP",
+      "no Unix sockets, io_uring, ptrace, new namespaces (seccomp, as with bubblewrap)",
+      "no capabilities, no_new_privs",
+      "the stripped environment",
+      "the command's processes ended with it",
+  };
+  l.gives_up = {
+      "a private process view: the command sees the machine's processes",
+      "hidden paths read as empty: they fail to open instead, and the names in a hidden folder "
+      "can be listed",
+      "a private /tmp: /tmp is the machine's, read-only; TMPDIR points to the session's folder",
+      "per-command loopback isolation: the machine's loopback is shared (and closed to TCP)",
+      "protection of paths created after the rules were made (aftercare still checks them)",
+      "read-only protected files and git's auto-run files inside the project (aftercare moves "
+      "planted ones aside)",
+      "the allowlist proxy (no network at all instead)",
+  };
+  return l;
+}
+
+std::string backend_notice(Backend b) {
+  if (b != Backend::kLandlock) return "";
+  return "the sandbox is Landlock + seccomp ([sandbox] backend = \"landlock\"): it gives up a "
+         "private process view, a private /tmp (TMPDIR is the session's folder), per-command "
+         "loopback, hidden-reads-as-empty (hidden files fail to open) and protection of paths "
+         "made later; `cordon policy` lists what it keeps.";
+}
+
+}  // namespace cordon

@@ -1,0 +1,163 @@
+// The Landlock + seccomp backend (LL-1), forced by `[sandbox] backend = "landlock"`: what it
+// keeps of FS, NET and PROC without namespaces.
+#include <linux/landlock.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "harness.h"
+
+namespace cordon::it {
+namespace {
+
+bool landlock_serves() {
+  long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return abi >= 4;
+}
+
+#define REQUIRE_LANDLOCK()                                                             \
+  do {                                                                                 \
+    if (!landlock_serves()) {                                                          \
+      const char* must = std::getenv("CORDON_MUST_WORK");                              \
+      if (must && std::string(must) == "1") FAIL() << "Landlock ABI 4 is unavailable"; \
+      GTEST_SKIP() << "Landlock ABI 4 is unavailable";                                 \
+    }                                                                                  \
+  } while (0)
+
+// A world whose config picks the Landlock backend.
+struct LandlockWorld : World {
+  LandlockWorld() { config("[sandbox]\nbackend = \"landlock\"\n"); }
+};
+
+bool host_has_process(const std::string& pattern) {
+  return run_program({"/usr/bin/pgrep", "-f", pattern}, {{"PATH", "/usr/bin:/bin"}}, "/").status ==
+         0;
+}
+
+TEST(LandlockBackend, WriteOutsideTheProjectFailsAndLeavesTheFile) {  // LL-1, FS-2
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/outside.txt", "original\n");
+  Proc r = w.sh("echo changed > \"$HOME/outside.txt\"");
+  EXPECT_NE(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(w.read(w.home() + "/outside.txt"), "original\n");
+  r = w.sh("touch \"$HOME/new-file\"");
+  EXPECT_NE(r.status, 0);
+  EXPECT_FALSE(w.exists(w.home() + "/new-file"));
+}
+
+TEST(LandlockBackend, WritesInTheProjectWork) {  // LL-1, FS-2
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  Proc r = w.sh(
+      "echo made > made.txt && mkdir -p d/e && mv made.txt d/e/moved.txt && "
+      "echo gone > x && rm x && cat d/e/moved.txt");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "made\n");
+  EXPECT_EQ(w.read("d/e/moved.txt"), "made\n");
+}
+
+TEST(LandlockBackend, HiddenKeyFailsToOpen) {  // LL-1, FS-4
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/.ssh/id_rsa", "SECRET-KEY\n", 0600);
+  w.write(w.home() + "/visible.txt", "seen\n");
+  Proc r = w.sh("cat \"$HOME/.ssh/id_rsa\"");
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out.find("SECRET-KEY"), std::string::npos);
+  // Its siblings stay readable.
+  r = w.sh("cat \"$HOME/visible.txt\" && cat README.md");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "seen\nhello\n");
+}
+
+TEST(LandlockBackend, TmpdirIsTheSessionsOwnAndWritable) {  // LL-1, FS-3
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  Proc a = w.sh("echo in-tmp > \"$TMPDIR/f\" && cat \"$TMPDIR/f\" && echo \"$TMPDIR\"");
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out.rfind("in-tmp\n", 0), 0u) << a.out;
+  const std::string tmpdir = a.out.substr(7, a.out.size() - 8);
+  EXPECT_NE(tmpdir, "/tmp");
+  // Another session gets another folder and cannot write in this one's, nor in /tmp.
+  Proc b = w.sh("echo \"$TMPDIR\"; echo x > /tmp/cordon-ll-" + std::to_string(getpid()) +
+                " && echo wrote-tmp");
+  EXPECT_EQ(b.out.find("wrote-tmp"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.substr(0, b.out.find('\n')), tmpdir);
+}
+
+TEST(LandlockBackend, LoopbackConnectionsAreRefused) {  // LL-1, NET-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  int port = 0;
+  int fd = listen_on_host_loopback(port);
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(host_connects(port));
+  const std::string p = std::to_string(port);
+  Proc r = w.py(
+      "import socket\n"
+      "try:\n"
+      "  socket.create_connection(('127.0.0.1', " +
+      p +
+      "), timeout=5); print('connected')\n"
+      "except OSError as e: print('refused', e.errno)\n");
+  EXPECT_EQ(r.out.rfind("refused", 0), 0u) << r.out << r.err;
+  if (access("/usr/bin/curl", X_OK) == 0) {
+    r = w.sh("curl -sS --max-time 5 http://127.0.0.1:" + p + "/ && echo reached");
+    EXPECT_NE(r.status, 0);
+    EXPECT_EQ(r.out.find("reached"), std::string::npos);
+  }
+  // Nor can it listen.
+  r = w.py("import socket\ns=socket.socket()\ns.bind(('127.0.0.1', 0))\nprint('bound')\n");
+  EXPECT_EQ(r.out.find("bound"), std::string::npos) << r.out;
+  close(fd);
+}
+
+TEST(LandlockBackend, UnixAndUdpSocketsAreRefused) {  // LL-1, NET-2
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  Proc r = w.py(
+      "import socket\n"
+      "for fam, typ in ((socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_INET, "
+      "socket.SOCK_DGRAM)):\n"
+      "  try:\n"
+      "    socket.socket(fam, typ); print('made')\n"
+      "  except PermissionError: print('refused')\n"
+      "a, b = socket.socketpair(); print('pair')\n");
+  EXPECT_EQ(r.out, "refused\nrefused\npair\n") << r.err;
+}
+
+TEST(LandlockBackend, BackgroundProcessesEndWithTheCommand) {  // LL-1, PROC-1, PROC-3
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  std::string tag = std::to_string(32000 + getpid() % 1000);
+  Proc r = w.sh("sleep " + tag + "1 & setsid sleep " + tag + "2 & echo started");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "started\n");
+  EXPECT_FALSE(host_has_process("sleep " + tag + "[12]"));
+}
+
+TEST(LandlockBackend, PolicyNamesTheBackendAndWhatItGivesUp) {  // LL-1
+  LandlockWorld w;
+  Proc r = w.cordon({"policy"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Landlock + seccomp"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gives up"), std::string::npos);
+  EXPECT_NE(r.out.find("a private process view"), std::string::npos);
+  World plain;  // "auto" keeps bubblewrap for now
+  r = plain.cordon({"policy"});
+  EXPECT_NE(r.out.find("bubblewrap"), std::string::npos) << r.out;
+}
+
+TEST(LandlockBackend, EnvironmentIsStripped) {  // LL-1, ENV-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.env["OPENAI_API_KEY"] = "sk-secret";
+  Proc r = w.sh("echo \"key=${OPENAI_API_KEY:-none} sandbox=$CORDON_SANDBOX\"");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "key=none sandbox=1\n");
+}
+
+}  // namespace
+}  // namespace cordon::it
