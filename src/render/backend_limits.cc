@@ -21,8 +21,10 @@ BackendLimits backend_limits(Backend b) {
       "a private /tmp: /tmp is the machine's, read-only; TMPDIR points to the session's folder",
       "per-command loopback isolation: the machine's loopback is shared (and closed to TCP)",
       "protection of paths created after the rules were made (aftercare still checks them)",
-      "read-only protected files and git's auto-run files inside the project (aftercare moves "
-      "planted ones aside)",
+      "read-only protected files inside the project: they are writable; aftercare moves a "
+      "planted one aside",
+      "read-only git hooks and git config inside the project: they are writable, and a hook "
+      "or config a command plants or changes is not caught yet",
       "the allowlist proxy (no network at all instead)",
   };
   return l;
@@ -32,8 +34,9 @@ std::string backend_notice(Backend b) {
   if (b != Backend::kLandlock) return "";
   return "the sandbox is Landlock + seccomp ([sandbox] backend = \"landlock\"): it gives up a "
          "private process view, a private /tmp (TMPDIR is the session's folder), per-command "
-         "loopback, hidden-reads-as-empty (hidden files fail to open) and protection of paths "
-         "made later; `cordon policy` lists what it keeps.";
+         "loopback, hidden-reads-as-empty (hidden files fail to open), protection of paths "
+         "made later, and read-only git hooks and config (a changed one is not caught yet); "
+         "`cordon policy` lists what it keeps.";
 }
 
 }  // namespace cordon
