@@ -138,6 +138,20 @@ TEST(LandlockBackend, BackgroundProcessesEndWithTheCommand) {  // LL-1, PROC-1, 
   EXPECT_FALSE(host_has_process("sleep " + tag + "[12]"));
 }
 
+// PROC-3: a process that dropped cordon's mark cannot be told from another command's: it is
+// not killed on a guess, and the result is withheld, naming it, until it is gone.
+TEST(LandlockBackend, AnUnmarkedLeftoverIsNamedNotGuessed) {  // LL-1, PROC-3
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string tag = std::to_string(33000 + getpid() % 1000) + "7";
+  Proc r = w.sh("env -u CORDON_RUN setsid sleep " + tag +
+                " </dev/null >/dev/null 2>&1 & "
+                "sleep 0.2; echo started");
+  EXPECT_EQ(r.status, 125) << r.out << r.err;
+  EXPECT_NE(r.err.find("kill -9"), std::string::npos) << r.err;
+  run_program({"/usr/bin/pkill", "-f", "sleep " + tag}, {{"PATH", "/usr/bin:/bin"}}, "/");
+}
+
 TEST(LandlockBackend, PolicyNamesTheBackendAndWhatItGivesUp) {  // LL-1
   LandlockWorld w;
   Proc r = w.cordon({"policy"});
@@ -165,8 +179,10 @@ TEST(LandlockBackend, DISABLED_PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT
   REQUIRE_LANDLOCK();
   LandlockWorld w;
   const std::string config = w.read(".git/config");
-  Proc r = w.sh("printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit; "
-                "printf '[core]\\n\\tfsmonitor = /bin/false\\n' >> .git/config");
+  Proc r = w.sh(
+      "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit; "
+      "printf '[core]\\n\\tfsmonitor = /bin/false\\n' >> .git/config");
+  EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
   EXPECT_EQ(w.read(".git/config"), config);
 }

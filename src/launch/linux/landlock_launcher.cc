@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "launch/linux/landlock_ruleset.h"
 #include "plan/plan_check.h"
 #include "plan/seccomp_rules.h"
+#include "process_table/process_table.h"
 #include "render/linux/seccomp_bpf.h"
 #include "sys/fs_util.h"
 
@@ -57,19 +59,37 @@ std::vector<SeccompRule> filter_rules(const Plan& plan) {
   return rules;
 }
 
-// PROC-3: what the command left (orphans that came back to cordon, or marked processes) is
-// killed, a few rounds, since killing a parent hands its children to us.
+bool marked(int pid, const std::string& marker) {
+  auto env = read_process_environment(pid);
+  return env && std::find(env->begin(), env->end(), marker) != env->end();
+}
+
+// PROC-3: the processes the command left that still carry its marker are killed, a few rounds
+// (killing a parent hands its children to cordon, the subreaper). One that dropped the marker
+// cannot be told from another command's orphan (a server runs several): it is reported as not
+// ended, which holds the session until it is gone, never killed on a guess.
 void end_leftovers(ProcessOutcome& o, const std::string& marker) {
+  std::vector<int> unmarked;
   for (int round = 0; round < 20 && !o.escaped.empty(); ++round) {
-    for (int pid : o.escaped) ::kill(pid, SIGKILL);
+    std::vector<int> ours;
+    for (int pid : o.escaped) (marked(pid, marker) ? ours : unmarked).push_back(pid);
+    if (ours.empty()) break;
+    for (int pid : ours) ::kill(pid, SIGKILL);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    for (int pid : o.escaped) {
+    for (int pid : ours) {
       int status;
       waitpid(pid, &status, WNOHANG);
     }
-    o.escaped = find_marked_processes(marker, {});
+    o.escaped.clear();
+    for (int pid : find_marked_processes(marker, {}))
+      if (std::find(unmarked.begin(), unmarked.end(), pid) == unmarked.end())
+        o.escaped.push_back(pid);
   }
-  o.not_ended.insert(o.not_ended.end(), o.escaped.begin(), o.escaped.end());
+  for (int pid : o.escaped)
+    if (std::find(unmarked.begin(), unmarked.end(), pid) == unmarked.end() && ::kill(pid, 0) == 0)
+      o.not_ended.push_back(pid);
+  for (int pid : unmarked)
+    if (::kill(pid, 0) == 0) o.not_ended.push_back(pid);
   o.escaped.clear();
 }
 
