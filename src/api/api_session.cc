@@ -155,8 +155,11 @@ class SessionImpl : public Session {
   SandboxStatus sandbox_status() override {
     SandboxStatus s;
     s.mode = to_string(policy_.mode);
-    const bool seatbelt = session_->backend().backend == Backend::kSeatbelt;  // MAC-5
-    s.backend = policy_.mode != SandboxMode::kOn ? "none" : seatbelt ? "seatbelt" : "bubblewrap";
+    const Backend b = session_->backend().backend;  // MAC-5, LL-1
+    s.backend = policy_.mode != SandboxMode::kOn ? "none"
+                : b == Backend::kSeatbelt        ? "seatbelt"
+                : b == Backend::kLandlock        ? "landlock"
+                                                 : "bubblewrap";
     if (policy_.mode != SandboxMode::kOn) {
       s.available = true;  // commands run, with no sandbox from cordon (MODE-2, MODE-3)
       return s;
