@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "harness.h"
+#include "rpc_client.h"
 
 namespace cordon::it {
 namespace {
@@ -150,6 +151,24 @@ TEST(LandlockBackend, AnUnmarkedLeftoverIsNamedNotGuessed) {  // LL-1, PROC-3
   EXPECT_EQ(r.status, 125) << r.out << r.err;
   EXPECT_NE(r.err.find("kill -9"), std::string::npos) << r.err;
   run_program({"/usr/bin/pkill", "-f", "sleep " + tag}, {{"PATH", "/usr/bin:/bin"}}, "/");
+}
+
+// The server runs its commands in the same backend, and says which.
+TEST(LandlockBackend, ServeRunsItsCommandsUnderLandlock) {  // LL-1, FS-2, FS-4
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/.ssh/id_rsa", "PRIVATE KEY\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  EXPECT_EQ(init["result"]["sandbox"]["backend"], "landlock");
+  json r = client.call("exec", {{"command",
+                                 "cat ~/.ssh/id_rsa || echo hidden; "
+                                 "echo x > \"$HOME/outside.txt\" || echo refused; echo ok > in.txt"}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  EXPECT_EQ(r["result"]["stdout"], "hidden\nrefused\n");
+  EXPECT_EQ(w.read("in.txt"), "ok\n");
+  EXPECT_FALSE(w.exists(w.home() + "/outside.txt"));
 }
 
 TEST(LandlockBackend, PolicyNamesTheBackendAndWhatItGivesUp) {  // LL-1
