@@ -162,9 +162,10 @@ TEST(LandlockBackend, ServeRunsItsCommandsUnderLandlock) {  // LL-1, FS-2, FS-4
   json init = client.call("initialize", {{"project", w.project()}});
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
   EXPECT_EQ(init["result"]["sandbox"]["backend"], "landlock");
-  json r = client.call("exec", {{"command",
-                                 "cat ~/.ssh/id_rsa || echo hidden; "
-                                 "echo x > \"$HOME/outside.txt\" || echo refused; echo ok > in.txt"}});
+  json r =
+      client.call("exec", {{"command",
+                            "cat ~/.ssh/id_rsa || echo hidden; "
+                            "echo x > \"$HOME/outside.txt\" || echo refused; echo ok > in.txt"}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   EXPECT_EQ(r["result"]["stdout"], "hidden\nrefused\n");
   EXPECT_EQ(w.read("in.txt"), "ok\n");
