@@ -26,6 +26,7 @@ LandlockInput read_landlock_input(const std::vector<std::string>& hidden,
                                   const std::vector<std::string>& writable) {
   LandlockInput in;
   in.hidden = hidden;
+  for (const auto& p : landlock_machine_private()) in.hidden.push_back(p);
   in.writable = writable;
   in.devices = landlock_default_devices();
   for (const auto& dir : landlock_folders_to_list(hidden)) {

@@ -98,7 +98,11 @@ std::vector<std::string> hidden_paths_of(const Plan& plan) {
 }
 
 std::vector<std::string> landlock_default_devices() {
-  return {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"};
+  return {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"};
+}
+
+std::vector<std::string> landlock_machine_private() {
+  return {"/dev/pts", "/dev/shm", "/dev/mqueue"};
 }
 
 }  // namespace cordon

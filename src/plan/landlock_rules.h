@@ -62,4 +62,9 @@ std::vector<std::string> hidden_paths_of(const Plan& plan);
 // The devices every command may write: the ones shells and tools open by name.
 std::vector<std::string> landlock_default_devices();
 
+// What bubblewrap replaces with the sandbox's own and Landlock can only hide: the machine's
+// terminals (/dev/pts: another terminal of the user could be read), its shared memory and
+// message queues. Hidden for every command of this backend.
+std::vector<std::string> landlock_machine_private();
+
 }  // namespace cordon

@@ -26,6 +26,8 @@ BackendLimits backend_limits(Backend b) {
       "read-only git hooks and git config inside the project: they are writable, and a hook "
       "or config a command plants or changes is not caught yet",
       "the allowlist proxy (no network at all instead)",
+      "a terminal of its own and shared memory: the machine's /dev/pts and /dev/shm are "
+      "hidden",
   };
   return l;
 }

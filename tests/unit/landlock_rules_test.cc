@@ -109,6 +109,20 @@ TEST(LandlockRules, UnlistedGrantsNothing) {
   EXPECT_EQ(r.unlisted, (std::vector<std::string>{"/home"}));
 }
 
+// FS-9: the machine's terminals and shared memory are hidden from this backend, and no
+// terminal device is granted for writing.
+TEST(LandlockRules, MachineTerminalsAndSharedMemoryAreHidden) {
+  LandlockInput in;
+  in.hidden = landlock_machine_private();
+  in.devices = landlock_default_devices();
+  in.listings["/"] = {"dev", "usr"};
+  in.listings["/dev"] = {"mqueue", "null", "pts", "shm", "tty"};
+  LandlockRules r = landlock_rules(in);
+  EXPECT_TRUE(has(r, "/dev/null", LandlockAccess::kRead));
+  EXPECT_TRUE(has(r, "/dev/null", LandlockAccess::kReadWrite));
+  for (const char* p : {"/dev/pts", "/dev/shm", "/dev/mqueue"}) EXPECT_FALSE(names(r, p)) << p;
+}
+
 // Devices written by name are granted alone, never when hidden.
 TEST(LandlockRules, DevicesAreGrantedOneByOne) {
   LandlockInput in;
