@@ -29,7 +29,7 @@ LandlockInput read_landlock_input(const std::vector<std::string>& hidden,
   for (const auto& p : landlock_machine_private()) in.hidden.push_back(p);
   in.writable = writable;
   in.devices = landlock_default_devices();
-  for (const auto& dir : landlock_folders_to_list(hidden)) {
+  for (const auto& dir : landlock_folders_to_list(in.hidden)) {
     std::vector<std::string> names;
     if (list_folder(dir, names)) in.listings.emplace(dir, std::move(names));
   }

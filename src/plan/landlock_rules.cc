@@ -94,6 +94,12 @@ std::vector<std::string> hidden_paths_of(const Plan& plan) {
     else
       out.push_back(h.path);
   }
+  // What bubblewrap puts something else over (a credential hidden from a networked command,
+  // a copy without its secrets, NET-3, FS-12) cannot be replaced here: it is hidden whole.
+  for (const auto& m : plan.mounts)
+    if (m.kind == MountKind::kRoBind && m.src != m.dest && !m.dest.empty() && m.dest[0] == '/' &&
+        std::find(out.begin(), out.end(), m.dest) == out.end())
+      out.push_back(m.dest);
   return out;
 }
 

@@ -55,7 +55,8 @@ std::vector<std::string> landlock_folders_to_list(const std::vector<std::string>
 
 LandlockRules landlock_rules(const LandlockInput& in);
 
-// The absolute paths a plan hides (its HiddenDecisions kept hidden, "~/..." under its home).
+// The absolute paths a plan hides: its HiddenDecisions kept hidden ("~/..." under its home),
+// and every path its mounts put something else over (Landlock cannot substitute: it hides).
 struct Plan;
 std::vector<std::string> hidden_paths_of(const Plan& plan);
 

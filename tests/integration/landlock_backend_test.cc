@@ -73,6 +73,19 @@ TEST(LandlockBackend, HiddenKeyFailsToOpen) {  // LL-1, FS-4
   EXPECT_EQ(r.out, "seen\nhello\n");
 }
 
+// FS-9: the devices commands read and write by name work; the machine's shared memory and
+// terminals do not reach the command.
+TEST(LandlockBackend, DevicesWorkAndSharedMemoryIsHidden) {  // LL-1, FS-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  Proc r = w.sh("head -c 4 /dev/urandom | wc -c; head -c 3 /dev/zero | wc -c; echo x > /dev/null "
+                "&& echo null-ok");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "4\n3\nnull-ok\n");
+  r = w.sh("echo x > /dev/shm/cordon-ll-" + std::to_string(getpid()) + " && echo wrote-shm");
+  EXPECT_EQ(r.out.find("wrote-shm"), std::string::npos);
+}
+
 TEST(LandlockBackend, TmpdirIsTheSessionsOwnAndWritable) {  // LL-1, FS-3
   REQUIRE_LANDLOCK();
   LandlockWorld w;

@@ -139,6 +139,12 @@ TEST(LandlockRules, HiddenPathsOfAPlan) {
               {"/etc/secret", "/etc/secret", "listed", true, ""},
               {"~/.aws", ".aws", "aws", false, "it holds the project"}};
   EXPECT_EQ(hidden_paths_of(p), (std::vector<std::string>{"/home/u/.ssh", "/etc/secret"}));
+  // NET-3: what bubblewrap would cover with an empty file or a copy is hidden whole.
+  p.mounts = {{MountKind::kRoBind, "/c/empty", "/home/u/p/.env", "credential"},
+              {MountKind::kRoBind, "/home/u/p", "/home/u/p", "project"},
+              {MountKind::kBind, "/c/tmp", "/tmp", "private tmp"}};
+  EXPECT_EQ(hidden_paths_of(p),
+            (std::vector<std::string>{"/home/u/.ssh", "/etc/secret", "/home/u/p/.env"}));
 }
 
 }  // namespace
