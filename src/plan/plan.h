@@ -118,6 +118,10 @@ struct Plan {
   std::vector<ProtectDecision> protect;
   std::vector<CacheDecision> caches;  // PKG-4
   bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
+  // LL-1: the backend keeps protected files and git's hooks and config read-only (false for
+  // Landlock, which cannot), and the private temp folder is at /tmp (else at $TMPDIR).
+  bool locks_git_files = true;
+  bool tmp_at_slash_tmp = true;
 
   size_t mount_count() const { return mounts.size(); }
   bool refused() const { return refusal.has_value(); }

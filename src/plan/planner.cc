@@ -446,6 +446,8 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   // MAC-1, LL-1: without a mount namespace nothing can be put at /tmp; TMPDIR names the
   // private folder where it is.
   if (opt.backend != Backend::kBwrap) p.env.set("TMPDIR", facts.session_tmp);
+  p.tmp_at_slash_tmp = opt.backend == Backend::kBwrap;
+  p.locks_git_files = opt.backend != Backend::kLandlock;
 }
 
 // MODE-1: a sandboxed command.

@@ -21,6 +21,23 @@ TEST(BlockedNote, ReadOnlyFileSystem) {  // RES-2
   EXPECT_NE(n->find("--outside-sandbox"), std::string::npos);
 }
 
+// LL-1: the Landlock backend's note names $TMPDIR and claims no read-only git files.
+TEST(BlockedNote, LandlockNamesTmpdirAndNoLockedGitFiles) {  // RES-2, LL-1
+  testing::FakeWorld w;
+  Request r;
+  r.argv = {"x"};
+  PlanOptions po;
+  po.backend = Backend::kLandlock;
+  Plan p = make_plan(w.policy, w.facts, r, po);
+  auto n = blocked_note(p, 1, "touch: cannot touch '/etc/x': Permission denied\n");
+  ASSERT_TRUE(n.has_value());
+  EXPECT_NE(n->find("$TMPDIR"), std::string::npos) << *n;
+  EXPECT_EQ(n->find("git's hooks"), std::string::npos) << *n;
+  auto b = blocked_note(sandbox_plan(), 1, "touch: cannot touch '/etc/x': Read-only file system\n");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_NE(b->find("/tmp are refused"), std::string::npos) << *b;
+}
+
 TEST(BlockedNote, NetworkRefusals) {  // RES-2
   for (const char* out :
        {"curl: (6) Could not resolve host: example.com", "connect: Network is unreachable",
