@@ -95,6 +95,25 @@ TEST(BwrapArgs, NetworkAndWritable) {  // NET-3, FS-2
   expect_golden("bwrap_network.txt", render_bwrap_args(p, BwrapFds{4, 5}));
 }
 
+TEST(BwrapArgs, GpuDeviceNodesAreDevBound) {  // GPU-1
+  FakeWorld w;
+  w.policy.gpu = true;
+  w.facts.machine.gpu_devices = {"/dev/dri/card0", "/dev/dri/renderD128", "/dev/nvidia0",
+                                 "/dev/nvidia-caps/nvidia-cap1", "/dev/nvidia-uvm",
+                                 "/dev/nvidiactl"};
+  Plan p = make_plan(w.policy, w.facts, cmd({"nvidia-smi"}));
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  auto args = render_bwrap_args(p, BwrapFds{4, 5});
+  expect_golden("bwrap_gpu.txt", args);
+  // Each after bwrap's fresh /dev, which would otherwise cover it.
+  auto dev = std::find(args.begin(), args.end(), "--dev");
+  auto node = std::find(args.begin(), args.end(), "--dev-bind");
+  ASSERT_NE(node, args.end());
+  EXPECT_LT(dev, node);
+  EXPECT_EQ(*(node + 1), "/dev/dri/card0");
+  EXPECT_EQ(*(node + 2), "/dev/dri/card0");
+}
+
 TEST(BwrapArgs, AlwaysUnsharesEverythingAndDropsPrivileges) {  // PROC-1, PROC-2, PROC-7
   FakeWorld w;
   auto args = render_bwrap_args(make_plan(w.policy, w.facts, cmd({"true"})), BwrapFds{4, 5});
