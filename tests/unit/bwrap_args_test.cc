@@ -38,11 +38,7 @@ void expect_golden(const std::string& name, const std::vector<std::string>& args
   EXPECT_EQ(ss.str(), text) << "golden file " << path << " differs";
 }
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 TEST(BwrapArgs, DefaultPlan) {  // MODE-1, FS-1..4, FS-9, PROC-1, PROC-2, PROC-7
   FakeWorld w;

@@ -14,11 +14,7 @@ namespace {
 
 using testing::FakeWorld;
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 std::vector<MountOp> dev_binds(const Plan& p) {
   std::vector<MountOp> out;
