@@ -77,6 +77,14 @@ void print_allowlist(const Policy& p, const Plan& plan) {
   for (const auto& r : refused_ranges()) std::printf("    %s\n", r.c_str());
 }
 
+// GPU-1: what [sandbox] gpu = true bound.
+void print_gpu(const Policy& p, const Plan& plan) {
+  if (!p.gpu) return;
+  std::printf("\nGPU ([sandbox] gpu = true: device access to the GPU driver):\n");
+  if (plan.gpu.empty()) std::printf("  (nothing bound: no GPU device node found)\n");
+  for (const auto& g : plan.gpu) std::printf("  %s\n", g.c_str());
+}
+
 // Issue 30 (NET-1): whose loopback a command is in.
 void print_loopback(const Session& s) {
   if (s.loopback_kind() == "session") {
@@ -196,6 +204,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
       for (const auto& d : plan.protect)
         std::printf("  %-40s %-28s %s\n", d.path.c_str(), d.state.c_str(), d.why.c_str());
     }
+    print_gpu(p, plan);
     print_allowlist(p, plan);  // NET-11
     // PKG-4: each package cache, where it lives and its mode.
     std::printf("\npackage caches ([sandbox] caches = \"%s\"): %s.\n", to_string(p.caches),

@@ -177,7 +177,7 @@ class Reader {
 Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
   static const std::vector<std::string> known = {"enabled",  "mode",     "writable", "hide",
                                                  "env_hide", "env_pass", "escape",   "protect",
-                                                 "caches",   "backend"};
+                                                 "caches",   "gpu",      "backend"};
   std::optional<bool> enabled;
   const toml::node* enabled_node = nullptr;
   std::optional<SandboxMode> mode;
@@ -268,6 +268,9 @@ Status parse_sandbox(const Reader& r, const toml::table& t, Policy& p) {
         return r.err(
             v, name,
             fmt::format("\"{}\" is not allowed; use \"auto\", \"bwrap\" or \"landlock\"", s));
+    } else if (key == "gpu") {  // GPU-1
+      CORDON_TRY(b, r.boolean(v, name));
+      p.gpu = b;
     } else if (key == "caches") {  // PKG-4
       CORDON_TRY(s, r.string(v, name));
       if (s == "project")

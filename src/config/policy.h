@@ -77,6 +77,8 @@ struct Policy {
   std::vector<std::string> protect;  // project-relative; trailing "/" marks a folder (PROT-9)
   CacheMode caches = CacheMode::kProject;  // PKG-4
   BackendSetting backend = BackendSetting::kAuto;  // LL-1
+  // GPU-1 (issue 31): the GPU's device nodes that exist are bound into the sandbox (bwrap).
+  bool gpu = false;
 
   // [away] timeout (CFG-4); nullopt means "off".
   std::optional<std::chrono::milliseconds> away_timeout = std::chrono::minutes(15);

@@ -11,6 +11,7 @@
 #include "host/git_config_copy.h"
 #include "host/dir_index.h"
 #include "host/git_facts.h"
+#include "host/gpu_facts.h"
 #include "host/hidden_links.h"
 #include "host/package_caches.h"
 #include "host/path_info.h"
@@ -158,6 +159,7 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   if (access("/usr/bin/sandbox-exec", X_OK) == 0) f.machine.sandbox_exec = "/usr/bin/sandbox-exec";
 #else
   read_wsl_facts(f.machine);  // WSL-1
+  if (policy.gpu) read_gpu_facts(f.machine);  // GPU-1
 #endif
   for (const char* marker : {"/.dockerenv", "/run/.containerenv"}) {
     if (access(marker, F_OK) == 0) {

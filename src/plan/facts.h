@@ -128,6 +128,10 @@ struct MachineFacts {
   // /mnt/c/users, ...: a drive folds case, and each spelling is a path of its own to Linux).
   std::vector<std::string> windows_users_dirs;
   std::string wsl_error;  // the mount table could not be read under WSL2 (then: unavailable)
+  // GPU-1: the GPU's device nodes that exist (character devices, absolute paths under /dev,
+  // from src/host/gpu_facts), read only with [sandbox] gpu = true.
+  std::vector<std::string> gpu_devices;
+  bool wsl_gpu_libs = false;  // /usr/lib/wsl exists (WSL2's GPU libraries, with /dev/dxg)
 };
 
 // PKG-1..4: the package caches, one entry per cache_tools() row (src/host/package_caches).

@@ -20,6 +20,7 @@ enum class MountKind {
   kDev,        // fresh minimal /dev at dest
   kProc,       // fresh procfs at dest
   kTmpfs,      // fresh tmpfs at dest
+  kDevBind,    // GPU-1: a device node of the host at the same path under /dev (src == dest)
 };
 const char* to_string(MountKind k);
 
@@ -117,6 +118,7 @@ struct Plan {
   std::vector<std::string> git_config_removed;
   std::vector<ProtectDecision> protect;
   std::vector<CacheDecision> caches;  // PKG-4
+  std::vector<std::string> gpu;       // GPU-1: what [sandbox] gpu = true bound (sandbox paths)
   bool coarsened = false;  // BUD-2 made file-by-file folders read-only whole
   // LL-1: the backend keeps protected files and git's hooks and config read-only (false for
   // Landlock, which cannot), and the private temp folder is at /tmp (else at $TMPDIR).

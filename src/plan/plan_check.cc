@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "core/paths.h"
 #include "plan/mount_order.h"
 
 namespace cordon {
@@ -24,7 +25,21 @@ Refusal invalid(std::string what) {
 }
 
 bool needs_src(MountKind k) {
-  return k == MountKind::kRoBind || k == MountKind::kBind || k == MountKind::kRoBindTry;
+  return k == MountKind::kRoBind || k == MountKind::kBind || k == MountKind::kRoBindTry ||
+         k == MountKind::kDevBind;
+}
+
+// GPU-1: only a device node's own path below /dev is dev-bound (read-write device access).
+std::optional<Refusal> check_dev_bind(const MountOp& m) {
+  if (m.kind != MountKind::kDevBind) return std::nullopt;
+  if (m.src == m.dest && m.dest != "/dev" && path_within(m.dest, "/dev") &&
+      normalize_path(m.dest) == m.dest)
+    return std::nullopt;
+  return Refusal{ErrorKind::kInvalid,
+                 fmt::format("the sandbox would give device access to {} (from {}): only the "
+                             "GPU's device nodes under /dev, each at its own path, are given "
+                             "that way. The command was not run. Fix: report this as a bug.",
+                             m.dest, m.src)};
 }
 
 }  // namespace
@@ -66,6 +81,7 @@ std::optional<Refusal> check_plan(const Plan& p) {
       return invalid(fmt::format("the sandbox path \"{}\" is not absolute", m.dest));
     if (needs_src(m.kind) && (m.src.empty() || m.src[0] != '/'))
       return invalid(fmt::format("the host path \"{}\" (for {}) is not absolute", m.src, m.dest));
+    if (auto r = check_dev_bind(m)) return r;
   }
   return conflicting_mount(p.mounts);
 }

@@ -11,6 +11,7 @@
 #include "plan/cache_rules.h"
 #include "plan/cache_tools.h"
 #include "plan/env_filter.h"
+#include "plan/gpu_rules.h"
 #include "plan/mount_order.h"
 #include "plan/net_rules.h"
 #include "plan/plan_check.h"
@@ -35,6 +36,8 @@ const char* to_string(MountKind k) {
       return "proc";
     case MountKind::kTmpfs:
       return "tmpfs";
+    case MountKind::kDevBind:
+      return "dev-bind";
   }
   return "?";
 }
@@ -219,6 +222,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   m.push_back({MountKind::kProc, "", "/proc", "base: fresh /proc"});
   for (const char* k : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"})
     m.push_back({MountKind::kRoBindTry, k, k, "base: kernel settings read-only"});
+  plan_gpu(policy, facts, backend == Backend::kSeatbelt, p);  // GPU-1: before what hides
   // FS-3: the private /tmp goes first so a project under /tmp stays visible at its own path.
   m.push_back({MountKind::kBind, facts.session_tmp, "/tmp", "writable: private /tmp"});
   m.push_back({MountKind::kBind, facts.project, facts.project, "writable: project"});  // FS-2
@@ -500,6 +504,8 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   std::string c = req.cwd.empty() ? "" : normalize_path(req.cwd);
   part.cwd = !c.empty() && path_within(c, project) ? c : project;
   part.env.set("CORDON_SANDBOX", "1");  // ENV-5
+  // GPU-1: tools may tell that the GPU's device nodes were given ([sandbox] gpu = true).
+  if (policy.gpu && opt.backend == Backend::kBwrap) part.env.set("CORDON_GPU", "1");
   part.env.set("TMPDIR", "/tmp");
   part.env.set("PWD", part.cwd);
   // PKG-3: the package managers' variables point into the project's sandbox cache.

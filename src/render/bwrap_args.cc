@@ -35,6 +35,9 @@ std::vector<std::string> render_bwrap_args(const Plan& plan, const BwrapFds& fds
       case MountKind::kTmpfs:
         a.insert(a.end(), {"--tmpfs", m.dest});
         break;
+      case MountKind::kDevBind:  // GPU-1: a device node, opened read-write by its users
+        a.insert(a.end(), {"--dev-bind", m.src, m.dest});
+        break;
     }
   }
   a.insert(a.end(), {"--chdir", plan.cwd});

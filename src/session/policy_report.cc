@@ -73,6 +73,7 @@ Plan printable_plan(Plan plan) {
     c.state = printable(c.state);
   }
   plan.writable_roots = printable_all(std::move(plan.writable_roots));
+  plan.gpu = printable_all(std::move(plan.gpu));
   plan.notices = printable_all(std::move(plan.notices));
   plan.warnings = printable_all(std::move(plan.warnings));
   plan.stripped = printable_all(std::move(plan.stripped));
@@ -147,6 +148,7 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   for (const auto& c : plan.caches)
     j["caches"]["tools"].push_back(
         {{"tool", c.tool}, {"how", c.how}, {"where", c.where}, {"state", c.state}});
+  j["gpu"] = {{"enabled", p.gpu}, {"bound", plan.gpu}};  // GPU-1
   j["env_stripped"] = plan.stripped;
   j["limits"] = limits_json(p.limits);
   j["mount_count"] = plan.mount_count();

@@ -525,7 +525,9 @@ TEST(Serve, AnotherCommandsProcessesAreNotNamedAsLeftRunning) {  // NET-4, SRV-4
 void ends_cleanly(bool by_signal) {
   World w;
   Served s(w);
-  json id = s.client.start("exec", {{"command", "echo 'export X=1' > .envrc; sleep 60"}});
+  // A sleep no other process on the machine has (other tests may sleep 60 at the same time).
+  const std::string mark = unique_sleep();
+  json id = s.client.start("exec", {{"command", "echo 'export X=1' > .envrc; sleep " + mark}});
   for (int i = 0; i < 400 && !w.exists(".envrc"); ++i)
     std::this_thread::sleep_for(milliseconds(25));
   ASSERT_TRUE(w.exists(".envrc")) << s.client.stderr_text();
@@ -539,8 +541,7 @@ void ends_cleanly(bool by_signal) {
   EXPECT_FALSE(w.exists(".envrc"));  // moved aside
   Proc found = w.host({"/bin/sh", "-c", "ls -a | grep -c cordon-quarantined"});
   EXPECT_EQ(found.out, "1\n");
-  Proc sleeping = w.host({"/bin/sh", "-c", "pgrep -f 'sleep 6[0]' | wc -l"});
-  EXPECT_EQ(sleeping.out, "0\n");
+  EXPECT_EQ(sleeping(mark), 0);
   Proc leftovers =
       w.host({"/bin/sh", "-c",
               "find " + w.home() + "/.local/state/cordon/leftovers -type f 2>/dev/null | wc -l"});

@@ -38,11 +38,7 @@ void expect_golden(const std::string& name, const std::vector<std::string>& args
   EXPECT_EQ(ss.str(), text) << "golden file " << path << " differs";
 }
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 TEST(BwrapArgs, DefaultPlan) {  // MODE-1, FS-1..4, FS-9, PROC-1, PROC-2, PROC-7
   FakeWorld w;
@@ -93,6 +89,25 @@ TEST(BwrapArgs, NetworkAndWritable) {  // NET-3, FS-2
   Plan p = make_plan(w.policy, w.facts, r);
   ASSERT_FALSE(p.refused());
   expect_golden("bwrap_network.txt", render_bwrap_args(p, BwrapFds{4, 5}));
+}
+
+TEST(BwrapArgs, GpuDeviceNodesAreDevBound) {  // GPU-1
+  FakeWorld w;
+  w.policy.gpu = true;
+  w.facts.machine.gpu_devices = {"/dev/dri/card0", "/dev/dri/renderD128", "/dev/nvidia0",
+                                 "/dev/nvidia-caps/nvidia-cap1", "/dev/nvidia-uvm",
+                                 "/dev/nvidiactl"};
+  Plan p = make_plan(w.policy, w.facts, cmd({"nvidia-smi"}));
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  auto args = render_bwrap_args(p, BwrapFds{4, 5});
+  expect_golden("bwrap_gpu.txt", args);
+  // Each after bwrap's fresh /dev, which would otherwise cover it.
+  auto dev = std::find(args.begin(), args.end(), "--dev");
+  auto node = std::find(args.begin(), args.end(), "--dev-bind");
+  ASSERT_NE(node, args.end());
+  EXPECT_LT(dev, node);
+  EXPECT_EQ(*(node + 1), "/dev/dri/card0");
+  EXPECT_EQ(*(node + 2), "/dev/dri/card0");
 }
 
 TEST(BwrapArgs, AlwaysUnsharesEverythingAndDropsPrivileges) {  // PROC-1, PROC-2, PROC-7

@@ -296,5 +296,22 @@ TEST(Config, CachesKey) {  // PKG-4
   EXPECT_NE(bad.error().message.find("\"shared\""), std::string::npos) << bad.error().message;
 }
 
+TEST(Config, GpuKey) {  // GPU-1, CFG-2, CFG-3
+  auto d = parse("");
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->gpu);  // off by default
+  auto on = parse("[sandbox]\ngpu = true\n");
+  ASSERT_TRUE(on.ok());
+  EXPECT_TRUE(on->gpu);
+  auto off = parse("[sandbox]\ngpu = false\n");
+  ASSERT_TRUE(off.ok());
+  EXPECT_FALSE(off->gpu);
+  // A bad value names the file, its line, the key and the fix.
+  std::string e = error_of("[sandbox]\n\ngpu = \"yes\"\n");
+  EXPECT_NE(e.find("/home/u/.config/cordon/config.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("[sandbox] gpu"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected true or false, found a string"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace cordon

@@ -8,6 +8,7 @@
 #include "core/paths.h"
 #include "plan/facts.h"
 #include "plan/hidden_list.h"
+#include "plan/request.h"
 
 namespace cordon::testing {
 
@@ -90,5 +91,12 @@ struct FakeWorld {
     }
   }
 };
+
+// A request for `argv` with nothing else set.
+inline Request cmd(std::vector<std::string> argv) {
+  Request r;
+  r.argv = std::move(argv);
+  return r;
+}
 
 }  // namespace cordon::testing

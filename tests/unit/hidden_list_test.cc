@@ -17,11 +17,7 @@ namespace {
 using testing::FakeWorld;
 using testing::file_info;
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 const MountOp* find_dest(const Plan& p, const std::string& dest) {
   for (const auto& m : p.mounts)

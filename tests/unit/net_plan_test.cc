@@ -11,11 +11,7 @@ namespace {
 
 using testing::FakeWorld;
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 // NET-7: [network] allow set: the proxy's port in the plan and its variables in the command's
 // environment; no new mount and no way out.

@@ -13,11 +13,7 @@ using testing::FakeWorld;
 using testing::file_info;
 using testing::link_info;
 
-Request cmd(std::vector<std::string> argv) {
-  Request r;
-  r.argv = std::move(argv);
-  return r;
-}
+using testing::cmd;
 
 const MountOp* find_dest(const Plan& p, const std::string& dest) {
   for (const auto& m : p.mounts)

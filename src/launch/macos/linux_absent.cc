@@ -85,6 +85,12 @@ int loopback_child_main() { return 1; }
 Result<SessionLoopback> SessionLoopback::create(const std::string&) {
   return make_error(ErrorKind::kUnavailable, kNoBwrap);
 }
+Result<SessionLoopback> SessionLoopback::join_holder(int, long long) {
+  return make_error(ErrorKind::kUnavailable, kNoBwrap);
+}
+SessionLoopback::SessionLoopback(SessionLoopback&&) noexcept = default;
+SessionLoopback& SessionLoopback::operator=(SessionLoopback&&) noexcept = default;
+SessionLoopback::~SessionLoopback() = default;
 std::vector<std::pair<int, int>> SessionLoopback::join() const { return {}; }
 
 ProbeReport run_probe(const ProbeInput&) {
