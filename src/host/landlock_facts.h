@@ -13,9 +13,9 @@
 
 namespace cordon {
 
-// `hidden` (with landlock_machine_private() added) and `writable` as the plan holds them; the listings of the folders
-// landlock_folders_to_list() names (a folder that cannot be read is left out), and the
-// default devices.
+// `hidden` (with landlock_machine_private() added) and `writable` as the plan holds them; the
+// listings of the folders landlock_folders_to_list() names (a folder that cannot be read is left
+// out), and the default devices.
 LandlockInput read_landlock_input(const std::vector<std::string>& hidden,
                                   const std::vector<std::string>& writable);
 

@@ -199,9 +199,8 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
         "writes outside the project{} and {} are refused{}",
         plan.writable_roots.size() > 2 ? ", the writable paths" : "",
         plan.tmp_at_slash_tmp ? "/tmp" : "the session's temp folder ($TMPDIR)",
-        plan.locks_git_files
-            ? ", and protected files and git's hooks and config are read-only"
-            : ""));
+        plan.locks_git_files ? ", and protected files and git's hooks and config are read-only"
+                             : ""));
   if (f.net && !plan.share_network && plan.proxy_port)  // NET-7
     what.push_back(
         fmt::format("only proxied traffic can leave: the hosts in [network] allow "

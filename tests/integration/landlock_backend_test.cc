@@ -78,8 +78,9 @@ TEST(LandlockBackend, HiddenKeyFailsToOpen) {  // LL-1, FS-4
 TEST(LandlockBackend, DevicesWorkAndSharedMemoryIsHidden) {  // LL-1, FS-9
   REQUIRE_LANDLOCK();
   LandlockWorld w;
-  Proc r = w.sh("head -c 4 /dev/urandom | wc -c; head -c 3 /dev/zero | wc -c; echo x > /dev/null "
-                "&& echo null-ok");
+  Proc r = w.sh(
+      "head -c 4 /dev/urandom | wc -c; head -c 3 /dev/zero | wc -c; echo x > /dev/null "
+      "&& echo null-ok");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "4\n3\nnull-ok\n");
   r = w.sh("echo x > /dev/shm/cordon-ll-" + std::to_string(getpid()) + " && echo wrote-shm");
