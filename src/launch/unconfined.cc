@@ -1,5 +1,6 @@
 // launch_unconfined (launch/linux/launcher.h): a command that runs without a sandbox, on
-// every system (mode off/external, or an approved outside-sandbox command, NET-4).
+// every system (mode off/external, or an approved outside-sandbox command, NET-4); and
+// run_direct, which it and the Landlock launcher start their command with.
 #include <cerrno>
 
 #include "launch/linux/cgroup.h"
@@ -11,6 +12,12 @@ namespace cordon {
 
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
                                          const std::function<void(pid_t)>& on_started) {
+  return run_direct(plan, io, on_started);
+}
+
+Result<ProcessOutcome> run_direct(const Plan& plan, const LaunchIo& io,
+                                  const std::function<void(pid_t)>& on_started,
+                                  const std::function<void(ProcessSpec&)>& adjust) {
   ProcessSpec spec;
   FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
   if (found.path.empty())
@@ -23,7 +30,7 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.env = plan.env;
   spec.cwd = plan.cwd;
   spec.new_process_group = true;
-  spec.end_group_on_exit = true;  // NET-4: its process group ends with it
+  spec.end_group_on_exit = true;  // NET-4, PROC-1: its process group ends with it
   spec.marker = "CORDON_RUN=" + random_hex16();
   spec.env.set("CORDON_RUN", spec.marker.substr(11));
   spec.limits = plan.limits;
@@ -31,6 +38,7 @@ Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
   spec.timeout = plan.timeout;
   CgroupScope cg(plan.limits, random_hex16());
   spec.cgroup_procs_fds = cg.join.procs_fds;
+  if (adjust) adjust(spec);
   return run_process(spec, on_started);
 }
 

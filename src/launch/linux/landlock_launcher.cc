@@ -10,16 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <thread>
 
-#include "launch/linux/cgroup.h"
 #include "launch/linux/landlock_ruleset.h"
 #include "plan/plan_check.h"
 #include "plan/seccomp_rules.h"
 #include "process_table/process_table.h"
 #include "render/linux/seccomp_bpf.h"
-#include "sys/fs_util.h"
 
 namespace cordon {
 
@@ -99,9 +96,6 @@ Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& ru
                                        const LaunchIo& io,
                                        const std::function<void(pid_t)>& on_started) {
   if (auto r = check_plan(plan)) return make_error(ErrorKind::kInvalid, r->message);
-  FoundCommand found = find_command(plan.argv[0], plan.env, plan.cwd);
-  if (found.path.empty())
-    return make_error(ErrorKind::kExec, plan.argv[0] + ": command not found", plan.argv[0], ENOENT);
   LandlockNet net;
   net.restrict = !plan.share_network;
   if (plan.proxy_port) net.tcp_ports.push_back(*plan.proxy_port);
@@ -114,25 +108,16 @@ Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& ru
   conf.prog.filter = reinterpret_cast<sock_filter*>(bpf->data());
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);  // PROC-3: orphans come back to cordon
 
-  ProcessSpec spec;
-  spec.path = found.path;
-  spec.argv = plan.argv;
-  spec.env = plan.env;  // ENV-1: the plan's, already stripped
-  spec.cwd = plan.cwd;
-  spec.pass_fds = {{ruleset->fd, kRulesetChildFd}};
-  spec.confine = confine_child;
-  spec.confine_arg = &conf;
-  spec.new_process_group = true;
-  spec.end_group_on_exit = true;  // PROC-1's stand-in: the group ends with the command
-  spec.marker = "CORDON_RUN=" + random_hex16();
-  spec.env.set("CORDON_RUN", spec.marker.substr(11));
-  spec.limits = plan.limits;
-  apply_io(spec, io);
-  spec.timeout = plan.timeout;
-  CgroupScope cg(plan.limits, random_hex16());
-  spec.cgroup_procs_fds = cg.join.procs_fds;
-  auto outcome = run_process(spec, on_started);
-  if (outcome.ok()) end_leftovers(*outcome, spec.marker);
+  // ENV-1: the plan's environment, already stripped; PROC-1's stand-in: the command's process
+  // group ends with it.
+  std::string marker;
+  auto outcome = run_direct(plan, io, on_started, [&](ProcessSpec& spec) {
+    spec.pass_fds = {{ruleset->fd, kRulesetChildFd}};
+    spec.confine = confine_child;
+    spec.confine_arg = &conf;
+    marker = spec.marker;
+  });
+  if (outcome.ok()) end_leftovers(*outcome, marker);
   return outcome;
 }
 

@@ -108,4 +108,13 @@ class PendingSandbox {
 Result<ProcessOutcome> launch_unconfined(const Plan& plan, const LaunchIo& io,
                                          const std::function<void(pid_t)>& on_started = {});
 
+// A plan's command run by cordon itself, without bwrap (unconfined, or under Landlock): found
+// on the plan's PATH (RES-4: not found, or found and not runnable, is an error), the plan's
+// environment, folder, limits, time-out and cgroup, its own process group ended with it, and
+// marked (CORDON_RUN, the outcome's `escaped` lists what it left, NET-4). `adjust` adds the
+// caller's own to the spec (descriptors, the child's confinement) before it starts.
+Result<ProcessOutcome> run_direct(const Plan& plan, const LaunchIo& io,
+                                  const std::function<void(pid_t)>& on_started,
+                                  const std::function<void(ProcessSpec&)>& adjust = {});
+
 }  // namespace cordon
