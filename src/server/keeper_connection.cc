@@ -7,10 +7,10 @@
 
 #include <cerrno>
 #include <string_view>
-#include <vector>
 
 #include "host/path_info.h"
 #include "jsonrpc/jsonrpc_serve.h"
+#include "server/line_pump.h"
 #include "server/shared_session.h"
 
 namespace cordon {
@@ -47,9 +47,7 @@ Result<std::unique_ptr<api::Session>> open_view(api::Session& s, const rpc::Init
 
 // Reads the client's lines until its end, `shutdown` or the keeper's end.
 void read_lines(int fd, int stop_fd, rpc::ServeConnection& conn) {
-  rpc::LineFramer framer;
-  std::vector<rpc::LineFramer::Line> lines;
-  std::vector<char> buf(1 << 16);
+  LinePump pump;
   while (!conn.finished()) {
     pollfd p[2] = {{fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
     if (poll(p, 2, -1) < 0) {
@@ -57,18 +55,7 @@ void read_lines(int fd, int stop_fd, rpc::ServeConnection& conn) {
       return;
     }
     if (p[1].revents) return;
-    ssize_t r = ::read(fd, buf.data(), buf.size());
-    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (r <= 0) {
-      if (auto last = framer.finish()) conn.on_line(*last);
-      return;
-    }
-    lines.clear();
-    framer.feed(std::string_view(buf.data(), static_cast<size_t>(r)), lines);
-    for (auto& l : lines) {
-      conn.on_line(l);
-      if (conn.finished()) return;
-    }
+    if (!pump.read(fd, conn)) return;
   }
 }
 

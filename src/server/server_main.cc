@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <string_view>
-#include <vector>
 
 #include "cordon/cordon.h"
 #include "core/strings.h"
@@ -17,6 +16,7 @@
 #include "jsonrpc/jsonrpc_mcp.h"
 #include "jsonrpc/jsonrpc_peer.h"
 #include "jsonrpc/jsonrpc_serve.h"
+#include "server/line_pump.h"
 
 namespace cordon {
 
@@ -73,9 +73,7 @@ void log_line(const char* face, const std::string& line) {
 template <class Connection>
 void read_loop(Connection& conn, const char* face) {
   int sig = install_signal_pipe();
-  rpc::LineFramer framer;
-  std::vector<rpc::LineFramer::Line> lines;
-  std::vector<char> buf(1 << 16);
+  LinePump pump;
   while (!conn.finished()) {
     pollfd p[2] = {{0, POLLIN, 0}, {sig, POLLIN, 0}};
     int n = poll(p, sig >= 0 ? 2 : 1, -1);
@@ -88,18 +86,7 @@ void read_loop(Connection& conn, const char* face) {
       break;
     }
     if (!p[0].revents) continue;
-    ssize_t r = ::read(0, buf.data(), buf.size());
-    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (r <= 0) {
-      if (auto last = framer.finish()) conn.on_line(*last);
-      break;
-    }
-    lines.clear();
-    framer.feed(std::string_view(buf.data(), static_cast<size_t>(r)), lines);
-    for (auto& l : lines) {
-      conn.on_line(l);
-      if (conn.finished()) break;
-    }
+    if (!pump.read(0, conn)) break;
   }
   conn.close();
 }
