@@ -63,6 +63,13 @@ unsigned long inode_of(int fd) {
   return fstat(fd, &st) == 0 ? static_cast<unsigned long>(st.st_ino) : 0;
 }
 
+// Whether `net_inode` is the caller's own network namespace (never to be used as a session's:
+// that would be the machine's loopback).
+bool own_network(unsigned long net_inode) {
+  Fd self(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+  return net_inode == 0 || self.fd < 0 || inode_of(self.fd) == net_inode;
+}
+
 Error failure(const std::string& step, int err) {
   return make_error(ErrorKind::kUnavailable,
                     fmt::format("the session's own loopback could not be made ({}: {}); each "
@@ -130,10 +137,7 @@ Result<SessionLoopback> SessionLoopback::create(const std::string& cordon_exe) {
   if (c != 'R') return failure("a user and network namespace", err);
   if (lo.user_.fd < 0 || lo.net_.fd < 0) return failure("open the namespaces", err);
   lo.net_inode_ = inode_of(lo.net_.fd);
-  // Never the caller's own network: that would be the machine's loopback.
-  Fd self(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
-  if (lo.net_inode_ == 0 || self.fd < 0 || inode_of(self.fd) == lo.net_inode_)
-    return failure("a network namespace of its own", EINVAL);
+  if (own_network(lo.net_inode_)) return failure("a network namespace of its own", EINVAL);
   return lo;
 }
 
@@ -153,9 +157,7 @@ Result<SessionLoopback> SessionLoopback::join_holder(int pid, long long start) {
   if (lo.user_.fd < 0 || lo.net_.fd < 0) return failure("open the session's namespaces", errno);
   if (!same()) return failure("the session's holder is gone", ESRCH);  // a reused pid
   lo.net_inode_ = inode_of(lo.net_.fd);
-  Fd self(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
-  if (lo.net_inode_ == 0 || self.fd < 0 || inode_of(self.fd) == lo.net_inode_)
-    return failure("a network namespace of its own", EINVAL);
+  if (own_network(lo.net_inode_)) return failure("a network namespace of its own", EINVAL);
   return lo;
 }
 
