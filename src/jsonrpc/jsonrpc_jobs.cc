@@ -54,6 +54,11 @@ int read_signal(const json& v) {
   return 0;
 }
 
+// A job's error as its answers give it: {reason, message}.
+json error_fields(const cordon::Error& e) {
+  return {{"reason", wire_reason(e)}, {"message", e.message}};
+}
+
 // The end of a job, as exec would have answered it (an error: what refused it).
 void add_end(json& j, const api::Job& job) {
   auto r = job.result();
@@ -64,8 +69,7 @@ void add_end(json& j, const api::Job& job) {
       if (!j.contains(it.key())) j[it.key()] = it.value();
     return;
   }
-  cordon::Error e = r->error();
-  j["error"] = {{"reason", wire_reason(e)}, {"message", e.message}};
+  j["error"] = error_fields(r->error());
 }
 
 json status_json(const api::Job& job) {
@@ -136,8 +140,7 @@ json ServeJobs::output(api::Session& s, const json& id, const json& params) {
   if (o.dropped) j["dropped"] = o.dropped;
   if (o.exit_code) j["exit_code"] = *o.exit_code;
   if (o.signal) j["signal"] = *o.signal;
-  if (auto r = f.job->result(); r && !r->ok())
-    j["error"] = {{"reason", wire_reason(r->error())}, {"message", r->error().message}};
+  if (auto r = f.job->result(); r && !r->ok()) j["error"] = error_fields(r->error());
   return make_response(id, std::move(j));
 }
 
