@@ -108,13 +108,27 @@ if [ "$(id -u)" -eq 0 ]; then
   fi
   # The clone may live where that user cannot read (/root): run copies from a shared folder.
   shared=$(mktemp -d /tmp/cordon-test-bin.XXXXXX)
-  cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$BUILD/tests/library_tests" "$shared/"
+  cp "$BUILD/cordon" "$BUILD/tests/integration_tests" "$BUILD/tests/library_tests" \
+    "$BUILD/tests/no_userns" "$shared/"
   chmod 755 "$shared" "$shared"/*
   as_user=(runuser -u "$user" -- env -i PATH=/usr/local/bin:/usr/bin:/bin
-    CORDON_MUST_WORK="${CORDON_MUST_WORK:-}" CORDON_TEST_BINARY="$shared/cordon")
+    CORDON_MUST_WORK="${CORDON_MUST_WORK:-}" CORDON_TEST_BINARY="$shared/cordon"
+    CORDON_TEST_NO_USERNS="$shared/no_userns")
   step "integration tests as the unprivileged user $user"
   run_step "integration tests ($user)" ./scripts/run_gtests.sh "${as_user[@]}" "$shared/integration_tests"
   run_step "library tests ($user)" ./scripts/run_gtests.sh "${as_user[@]}" "$shared/library_tests"
+fi
+
+# LL-1: the Landlock backend's suite again, the whole test binary under a stand-in for a default
+# Docker container (tests/standin/no_userns: new namespaces refused by a seccomp filter), with
+# `[sandbox] backend = "auto"`: reached by the fallback, on every run.
+step "the Landlock fallback: its suite where namespaces are refused (a stand-in for a container)"
+fallback=(env GTEST_FILTER='LandlockBackend.*')
+run_step "landlock fallback ($(id -un))" "${fallback[@]}" ./scripts/run_gtests.sh \
+  "$BUILD/tests/no_userns" env CORDON_TEST_LANDLOCK_SETTING=auto "$BUILD/tests/integration_tests"
+if [ -n "${shared:-}" ]; then
+  run_step "landlock fallback ($user)" "${fallback[@]}" ./scripts/run_gtests.sh "${as_user[@]}" \
+    "$shared/no_userns" env CORDON_TEST_LANDLOCK_SETTING=auto "$shared/integration_tests"
 fi
 
 step "embedding: an embedder builds against the installed libcordon (pkg-config, find_package) and runs"

@@ -156,10 +156,7 @@ class SessionImpl : public Session {
     SandboxStatus s;
     s.mode = to_string(policy_.mode);
     const Backend b = session_->backend().backend;  // MAC-5, LL-1
-    s.backend = policy_.mode != SandboxMode::kOn ? "none"
-                : b == Backend::kSeatbelt        ? "seatbelt"
-                : b == Backend::kLandlock        ? "landlock"
-                                                 : "bubblewrap";
+    s.backend = policy_.mode != SandboxMode::kOn ? "none" : backend_name(b);
     if (policy_.mode != SandboxMode::kOn) {
       s.available = true;  // commands run, with no sandbox from cordon (MODE-2, MODE-3)
       return s;

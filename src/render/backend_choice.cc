@@ -56,17 +56,31 @@ Result<BackendChoice> choose_backend(const EnvMap& env, bool on_macos, BackendSe
     }
   }
   c.stand_in_ignored = !stand_in.empty() && !c.stand_in;
+  c.may_fall_back = !on_macos && named.empty() && setting == BackendSetting::kAuto;
   return c;
 }
 
 std::string backend_title(const BackendChoice& c) {
   if (c.backend == Backend::kBwrap) return "bubblewrap (Linux)";
+  if (c.backend == Backend::kLandlock && !c.fallback_cause.empty())
+    return "Landlock + seccomp (Linux; bubblewrap cannot run here: " + c.fallback_cause + ")";
   if (c.backend == Backend::kLandlock)
     return "Landlock + seccomp (Linux, set by [sandbox] backend = \"landlock\")";
   std::string t = "Seatbelt (sandbox-exec)";
   if (c.forced && !kOnMacos) t += ", forced by CORDON_BACKEND";
   if (c.stand_in) t += ", with a stand-in for tests: " + c.sandbox_exec + " (CORDON_SANDBOX_EXEC)";
   return t;
+}
+
+BackendChoice fall_back_to_landlock(BackendChoice c, const std::string& cause) {
+  c.backend = Backend::kLandlock;
+  c.may_fall_back = false;
+  c.fallback_cause = cause;
+  return c;
+}
+
+const char* backend_name(Backend b) {
+  return b == Backend::kSeatbelt ? "seatbelt" : b == Backend::kLandlock ? "landlock" : "bubblewrap";
 }
 
 }  // namespace cordon

@@ -32,9 +32,20 @@ BackendLimits backend_limits(Backend b) {
   return l;
 }
 
-std::string backend_notice(Backend b) {
-  if (b != Backend::kLandlock) return "";
-  return "the sandbox is Landlock + seccomp ([sandbox] backend = \"landlock\"): it gives up a "
+namespace {
+
+std::string why_landlock(const BackendChoice& c) {
+  if (c.fallback_cause.empty()) return "([sandbox] backend = \"landlock\")";
+  return "because bubblewrap cannot run here (" + c.fallback_cause +
+         "); set [sandbox] backend = \"bwrap\" to refuse commands instead";
+}
+
+}  // namespace
+
+std::string backend_notice(const BackendChoice& c) {
+  if (c.backend != Backend::kLandlock) return "";
+  return "the sandbox is Landlock + seccomp " + why_landlock(c) +
+         ": it gives up a "
          "private process view, a private /tmp (TMPDIR is the session's folder), per-command "
          "loopback, hidden-reads-as-empty (hidden files fail to open), protection of paths "
          "made later, and read-only git hooks and config (a changed one is not caught yet); "

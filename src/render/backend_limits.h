@@ -16,7 +16,8 @@ struct BackendLimits {
 
 BackendLimits backend_limits(Backend b);
 
-// The one-line start notice of a backend that gives something up; "" for bubblewrap.
-std::string backend_notice(Backend b);
+// The one-line start notice of a backend that gives something up; "" for bubblewrap. A
+// fallback (LL-1: "auto" where bubblewrap cannot run) says why, and how to refuse instead.
+std::string backend_notice(const BackendChoice& c);
 
 }  // namespace cordon

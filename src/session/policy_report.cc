@@ -84,10 +84,9 @@ Plan printable_plan(Plan plan) {
 nlohmann::json backend_json(const Session& session, const SeatbeltPlan* seatbelt) {
   const BackendChoice& b = session.backend();
   nlohmann::json j;
-  j["name"] = b.backend == Backend::kSeatbelt   ? "seatbelt"
-              : b.backend == Backend::kLandlock ? "landlock"
-                                                : "bubblewrap";
+  j["name"] = backend_name(b.backend);
   j["configured"] = b.configured;         // [sandbox] backend
+  if (!b.fallback_cause.empty()) j["fallback_from"] = {{"backend", "bubblewrap"}, {"cause", b.fallback_cause}};
   if (b.backend == Backend::kLandlock) {  // LL-1
     BackendLimits l = backend_limits(b.backend);
     j["keeps"] = l.keeps;
@@ -115,10 +114,7 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["mode"] = to_string(p.mode);
   const bool sb = session.backend().backend == Backend::kSeatbelt;
   const bool ll = session.backend().backend == Backend::kLandlock;
-  j["backend"] = p.mode != SandboxMode::kOn ? "none"
-                 : sb                       ? "seatbelt"
-                 : ll                       ? "landlock"
-                                            : "bubblewrap";
+  j["backend"] = p.mode != SandboxMode::kOn ? "none" : backend_name(session.backend().backend);
   j["backend_detail"] = backend_json(session, seatbelt);
   j["config_file"] = p.source_file;
   j["project"] = printable(session.project());

@@ -23,7 +23,6 @@
 #include "plan/aftercare_rules.h"
 #include "plan/planner.h"
 #include "plan/run_decisions.h"
-#include "render/backend_limits.h"
 #include "session/aftercare.h"
 #include "session/backend_launch.h"
 #include "session/command_outcome.h"
@@ -205,6 +204,7 @@ std::optional<CommandResult> Session::asked_first(Ready& r, const ExecGateInput&
 std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
                                                const ExecGateInput* check) {
   Command& c = r.c;
+  settle_backend();                       // LL-1: the backend, before bwrap may start early
   if (auto h = current_hold()) return h;  // PROC-3: a held session runs nothing
   // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
   if (auto x = start_sandbox_early(req, r.io, c.early)) return x;
@@ -315,7 +315,6 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
   }
   if (backend_.backend == Backend::kLandlock && p.plan.runner == Runner::kSandbox) {
     p.landlock = landlock_rules_of(p.plan);  // LL-1
-    p.plan.notices.push_back(backend_notice(Backend::kLandlock));
   }
   trace("run: planned");
   return p;

@@ -12,12 +12,13 @@
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
-#include "launch/linux/landlock_probe.h"
+#include "launch/backend_probe.h"
 #include "launch/sandbox_exec_probe.h"
 #include "launch/seatbelt_launcher.h"
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "plan/run_decisions.h"
+#include "render/backend_limits.h"
 #include "session/project_memory.h"
 #include "session/session_folders.h"
 #include "sys/fs_util.h"
@@ -234,32 +235,57 @@ SeatbeltPlan Session::seatbelt_plan(const Request& req, const Facts& facts) cons
 }
 
 Plan Session::plan(const Request& req, const Facts& facts) const {
+  settle_backend();
   if (backend_.backend == Backend::kSeatbelt) return seatbelt_plan(req, facts).plan;
   return plan_with(req, facts, nullptr);
 }
 
 Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const {
+  settle_backend();
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.process = part;
   if (backend_.backend == Backend::kLandlock) po.backend = Backend::kLandlock;  // LL-1
-  return make_plan(opts_.policy, facts, req, po);
+  Plan plan = make_plan(opts_.policy, facts, req, po);
+  // LL-1: said at the session's start, in every face (the start notices come from a plan).
+  if (backend_.backend == Backend::kLandlock && plan.runner == Runner::kSandbox)
+    plan.notices.push_back(backend_notice(backend_));
+  return plan;
+}
+
+const BackendChoice& Session::backend() const {
+  settle_backend();
+  return backend_;
+}
+
+ProbeInput Session::bwrap_probe_input() const {
+  ProbeInput in;
+  in.env = opts_.env;
+  in.folders = opts_.folders;
+  in.cordon_exe = opts_.cordon_exe;
+  in.bwrap = find_bwrap(opts_.env);
+  in.use_cache = opts_.use_probe_cache;
+  return in;
+}
+
+// LL-1: on Linux with the sandbox on, the backend and its probe, once, before the first use
+// that depends on them: `auto` hands over to Landlock where bubblewrap cannot run.
+void Session::settle_backend() const {
+  std::call_once(settled_, [this] {
+    if (backend_.backend == Backend::kSeatbelt || opts_.policy.mode != SandboxMode::kOn) return;
+    SettledBackend s = cordon::settle_backend(backend_, bwrap_probe_input());
+    std::lock_guard<std::mutex> lock(probe_mu_);
+    backend_ = s.choice;
+    probe_ = std::move(s.probe);
+  });
 }
 
 const ProbeReport& Session::probe() {
+  settle_backend();
   std::lock_guard<std::mutex> lock(probe_mu_);
   if (!probe_ && backend_.backend == Backend::kSeatbelt)
     probe_ = run_seatbelt_probe(backend_.sandbox_exec, opts_.env);
-  if (!probe_ && backend_.backend == Backend::kLandlock) probe_ = run_landlock_probe();  // LL-1
-  if (!probe_) {
-    ProbeInput in;
-    in.env = opts_.env;
-    in.folders = opts_.folders;
-    in.cordon_exe = opts_.cordon_exe;
-    in.bwrap = find_bwrap(opts_.env);
-    in.use_cache = opts_.use_probe_cache;
-    probe_ = run_probe(in);
-  }
+  if (!probe_) probe_ = run_probe(bwrap_probe_input());
   return *probe_;
 }
 

@@ -97,8 +97,9 @@ class Session {
   }
   std::string loopback_fallback() const { return network_.fallback_reason(); }
 
-  // The backend every sandboxed command of this session runs in (MAC-5), chosen once.
-  const BackendChoice& backend() const { return backend_; }
+  // The backend every sandboxed command of this session runs in (MAC-5), chosen once; on Linux
+  // settled by its probe at the first use (LL-1: "auto" may hand over to Landlock).
+  const BackendChoice& backend() const;
 
   // Facts and plan for a request, without running anything (cordon policy, tests).
   Facts facts(const Request& req) const;
@@ -203,13 +204,17 @@ class Session {
   void aftercare(Leftover& record, const Plan& plan, api::ExecResult& out);
   void remember_unreadable(const std::vector<std::string>& dirs);  // FS-10
   bool under_bwrap(const Plan& plan) const;
+  void settle_backend() const;
+  ProbeInput bwrap_probe_input() const;
   static std::optional<Refusal> hand_over(Early& early, const Plan& plan);
   static CommandResult refused(Command& c, const Refusal& r);
   static CommandResult finish(Command& c);
 
   SessionOptions opts_;
   mutable SessionNetwork network_;  // JOB-2: the session's loopback and its commands' proxy ports
-  BackendChoice backend_;
+  // Settled once (settle_backend): read freely after settled_ has run.
+  mutable BackendChoice backend_;
+  mutable std::once_flag settled_;
   SessionStore store_{Folders{}};
   SessionRecord record_;
   RecordStamp record_stamp_;  // the record file as this process last read or wrote it
@@ -220,11 +225,11 @@ class Session {
   // holds, unreadable folders, tracked set) and first_command_; `probe_mu_` the probe, which
   // runs once; `sweep_mu_` the leftover sweep and the blocked-paths file, so two commands never
   // handle the same leftover record or rewrite that file at the same time.
-  std::optional<ProbeReport> probe_;
+  mutable std::optional<ProbeReport> probe_;
   bool first_command_ = true;
   FileToolWrites tool_writes_;  // PROT-6: kept out of the commands' aftercare
   mutable std::mutex mu_;
-  std::mutex probe_mu_;
+  mutable std::mutex probe_mu_;
   // NET-8: the connections all this session's commands hold through their proxies at once.
   std::shared_ptr<ConnectionBudget> connections_;
   mutable std::mutex sweep_mu_;

@@ -23,6 +23,12 @@
 
 namespace cordon::it {
 
+std::string no_userns_binary() {
+  if (const char* b = std::getenv("CORDON_TEST_NO_USERNS")) return b;
+  const std::string c = test_cordon_binary();
+  return c.substr(0, c.rfind('/')) + "/tests/no_userns";
+}
+
 std::string cordon_binary() {
   if (const char* b = std::getenv("CORDON_TEST_BINARY")) return b;
   return test_cordon_binary();
@@ -178,7 +184,8 @@ bool World::exists(const std::string& path) const {
 
 Proc World::cordon(const std::vector<std::string>& args, const std::string& cwd,
                    const std::string& stdin_data) const {
-  std::vector<std::string> argv = {cordon_binary()};
+  std::vector<std::string> argv = wrapper;
+  argv.push_back(cordon_binary());
   argv.insert(argv.end(), args.begin(), args.end());
   return run_program(argv, env, cwd.empty() ? project_ : cwd, stdin_data);
 }

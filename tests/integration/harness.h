@@ -41,6 +41,8 @@ class World {
 
   // Environment for cordon: a clean one with HOME and PATH, plus `extra`.
   std::map<std::string, std::string> env;
+  // A program cordon runs under (its argv's start), e.g. {no_userns_binary()}: empty for none.
+  std::vector<std::string> wrapper;
 
   // Runs `cordon ARGS...` in `cwd` (default the project), with `stdin_data` on its input.
   Proc cordon(const std::vector<std::string>& args, const std::string& cwd = "",
@@ -55,6 +57,10 @@ class World {
  private:
   std::string root_, home_, project_;
 };
+
+// LL-1: tests/standin/no_userns, which runs a program where new namespaces are refused (as in
+// a default Docker container): CORDON_TEST_NO_USERNS, else the one beside the cordon built.
+std::string no_userns_binary();
 
 // Starts a program in its own process group, with an environment and a folder, its standard
 // input, output and error on pipes; `in`, `out`, `err` are our ends. A program not found as a

@@ -2,6 +2,8 @@
 // tests/integration/seatbelt_launch_test.cc (the launch layer, above the pure archive).
 #include "render/backend_choice.h"
 
+#include "render/backend_limits.h"
+
 #include <gtest/gtest.h>
 
 namespace cordon {
@@ -37,10 +39,39 @@ TEST(BackendChoice, SeatbeltCanBeForcedAnywhere) {  // MAC-5
   EXPECT_EQ(backend_title(*c).find("forced by CORDON_BACKEND") != std::string::npos, !kOnMacos);
 }
 
-TEST(BackendChoice, LandlockOnlyWhenConfigured) {  // LL-1
+TEST(BackendChoice, AutoStartsFromBubblewrapAndMayFallBack) {  // LL-1
   auto auto_ = choose_backend(env_of({}), false, BackendSetting::kAuto);
   ASSERT_TRUE(auto_.ok());
-  EXPECT_EQ(auto_->backend, Backend::kBwrap);  // auto does not pick Landlock yet
+  EXPECT_EQ(auto_->backend, Backend::kBwrap);  // the probes decide (settle_backend)
+  EXPECT_TRUE(auto_->may_fall_back);
+  // Forced or named, or on macOS: never a fallback.
+  EXPECT_FALSE(choose_backend(env_of({}), false, BackendSetting::kBwrap)->may_fall_back);
+  EXPECT_FALSE(choose_backend(env_of({}), false, BackendSetting::kLandlock)->may_fall_back);
+  EXPECT_FALSE(choose_backend(env_of({{"CORDON_BACKEND", "bwrap"}}), false)->may_fall_back);
+  EXPECT_FALSE(choose_backend(env_of({}), true)->may_fall_back);
+}
+
+TEST(BackendChoice, AFallbackSaysWhyAndHowToRefuseInstead) {  // LL-1
+  BackendChoice c = fall_back_to_landlock(*choose_backend(env_of({}), false), "no namespaces");
+  EXPECT_EQ(c.backend, Backend::kLandlock);
+  EXPECT_FALSE(c.may_fall_back);
+  EXPECT_FALSE(c.configured);
+  EXPECT_NE(backend_title(c).find("bubblewrap cannot run here: no namespaces"), std::string::npos);
+  const std::string notice = backend_notice(c);
+  EXPECT_NE(notice.find("bubblewrap cannot run here (no namespaces)"), std::string::npos);
+  EXPECT_NE(notice.find("backend = \"bwrap\" to refuse"), std::string::npos);
+  // Configured, it names the setting instead.
+  BackendChoice set = *choose_backend(env_of({}), false, BackendSetting::kLandlock);
+  EXPECT_NE(backend_notice(set).find("[sandbox] backend = \"landlock\""), std::string::npos);
+  EXPECT_EQ(backend_notice(*choose_backend(env_of({}), false)), "");
+  EXPECT_STREQ(backend_name(Backend::kLandlock), "landlock");
+  EXPECT_STREQ(backend_name(Backend::kBwrap), "bubblewrap");
+}
+
+TEST(BackendChoice, LandlockOnlyWhenConfiguredOrFallenBackTo) {  // LL-1
+  auto auto_ = choose_backend(env_of({}), false, BackendSetting::kAuto);
+  ASSERT_TRUE(auto_.ok());
+  EXPECT_EQ(auto_->backend, Backend::kBwrap);
   auto ll = choose_backend(env_of({}), false, BackendSetting::kLandlock);
   ASSERT_TRUE(ll.ok());
   EXPECT_EQ(ll->backend, Backend::kLandlock);
