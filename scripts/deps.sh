@@ -29,6 +29,10 @@ case $what in
   make ccache
   # the package and its checks (DIST-1, DIST-2): dpkg-shlibdeps, the completions' shells
   dpkg-dev zsh fish
+  # a real Docker container (issue 31, LL-1: scripts/container_image.sh, container_check.sh):
+  # Docker's own daemon, whose default seccomp profile refuses user namespaces, and debootstrap
+  # for its base image (no registry). Where no systemd runs, the scripts start dockerd themselves.
+  docker.io debootstrap
   ) ;;
   *) echo "deps.sh: unknown set '$what' (build, demo or test)" >&2; exit 2 ;;
 esac
