@@ -9,7 +9,7 @@
 # network (loopback only) unless CORDON_CONTAINER_NETWORK names one (e.g. bridge). Nothing
 # weakens the defaults: no --privileged, no --security-opt, no added capability.
 # Skips (exit 0, SKIPPED on stderr) when Docker is missing or its daemon cannot start; fails
-# instead with CORDON_MUST_WORK=1.
+# instead with CORDON_CONTAINER_MUST_WORK=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ct_name="container check"
@@ -22,8 +22,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --copy FILE (repeatable, first): another program copied in beside cordon, in /usr/local/bin.
+copies=()
+while [ "${1:-}" = --copy ]; do
+  [ -x "${2:-}" ] || { echo "$ct_name: --copy ${2:-}: not an executable file" >&2; exit 2; }
+  copies+=("$2")
+  shift 2
+done
 if [ $# -lt 2 ]; then
-  echo "usage: scripts/container_check.sh CORDON_BINARY COMMAND [ARG...]" >&2
+  echo "usage: scripts/container_check.sh [--copy FILE]... CORDON_BINARY COMMAND [ARG...]" >&2
   exit 2
 fi
 binary=$1
@@ -47,8 +54,9 @@ echo "$ct_name: $image, $security; $apparmor" >&2
 
 cid=$("$docker" create --network "${CORDON_CONTAINER_NETWORK:-none}" "$image" sleep infinity)
 "$docker" cp "$binary" "$cid:/usr/local/bin/cordon"
+for f in "${copies[@]}"; do "$docker" cp "$f" "$cid:/usr/local/bin/$(basename "$f")"; done
 "$docker" start "$cid" >/dev/null
-"$docker" exec --user root "$cid" chmod 755 /usr/local/bin/cordon
+"$docker" exec --user root "$cid" chmod -R a+rX /usr/local/bin
 
 failed=0
 for who in root user; do

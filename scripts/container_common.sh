@@ -10,11 +10,11 @@ cache=${CORDON_CONTAINER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cordon-container
 docker=${DOCKER:-docker}
 ct_started_dockerd=
 
-# Skips (exit 0, reason on stderr) unless CORDON_MUST_WORK is set: then fails, as
+# Skips (exit 0, reason on stderr) unless CORDON_CONTAINER_MUST_WORK is set: then fails, as
 # scripts/clients_e2e.sh does.
 ct_skip() {
-  if [ -n "${CORDON_MUST_WORK:-}" ]; then
-    echo "$ct_name: $* (CORDON_MUST_WORK is set)" >&2
+  if [ -n "${CORDON_CONTAINER_MUST_WORK:-}" ]; then
+    echo "$ct_name: $* (CORDON_CONTAINER_MUST_WORK is set)" >&2
     exit 1
   fi
   echo "$ct_name: SKIPPED: $*" >&2

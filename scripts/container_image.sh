@@ -8,7 +8,7 @@
 # tarball is kept under ${XDG_CACHE_HOME:-$HOME/.cache}/cordon-container/<key>/ so that a new
 # daemon imports it again without a new debootstrap. The key says what was asked for, not what
 # the mirror answered: two builds a month apart can differ in package versions.
-# Needs root (debootstrap, chroot) and Docker; skips otherwise (fails with CORDON_MUST_WORK=1).
+# Needs root (debootstrap, chroot) and Docker; skips otherwise (fails with CORDON_CONTAINER_MUST_WORK=1).
 # The image holds: bubblewrap and git (what cordon runs with), python3 (its ctypes runs the
 # Landlock probe, /usr/local/bin/landlock_probe), and a user `user` (uid 1000) beside root.
 # cordon itself is dynamically linked to libc only, so bookworm's libc runs it.
