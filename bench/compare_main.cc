@@ -7,7 +7,7 @@
 // `cordon serve` (issue 30): what starting one costs, what idle jobs add to the session's other
 // commands, and what polling a job's output costs the server.
 //
-//   bench_compare CORDON_BINARY [--runs N] [--only run|probe|mounts|repo|jobs]
+//   bench_compare CORDON_BINARY [--runs N] [--only run|landlock|probe|mounts|repo|jobs]
 //                 [--also OTHER_CORDON_BINARY]
 #include <fcntl.h>
 #include <spawn.h>
@@ -464,6 +464,30 @@ void bench_jobs(const Fixture& f, const std::string& cordon, const std::string& 
 
 }  // namespace
 
+// LL-1 and PERF-1: `cordon run -- true` under the Landlock backend (no bwrap to start), in a
+// home of its own whose config picks it, beside the bubblewrap backend and bare bwrap.
+void bench_landlock(const Fixture& f, const std::string& cordon, const std::string& bpf,
+                    int runs) {
+  std::printf("\nLL-1: `cordon run -- true` under Landlock + seccomp against bubblewrap\n");
+  const std::string home3 = f.root + "/home-landlock";
+  sh("cp -a " + f.home + " " + home3 + " && mkdir -p " + home3 + "/.config/cordon");
+  std::ofstream(home3 + "/.config/cordon/config.toml") << "[sandbox]\nbackend = \"landlock\"\n";
+  Cmd bw{{cordon, "run", "--", "true"}, f.env, f.project, "", false};
+  Cmd ll = bw;
+  ll.env[0] = "HOME=" + home3;
+  ll.cwd = home3 + "/project";
+  time_once(ll);  // its first run makes its caches
+  Cmd b = bare_bwrap(f, bpf);
+  auto r = alternate({ll, bw, b}, runs);
+  report("cordon run -- true, Landlock backend", r[0]);
+  report("cordon run -- true, bubblewrap backend", r[1]);
+  report("bwrap (hand-written, same plan)", r[2]);
+  std::printf("  Landlock / bubblewrap backend: median %.3f, p10 %.3f, p90 %.3f\n",
+              median(r[0]) / median(r[1]), pct(r[0], 0.1) / pct(r[1], 0.1),
+              pct(r[0], 0.9) / pct(r[1], 0.9));
+  std::printf("  Landlock backend / bare bwrap: median %.3f\n", median(r[0]) / median(r[2]));
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) die("usage: bench_compare CORDON_BINARY [--runs N] [--only NAME]");
   std::string cordon = argv[1];
@@ -538,6 +562,8 @@ int main(int argc, char** argv) {
                   pct(r[5], 0.9) / pct(r[3], 0.9));
     }
   }
+
+  if (only.empty() || only == "landlock") bench_landlock(f, cordon, *bpf, runs);
 
   if (only.empty() || only == "probe") {
     std::printf("\nPERF-2: the probe (`cordon probe`, always fresh)\n");

@@ -8,21 +8,24 @@ RUNS=${RUNS:-200}
 "$BUILD/bench/bench_compare" "$(realpath "$BUILD/cordon")" --runs "$RUNS" ${ONLY:+--only "$ONLY"}
 # PERF-1 for both users (issue 29): as root the default limits put each command in a cgroup; a
 # plain user has none. The unprivileged user is the tests' (cordon-test).
-if [ "$(id -u)" = 0 ] && [ -z "${ONLY:-}" -o "${ONLY:-}" = run ]; then
+# LL-1: the Landlock backend's line for both users too.
+if [ "$(id -u)" = 0 ] && [ -z "${ONLY:-}" -o "${ONLY:-}" = run -o "${ONLY:-}" = landlock ]; then
   if id cordon-test >/dev/null 2>&1; then
     d=$(mktemp -d /tmp/cordon-bench-bin.XXXXXX)
     cp "$BUILD/cordon" "$BUILD/bench/bench_compare" "$BUILD/bench/floor_wrapper" "$d/"
     chmod 755 "$d" "$d"/*
-    echo
-    echo "The same as the unprivileged user cordon-test:"
-    (cd / && runuser -u cordon-test -- env -i PATH=/usr/local/bin:/usr/bin:/bin \
-      "$d/bench_compare" "$d/cordon" --runs "$RUNS" --only run)
+    for part in ${ONLY:-run landlock}; do
+      echo
+      echo "The same as the unprivileged user cordon-test:"
+      (cd / && runuser -u cordon-test -- env -i PATH=/usr/local/bin:/usr/bin:/bin \
+        "$d/bench_compare" "$d/cordon" --runs "$RUNS" --only "$part")
+    done
     rm -rf "$d"
   else
     echo "(no user cordon-test: the plain-user line is left out; useradd --system cordon-test)"
   fi
 fi
-# ONLY=run (or another part of bench_compare: probe, mounts, repo, jobs): that part alone, for a
+# ONLY=run (or another part of bench_compare: landlock, probe, mounts, repo, jobs): that part alone, for a
 # quick loop.
 [ -n "${ONLY:-}" ] && exit 0
 echo
