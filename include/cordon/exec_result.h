@@ -22,6 +22,19 @@ struct Connection {
   unsigned count = 0;                              // connections made or refused
 };
 
+// AUD-2: one thing the sandbox or the policy refused, which the agent can act on.
+struct Violation {
+  std::string kind;    // "write", "read", "network", "socket", "plant" or "policy"
+  std::string path;    // write, read, plant: the path concerned ("" when the output named none)
+  std::string host;    // network: "host:port" ("" when only the output's wording told)
+  std::string rule;    // the rule that refused it, in a person's words
+  std::string fix;     // what to do about it
+  // "cordon" when cordon knows it for certain (a proxy refusal, a quarantine, a refused way
+  // out); "output" when read from the command's own error messages (a refused write).
+  std::string source = "cordon";
+  bool operator==(const Violation&) const = default;
+};
+
 struct ExecResult {
   int exit_code = 0;  // PROC-5: its own status; 128+N on signal N; 124 timeout; 126/127
   std::optional<int> signal;
@@ -41,6 +54,7 @@ struct ExecResult {
   std::vector<int> processes_left;    // NET-4: still running outside the sandbox, never killed
   std::vector<Connection> connections;  // NET-9: hosts through the proxy ([network] allow)
   std::vector<std::string> messages;  // cordon's own words about it ("make: command not found")
+  std::vector<Violation> violations;  // AUD-2: what was refused, each with its rule and fix
   double duration_ms = 0;
 };
 

@@ -76,6 +76,8 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
   out.messages = printable_all(std::move(out.messages));
   for (auto& m : out.quarantined) m = Moved{printable(m.from), printable(m.to)};
   for (auto& c : out.connections) c.host = printable(c.host);  // NET-9
+  for (auto& v : out.violations)  // AUD-2: paths and hosts come from the disk and the output
+    for (std::string* f : {&v.path, &v.host, &v.rule, &v.fix}) *f = printable(*f);
   return out;
 }
 

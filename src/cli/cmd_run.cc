@@ -14,12 +14,23 @@
 #include "cordon/cordon.h"
 #include "core/base64.h"
 #include "core/duration.h"
+#include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
 
 namespace cordon {
 
 namespace {
+
+// AUD-2: a short block after the output, one line per refusal: what, and the fix (the notes
+// above carry the rule in full).
+void print_violations(const std::vector<api::Violation>& violations, const std::string& home) {
+  for (const auto& v : violations) {
+    std::string what = v.path.empty() ? v.host : tilde_path(v.path, home);
+    print_error(fmt::format("refused {}{}{}: {}{}", v.kind, what.empty() ? "" : " ", what, v.fix,
+                            v.source == "output" ? " (as read from the output)" : ""));
+  }
+}
 
 api::Cancel* g_cancel = nullptr;
 
@@ -150,6 +161,7 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   }
   for (const auto& m : res->messages) print_error(m);
   for (const auto& n : res->notes) print_error("note: " + n);
+  print_violations(res->violations, ctx.home);
   return res->exit_code;
 }
 

@@ -106,6 +106,13 @@ json mcp_tools(const std::string& v) {
                                    {"bytes_in", typed("integer")},
                                    {"count", typed("integer")}},
                                   {"host", "allowed", "rule"});
+  json violation = object_schema({{"kind", typed("string")},
+                                  {"path", typed("string")},
+                                  {"host", typed("string")},
+                                  {"rule", typed("string")},
+                                  {"fix", typed("string")},
+                                  {"source", typed("string")}},
+                                 {"kind", "rule", "fix", "source"});  // AUD-2
   json bash_out =
       object_schema({{"exit_code", typed("integer")},
                      {"signal", typed("integer")},
@@ -114,6 +121,7 @@ json mcp_tools(const std::string& v) {
                      {"timed_out", typed("boolean")},
                      {"notes", json{{"type", "array"}, {"items", typed("string")}}},
                      {"quarantined", json{{"type", "array"}, {"items", moved}}},
+                     {"violations", json{{"type", "array"}, {"items", violation}}},
                      {"withheld", typed("boolean")},
                      {"canceled", typed("boolean")},
                      {"stdout_truncated", typed("boolean")},

@@ -29,6 +29,20 @@ std::string kill_line(const std::string& id, bool killed, bool running) {
 
 }  // namespace
 
+// AUD-2: one line each, at the end: what was refused, the rule, the fix.
+std::string violations_text(const json& r) {
+  std::string out;
+  if (!r.contains("violations")) return out;
+  for (const auto& v : r["violations"]) {
+    std::string what = v.value("path", "");
+    if (what.empty()) what = v.value("host", "");
+    out += fmt::format("\n[violation] {}{}{}: {}. Fix: {}.{}", v.value("kind", ""),
+                       what.empty() ? "" : " ", what, v.value("rule", ""), v.value("fix", ""),
+                       v.value("source", "") == "output" ? " (read from the output)" : "");
+  }
+  return out;
+}
+
 std::string exec_text(const json& r) {
   std::string out = streams_text(r);
   if (r.value("timed_out", false)) out += "[timed out]\n";
@@ -37,6 +51,7 @@ std::string exec_text(const json& r) {
   for (const auto& n : r["notes"]) out += "\n[note] " + n.get<std::string>();
   for (const auto& q : r["quarantined"])
     out += fmt::format("\n[moved aside] {} -> {}", q.value("from", ""), q.value("to", ""));
+  out += violations_text(r);
   return out;
 }
 

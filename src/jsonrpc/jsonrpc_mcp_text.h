@@ -10,6 +10,8 @@ namespace cordon::rpc {
 
 // `bash`: stdout, stderr, then `[exit code N]`, `[note] ...` and `[moved aside] ...` lines.
 std::string exec_text(const json& exec_result);
+// AUD-2: the result's violations, a "[violation] ..." line each (each line starts with a newline).
+std::string violations_text(const json& exec_result);
 // `read_file`: the content, and where to go on when more lines follow.
 std::string read_text(const json& read_result);
 // `search`: path:line:text lines and what was searched and skipped.

@@ -190,6 +190,18 @@ Result<json> call_tool(api::Session& session, Tool tool, const json& params,
   return invalid_arguments("unknown tool");
 }
 
+// AUD-2: each with kind, rule, fix and source, and the path or host it names.
+json violations_json(const std::vector<api::Violation>& violations) {
+  json out = json::array();
+  for (const auto& v : violations) {
+    json j{{"kind", v.kind}, {"rule", v.rule}, {"fix", v.fix}, {"source", v.source}};
+    if (!v.path.empty()) j["path"] = v.path;
+    if (!v.host.empty()) j["host"] = v.host;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json to_json(const api::ExecResult& r) {
   json j;
   j["exit_code"] = r.exit_code;
@@ -205,6 +217,7 @@ json to_json(const api::ExecResult& r) {
   for (const auto& n : r.notes) notes.push_back(n);
   j["notes"] = std::move(notes);
   j["quarantined"] = moved_json(r.quarantined);
+  j["violations"] = violations_json(r.violations);  // AUD-2
   if (r.withheld) j["withheld"] = true;
   if (r.canceled) j["canceled"] = true;
   if (r.stdout_truncated) j["stdout_truncated"] = true;

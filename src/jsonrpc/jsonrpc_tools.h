@@ -42,6 +42,7 @@ bool wait_for_end(const api::Job& job, std::chrono::milliseconds timeout,
                   const api::Cancel* cancel);
 
 json to_json(const api::ExecResult& r);
+json violations_json(const std::vector<api::Violation>& violations);  // AUD-2
 json to_json(const api::ReadFileResult& r);
 json to_json(const api::WriteFileResult& r);
 json to_json(const api::EditFileResult& r);

@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "host/namespace_conditions.h"
 #include "launch/linux/landlock_probe.h"
+#include "launch/linux/namespace_check.h"
 #include "launch/probe_cache.h"
 #include "process/process.h"
 #include "sys/fs_util.h"
@@ -87,9 +88,12 @@ SettledBackend settle_backend(BackendChoice choice, const ProbeInput& in) {
     r.fix += ", or set [sandbox] backend = \"landlock\" to run commands under Landlock";
     return {choice, r, std::nullopt};
   }
-  // Only a sandbox bubblewrap could not start: a failed check inside a started one, or a
-  // cache folder cordon cannot write, is a fault to fix, not a machine without namespaces.
+  // Only where namespaces are refused, shown by making them: a failed check inside a started
+  // sandbox, a cache folder cordon cannot write or a bwrap failing for a reason of its own is
+  // a fault to fix, not a machine without namespaces.
   if (r.failed_check != "bwrap_runs") return {choice, r, std::nullopt};
+  const std::string refused = namespaces_refused();
+  if (refused.empty()) return {choice, r, std::nullopt};
   return after_bwrap_failed(choice, std::move(r), in);
 }
 

@@ -178,38 +178,61 @@ std::string home_hint(const Plan& plan, const std::string& path) {
       entry, plan.config_file.empty() ? "the config file" : plan.config_file);
 }
 
+Findings scan(const Plan& plan, const std::string& output) {
+  Findings f;
+  std::vector<std::string> lines = split(output, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) scan_line(lines, i, plan, f);
+  return f;
+}
+
+// Whether the findings are worth telling (a command that succeeded and only printed a network
+// error, say, is not).
+bool worth_telling(const Findings& f, int exit_code) {
+  if (f.git_config) return true;
+  if (exit_code == 0 && !f.fs) return false;
+  return f.fs || f.net || f.sock;
+}
+
+constexpr const char* kOutsideWays =
+    "If this step needs it, run it again with --outside-sandbox (outside_sandbox: true), which "
+    "needs approval";
+
+std::string write_rule(const Plan& plan) {
+  return fmt::format(
+      "writes outside the project{} and {} are refused{}",
+      plan.writable_roots.size() > 2 ? ", the writable paths" : "",
+      plan.tmp_at_slash_tmp ? "/tmp" : "the session's temp folder ($TMPDIR)",
+      plan.locks_git_files ? ", and protected files and git's hooks and config are read-only"
+                           : "");
+}
+
+std::string network_rule(const Plan& plan) {
+  if (plan.proxy_port)  // NET-7
+    return fmt::format(
+        "only proxied traffic can leave: the hosts in [network] allow through the proxy at "
+        "127.0.0.1:{} (HTTPS_PROXY is set; a program that ignores it gets no network)",
+        *plan.proxy_port);
+  return "the network is closed (only 127.0.0.1 inside this command works)";
+}
+
+constexpr const char* kSocketRule = "Unix-domain sockets are refused (ssh-agent, D-Bus, Docker)";
+constexpr const char* kGitConfigNote =
+    "git's config files and hooks are locked inside the sandbox, so `git config` cannot change "
+    "them here. Change the setting yourself outside the sandbox, or run the command again with "
+    "--outside-sandbox (outside_sandbox: true), which needs approval.";
+
 }  // namespace
 
 std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
                                         const std::string& output) {
   if (plan.runner != Runner::kSandbox) return std::nullopt;
-  Findings f;
-  std::vector<std::string> lines = split(output, '\n');
-  for (size_t i = 0; i < lines.size(); ++i) scan_line(lines, i, plan, f);
-  if (f.git_config)
-    return std::string(
-        "git's config files and hooks are locked inside the sandbox, so `git config` "  // GIT-1
-        "cannot change them here. Change the setting yourself outside the sandbox, or run the "
-        "command again with --outside-sandbox (outside_sandbox: true), which needs approval.");
-  if (exit_code == 0 && !f.fs) return std::nullopt;
-  if (!f.fs && !f.net && !f.sock) return std::nullopt;
+  Findings f = scan(plan, output);
+  if (!worth_telling(f, exit_code)) return std::nullopt;
+  if (f.git_config) return std::string(kGitConfigNote);  // GIT-1
   std::vector<std::string> what;
-  if (f.fs)
-    what.push_back(fmt::format(
-        "writes outside the project{} and {} are refused{}",
-        plan.writable_roots.size() > 2 ? ", the writable paths" : "",
-        plan.tmp_at_slash_tmp ? "/tmp" : "the session's temp folder ($TMPDIR)",
-        plan.locks_git_files ? ", and protected files and git's hooks and config are read-only"
-                             : ""));
-  if (f.net && !plan.share_network && plan.proxy_port)  // NET-7
-    what.push_back(
-        fmt::format("only proxied traffic can leave: the hosts in [network] allow "
-                    "through the proxy at 127.0.0.1:{} (HTTPS_PROXY is set; a "
-                    "program that ignores it gets no network)",
-                    *plan.proxy_port));
-  else if (f.net && !plan.share_network)
-    what.push_back("the network is closed (only 127.0.0.1 inside this command works)");
-  if (f.sock) what.push_back("Unix-domain sockets are refused (ssh-agent, D-Bus, Docker)");
+  if (f.fs) what.push_back(write_rule(plan));
+  if (f.net && !plan.share_network) what.push_back(network_rule(plan));
+  if (f.sock) what.push_back(kSocketRule);
   if (what.empty()) return std::nullopt;
   std::string where, hint;
   if (f.fs && !f.path.empty()) {
@@ -221,10 +244,39 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
     ways = "To reach the internet, run it again with --network (network: true); for anything "
            "else, --outside-sandbox (outside_sandbox: true)";
   else
-    ways = "If this step needs it, run it again with --outside-sandbox (outside_sandbox: true), "
-           "which needs approval";
+    ways = kOutsideWays;
   return fmt::format("the sandbox may have blocked this command: {}.{}{} {}.", join_sentence(what),
                      where, hint, ways);
+}
+
+std::vector<api::Violation> output_violations(const Plan& plan, int exit_code,
+                                              const std::string& output) {
+  std::vector<api::Violation> out;
+  if (plan.runner != Runner::kSandbox) return out;
+  Findings f = scan(plan, output);
+  if (!worth_telling(f, exit_code)) return out;
+  auto add = [&](std::string kind, std::string path, std::string rule, std::string fix) {
+    out.push_back({std::move(kind), std::move(path), "", std::move(rule), std::move(fix),
+                   "output"});
+  };
+  const std::string outside_ways =
+      "if this step needs it, run it again with --outside-sandbox (outside_sandbox: true), which "
+      "needs approval";
+  if (f.git_config)
+    add("write", "", "git's config files and hooks are read-only inside the sandbox",
+        "change the setting yourself outside the sandbox, or run the command again with "
+        "--outside-sandbox (outside_sandbox: true), which needs approval");
+  if (f.fs && !(f.git_config && f.path.empty())) {
+    std::string hint = f.path.empty() ? "" : trim(home_hint(plan, f.path));
+    add("write", f.path, write_rule(plan), hint.empty() ? outside_ways : hint);
+  }
+  if (f.net && !plan.share_network)
+    add("network", "", network_rule(plan),
+        plan.proxy_port ? "add the host to [network] allow in your config, or run it again with "
+                          "--network (network: true), which needs approval"
+                        : "run it again with --network (network: true), which needs approval");
+  if (f.sock) add("socket", "", kSocketRule, outside_ways);
+  return out;
 }
 
 }  // namespace cordon

@@ -4,6 +4,9 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
+#include "cordon/exec_result.h"
 #include "plan/plan.h"
 
 namespace cordon {
@@ -12,5 +15,11 @@ namespace cordon {
 // Returns nothing for a command that simply failed for its own reasons.
 std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
                                         const std::string& output);
+
+// AUD-2: the same reading as violations (source "output"): a refused write with its path when
+// the output names one, a closed network (no host: the wording does not say which), a refused
+// Unix socket, git's locked config. Empty where blocked_note says nothing.
+std::vector<api::Violation> output_violations(const Plan& plan, int exit_code,
+                                              const std::string& output);
 
 }  // namespace cordon

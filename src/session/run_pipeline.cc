@@ -24,6 +24,7 @@
 #include "plan/planner.h"
 #include "plan/run_decisions.h"
 #include "session/aftercare.h"
+#include "plan/violations.h"
 #include "session/backend_launch.h"
 #include "session/command_outcome.h"
 #include "session/host_question.h"
@@ -251,6 +252,9 @@ CommandResult Session::run_started(Command& c, const Planned& p, const LaunchIo&
   set_exit_status(bwrap, p.plan, io.err, o, c.res.out);
   c.blocked_note = add_outcome_notes(backend_, p.plan, o, c.early.net.get(), c.res.out);
   aftercare(c.record, p.plan, c.res.out);  // PROT-6, PROT-7, GIT-3..GIT-7, FS-10
+  // AUD-2: what was refused, certain (proxy, aftercare) and read from the output.
+  c.res.out.violations =
+      all_violations(p.plan, c.res.out, !c.res.out.timed_out && !c.res.out.canceled);
   c.record.remove();
   return finish(c);
 }

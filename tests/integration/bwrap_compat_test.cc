@@ -146,11 +146,14 @@ TEST(BwrapDiagnosis, ACommandWhoseSandboxFailsAfterTheProbeGetsTheDiagnosis) {  
   EXPECT_EQ(r.err.find("no setting fixes"), std::string::npos) << r.err;
 }
 
-TEST(BwrapDiagnosis, AnUnknownMessageIsReported) {  // PROBE-2
+// LL-1 too: where namespaces can be made, a bwrap failing for a reason of its own is reported,
+// never a reason for `auto` to fall back to Landlock.
+TEST(BwrapDiagnosis, AnUnknownMessageIsReported) {  // PROBE-2, LL-1
   World w(false);
   w.env["CORDON_BWRAP"] = failing_bwrap(w, "bubblewrap 0.8.0", "bwrap: a new failure: Bad thing");
   Proc r = w.cordon({"probe", "--json"});
   EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out.find("landlock"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"diagnosis\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("the sandbox did not hold (bwrap_runs): bwrap: a new failure: Bad thing"),
             std::string::npos)

@@ -13,6 +13,7 @@
 #include "launch/linux/landlock_launcher.h"
 #include "launch/linux/landlock_probe.h"
 #include "launch/linux/launcher.h"
+#include "launch/linux/namespace_check.h"
 #include "launch/linux/probe.h"
 #include "launch/linux/session_loopback.h"
 #include "launch/linux/tty_link.h"
@@ -53,6 +54,8 @@ Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const 
   return make_error(ErrorKind::kUnavailable,
                     "Landlock is Linux's; this cordon was built for macOS");
 }
+std::string namespaces_refused() { return ""; }
+
 ProbeReport run_landlock_probe() {
   ProbeReport r;
   r.cause = "Landlock is Linux's; this cordon was built for macOS";
