@@ -267,8 +267,14 @@ std::vector<api::Violation> output_violations(const Plan& plan, int exit_code,
         "change the setting yourself outside the sandbox, or run the command again with "
         "--outside-sandbox (outside_sandbox: true), which needs approval");
   if (f.fs && !(f.git_config && f.path.empty())) {
-    std::string hint = f.path.empty() ? "" : trim(home_hint(plan, f.path));
-    add("write", f.path, write_rule(plan), hint.empty() ? outside_ways : hint);
+    const std::string entry = f.path.empty() ? "" : writable_entry(f.path, plan.home);
+    add("write", f.path, write_rule(plan),
+        entry.empty() ? outside_ways
+                      : fmt::format("to let every sandboxed command write there, add `writable = "
+                                    "[\"{}\"]` under [sandbox] in {}; for this step alone, {}",
+                                    entry,
+                                    plan.config_file.empty() ? "the config file" : plan.config_file,
+                                    outside_ways.substr(std::string("if this step needs it, ").size())));
   }
   if (f.net && !plan.share_network)
     add("network", "", network_rule(plan),

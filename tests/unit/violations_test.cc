@@ -36,7 +36,11 @@ TEST(Violations, AFolderInTheHomeGetsTheWritableFix) {  // AUD-2, RES-3
   auto v = output_violations(
       p, 1, "mkdir: cannot create directory '" + p.home + "/go/pkg': Read-only file system\n");
   ASSERT_EQ(v.size(), 1u);
-  EXPECT_NE(v[0].fix.find("writable = [\"~/go\"]"), std::string::npos) << v[0].fix;
+  EXPECT_NE(v[0].fix.find("add `writable = [\"~/go\"]` under [sandbox]"), std::string::npos)
+      << v[0].fix;
+  EXPECT_NE(v[0].fix.find("for this step alone, run it again with --outside-sandbox"),
+            std::string::npos)
+      << v[0].fix;
 }
 
 TEST(Violations, NetworkSocketAndGitConfigFromTheOutput) {  // AUD-2, NET-1, NET-2, GIT-1
