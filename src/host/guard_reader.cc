@@ -69,8 +69,9 @@ void read_entry(const Beneath& b, GuardedEntry& e, bool want_bytes, uint64_t* bu
   e.ino = st.ino;
   if (e.kind == Kind::kSymlink) e.link_target = st.link_target;
   if (e.kind != Kind::kFile && e.kind != Kind::kDir) return;
-  Fd fd(e.kind == Kind::kDir ? b.open_dir(e.rel).fd
-                             : open_beneath(b.fd(), e.rel, O_RDONLY | O_NONBLOCK | O_NOCTTY));
+  Fd fd = e.kind == Kind::kDir
+              ? b.open_dir(e.rel)
+              : Fd(open_beneath(b.fd(), e.rel, O_RDONLY | O_NONBLOCK | O_NOCTTY));
   struct stat s;
   if (fd.fd < 0 || fstat(fd.fd, &s) != 0) {
     e.unreadable = true;

