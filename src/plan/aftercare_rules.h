@@ -72,6 +72,9 @@ struct RestoreAction {
   std::string rel;  // where the original belongs (root-relative)
   uint64_t dev = 0, ino = 0;
   std::string shown;
+  // Its kind: a removed file's inode number can be reused by what the command made next (a
+  // link in its place), which is then not the original.
+  Kind kind = Kind::kMissing;
 };
 
 struct AftercareReport {

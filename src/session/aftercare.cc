@@ -77,7 +77,10 @@ void perform_move(const QuarantineAction& m, const std::string& project, Afterca
 }
 
 // GIT-9: the user's original, renamed by the command within the same folder, is put back.
-void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
+// When it cannot be found, the note waits in `unfound` (LL-1: the content guard may still
+// put the user's bytes back).
+void perform_restore(const RestoreAction& r, AftercareOutcome& out,
+                     std::vector<std::pair<std::string, std::string>>& unfound) {
   auto b = Beneath::open(r.root);
   if (!b.ok()) return;
   std::string parent = path_parent("/" + r.rel).substr(1);
@@ -85,8 +88,13 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
   BeneathStat now = b->lstat(r.rel);
   if (now.kind != Kind::kMissing) return;  // something is still there: never replace it
   auto found = b->find_by_identity(parent, r.dev, r.ino);
+  // A reused inode number: what the command made in the original's place, not the original.
+  std::erase_if(found, [&](const std::string& n) {
+    return r.kind != Kind::kMissing &&
+           b->lstat(parent.empty() ? n : parent + "/" + n).kind != r.kind;
+  });
   if (found.empty()) {
-    out.notes.push_back(fmt::format(
+    unfound.emplace_back(path_join(r.root, r.rel), fmt::format(
         "{} was renamed or removed by the command, and cordon could not find it to put it "
         "back. Check the project before your next git command or editor session.",  // GIT-9
         r.shown));
@@ -169,6 +177,9 @@ class GuardCare {
  public:
   GuardCare(const ProtectedSnapshot& before, AftercareOutcome& out) : before_(before), out_(out) {}
 
+  // The absolute paths put back from the bytes kept.
+  const std::set<std::string>& restored() const { return restored_; }
+
   void run() {
     if (before_.guarded.empty()) return;
     const auto after = read_guarded_after(before_.guarded);
@@ -223,6 +234,7 @@ class GuardCare {
 
   void restore(const GuardStep& s, const std::string& abs) {
     Status st = put_back(before_.guarded[s.index]);
+    if (st.ok()) restored_.insert(abs);
     auto moved = moved_to_.find(abs);
     if (!st.ok()) {
       out_.notes.push_back(guard_not_restored_note(s.shown, std::strerror(st.error().sys_errno)));
@@ -238,6 +250,7 @@ class GuardCare {
   const ProtectedSnapshot& before_;
   AftercareOutcome& out_;
   std::set<std::string> stuck_;
+  std::set<std::string> restored_;  // put back from the bytes kept
   std::map<std::string, std::string> moved_to_;  // moved aside, its note not said yet
 };
 
@@ -248,7 +261,8 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
   ProtectedSnapshot after = read_snapshot_after(before);
   AftercareReport rep = compare_snapshots(before, after);
   for (const auto& m : rep.moves) perform_move(m, before.project, out);
-  for (const auto& r : rep.restores) perform_restore(r, out);
+  std::vector<std::pair<std::string, std::string>> unfound;
+  for (const auto& r : rep.restores) perform_restore(r, out, unfound);
   judge_created_git_files(before, rep.created_git_files, out);
   if (watch) {
     watch->finish(before.common_dir, !before.git_dir.empty(), out);
@@ -256,7 +270,10 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
     if (auto w = PlantWatch::from_disk(before.project, before.dir_index))
       w->finish(before.common_dir, !before.git_dir.empty(), out);
   }
-  GuardCare(before, out).run();  // LL-1, GIT-1: last, on what the steps above left
+  GuardCare guard(before, out);
+  guard.run();  // LL-1, GIT-1: last, on what the steps above left
+  for (const auto& [abs, note] : unfound)
+    if (!guard.restored().count(abs)) out.notes.push_back(note);
   out.notes.insert(out.notes.end(), rep.notes.begin(), rep.notes.end());
   for (const auto& d : rep.newly_unreadable)
     if (std::find(out.newly_unreadable.begin(), out.newly_unreadable.end(), d) ==
