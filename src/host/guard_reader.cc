@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "core/paths.h"
 #include "host/beneath.h"
@@ -21,16 +22,19 @@ namespace {
 // The Beneath of each root, opened once per read.
 class Roots {
  public:
+  explicit Roots(std::string project) : project_(std::move(project)) {}
+
   const Beneath* get(const std::string& root) {
     auto it = open_.find(root);
     if (it != open_.end()) return it->second.get();
-    auto b = Beneath::open(root);
+    auto b = Beneath::open_within(project_, root);
     auto& slot = open_[root];
     if (b.ok()) slot = std::make_unique<Beneath>(std::move(*b));
     return slot.get();
   }
 
  private:
+  std::string project_;
   std::map<std::string, std::unique_ptr<Beneath>> open_;
 };
 
@@ -138,11 +142,12 @@ int put_entry(int dirfd, const std::string& name, const GuardedEntry& e, std::st
 
 }  // namespace
 
-std::vector<GuardedEntry> read_guarded(const std::vector<GuardTarget>& targets) {
+std::vector<GuardedEntry> read_guarded(const std::vector<GuardTarget>& targets,
+                                       const std::string& project) {
   std::vector<GuardedEntry> out;
   std::set<std::pair<std::string, std::string>> seen;
   uint64_t budget = kGuardTotalBytes;
-  Roots roots;
+  Roots roots(project);
   for (const auto& t : targets) {
     const Beneath* b = roots.get(t.root);
     if (!b || out.size() >= kGuardEntries || !seen.insert({t.root, t.rel}).second) continue;
@@ -157,11 +162,12 @@ std::vector<GuardedEntry> read_guarded(const std::vector<GuardTarget>& targets) 
   return out;
 }
 
-std::vector<GuardedEntry> read_guarded_after(const std::vector<GuardedEntry>& before) {
+std::vector<GuardedEntry> read_guarded_after(const std::vector<GuardedEntry>& before,
+                                             const std::string& project) {
   std::vector<GuardedEntry> out;
   std::set<std::pair<std::string, std::string>> known;
   for (const auto& b : before) known.insert({b.root, b.rel});
-  Roots roots;
+  Roots roots(project);
   for (const auto& b : before) {
     GuardedEntry a;
     a.root = b.root;
@@ -193,8 +199,8 @@ std::vector<GuardedEntry> read_guarded_after(const std::vector<GuardedEntry>& be
   return out;
 }
 
-Status put_back(const GuardedEntry& e) {
-  auto b = Beneath::open(e.root);
+Status put_back(const GuardedEntry& e, const std::string& project) {
+  auto b = Beneath::open_within(project, e.root);
   if (!b.ok()) return b.error();
   const std::string parent = path_parent("/" + e.rel).substr(1);
   const std::string name = path_base("/" + e.rel);

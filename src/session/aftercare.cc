@@ -182,7 +182,7 @@ class GuardCare {
 
   void run() {
     if (before_.guarded.empty()) return;
-    const auto after = read_guarded_after(before_.guarded);
+    const auto after = read_guarded_after(before_.guarded, before_.project);
     const auto steps = compare_guarded(before_.guarded, after);
     for (size_t i = 0; i < steps.size(); ++i) {
       step(steps[i]);
@@ -211,11 +211,11 @@ class GuardCare {
   }
 
   void move(const GuardStep& s, const std::string& abs) {
-    auto b = Beneath::open(s.root);
+    auto b = Beneath::open_within(before_.project, s.root);
     const bool to_root = s.to_project_root && s.root == before_.project;
     auto moved = b.ok() ? move_aside(*b, s.rel, to_root ? "" : path_parent("/" + s.rel).substr(1))
                         : Result<std::string>(b.error());
-    if (!moved.ok() && moved.error().sys_errno == EXDEV)
+    if (!moved.ok() && b.ok() && moved.error().sys_errno == EXDEV)
       moved = move_aside(*b, s.rel, path_parent("/" + s.rel).substr(1));
     if (!moved.ok()) {
       stuck_.insert(abs);  // nothing is put back over it
@@ -233,7 +233,7 @@ class GuardCare {
   }
 
   void restore(const GuardStep& s, const std::string& abs) {
-    Status st = put_back(before_.guarded[s.index]);
+    Status st = put_back(before_.guarded[s.index], before_.project);
     if (st.ok()) restored_.insert(abs);
     auto moved = moved_to_.find(abs);
     if (!st.ok()) {

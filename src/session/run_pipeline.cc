@@ -387,7 +387,7 @@ std::optional<Refusal> Session::write_record(const Planned& p, const Early& earl
     lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
     // LL-1, GIT-1: what the backend cannot keep read-only is kept in the record, bytes and all
     // (cordon's state folder, hidden from commands), and put back after the command.
-    lr.snapshot->guarded = read_guarded(guard_targets(p.plan, p.facts));
+    lr.snapshot->guarded = read_guarded(guard_targets(p.plan, p.facts), record_.project);
     out.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
   }
   Status written = store_leftover(out);
