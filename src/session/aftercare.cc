@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <map>
 #include <set>
 
 #include "core/env.h"
@@ -13,9 +12,9 @@
 #include "host/after_snapshot.h"
 #include "host/beneath.h"
 #include "host/git_folder_reader.h"
-#include "host/guard_reader.h"
+#include "session/guard_care.h"
+#include "session/move_aside.h"
 #include "session/plant_watch.h"
-#include "sys/fs_util.h"
 
 namespace cordon {
 
@@ -26,25 +25,6 @@ bool relative_beneath(const std::string& path, const std::string& root, std::str
   if (!path_within(path, root)) return false;
   rel = path_relative(path, root);
   return true;
-}
-
-// Moves `rel` into `dest_rel` beneath `b` as <name>.cordon-quarantined-<16 hex>; returns the
-// new absolute path. Never follows a link, never replaces.
-Result<std::string> move_aside(const Beneath& b, const std::string& rel,
-                               const std::string& dest_rel) {
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    std::string name = quarantine_name(path_base("/" + rel), random_hex16());
-    Status st = b.rename(rel, dest_rel, name);
-    if (st.ok()) return path_join(path_join(b.root(), dest_rel), name);
-    if (st.error().sys_errno == EEXIST) continue;
-    return st.error();
-  }
-  return make_error(ErrorKind::kIo, fmt::format("cannot move {} aside (no free name)", rel), rel,
-                    EEXIST);
-}
-
-std::string shown_path(const std::string& abs, const std::string& project) {
-  return path_within(abs, project) ? path_relative(abs, project) : abs;
 }
 
 void perform_move(const QuarantineAction& m, const std::string& project, AftercareOutcome& out) {
@@ -170,90 +150,6 @@ void judge_created_git_files(const ProtectedSnapshot& before,
   }
 }
 
-// LL-1, GIT-1, PROT-7: a guarded path the command changed or planted in is moved aside (the
-// command's version) and the user's bytes put back; read after every other move and restore,
-// so it sees what they left.
-class GuardCare {
- public:
-  GuardCare(const ProtectedSnapshot& before, AftercareOutcome& out) : before_(before), out_(out) {}
-
-  // The absolute paths put back from the bytes kept.
-  const std::set<std::string>& restored() const { return restored_; }
-
-  void run() {
-    if (before_.guarded.empty()) return;
-    const auto after = read_guarded_after(before_.guarded, before_.project);
-    const auto steps = compare_guarded(before_.guarded, after);
-    for (size_t i = 0; i < steps.size(); ++i) {
-      step(steps[i]);
-      // A plant (moved aside, nothing to put back) is said now; a changed file with its restore.
-      const bool restore_next = i + 1 < steps.size() &&
-                                steps[i + 1].what == GuardStep::Do::kRestore &&
-                                steps[i + 1].root == steps[i].root && steps[i + 1].rel == steps[i].rel;
-      if (steps[i].what != GuardStep::Do::kMoveAside || restore_next) continue;
-      auto m = moved_to_.find(path_join(steps[i].root, steps[i].rel));
-      if (m == moved_to_.end()) continue;
-      out_.notes.push_back(quarantine_note(steps[i].shown, m->second));  // PROT-7
-      moved_to_.erase(m);
-    }
-  }
-
- private:
-  void step(const GuardStep& s) {
-    const std::string abs = path_join(s.root, s.rel);
-    if (s.what == GuardStep::Do::kNote) {
-      out_.notes.push_back(s.note);
-    } else if (s.what == GuardStep::Do::kMoveAside) {
-      move(s, abs);
-    } else if (!stuck_.count(abs)) {
-      restore(s, abs);
-    }
-  }
-
-  void move(const GuardStep& s, const std::string& abs) {
-    auto b = Beneath::open_within(before_.project, s.root);
-    const bool to_root = s.to_project_root && s.root == before_.project;
-    auto moved = b.ok() ? move_aside(*b, s.rel, to_root ? "" : path_parent("/" + s.rel).substr(1))
-                        : Result<std::string>(b.error());
-    if (!moved.ok() && b.ok() && moved.error().sys_errno == EXDEV)
-      moved = move_aside(*b, s.rel, path_parent("/" + s.rel).substr(1));
-    if (!moved.ok()) {
-      stuck_.insert(abs);  // nothing is put back over it
-      out_.failed.push_back(abs);
-      out_.notes.push_back(fmt::format(
-          "the command changed {}, which runs code or steers an agent later, and cordon could "
-          "not move its version aside ({}). Sandboxed commands are refused until it is moved: "
-          "move it away on the host.",  // PROT-7
-          s.shown, std::strerror(moved.error().sys_errno)));
-      return;
-    }
-    std::string to = shown_path(*moved, before_.project);
-    out_.moved.push_back(QuarantineMove{s.shown, to});
-    moved_to_[abs] = to;
-  }
-
-  void restore(const GuardStep& s, const std::string& abs) {
-    Status st = put_back(before_.guarded[s.index], before_.project);
-    if (st.ok()) restored_.insert(abs);
-    auto moved = moved_to_.find(abs);
-    if (!st.ok()) {
-      out_.notes.push_back(guard_not_restored_note(s.shown, std::strerror(st.error().sys_errno)));
-      if (moved != moved_to_.end()) out_.notes.push_back(quarantine_note(s.shown, moved->second));
-    } else if (moved != moved_to_.end()) {
-      out_.notes.push_back(guard_changed_note(s.shown, moved->second));
-    } else if (!s.quiet) {
-      out_.notes.push_back(guard_restored_note(s.shown));
-    }
-    if (moved != moved_to_.end()) moved_to_.erase(moved);
-  }
-
-  const ProtectedSnapshot& before_;
-  AftercareOutcome& out_;
-  std::set<std::string> stuck_;
-  std::set<std::string> restored_;  // put back from the bytes kept
-  std::map<std::string, std::string> moved_to_;  // moved aside, its note not said yet
-};
-
 }  // namespace
 
 AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watch) {
@@ -270,10 +166,10 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
     if (auto w = PlantWatch::from_disk(before.project, before.dir_index))
       w->finish(before.common_dir, !before.git_dir.empty(), out);
   }
-  GuardCare guard(before, out);
-  guard.run();  // LL-1, GIT-1: last, on what the steps above left
+  // LL-1, GIT-1: last, on what the steps above left.
+  const std::set<std::string> put_back = run_guard_care(before, out);
   for (const auto& [abs, note] : unfound)
-    if (!guard.restored().count(abs)) out.notes.push_back(note);
+    if (!put_back.count(abs)) out.notes.push_back(note);
   out.notes.insert(out.notes.end(), rep.notes.begin(), rep.notes.end());
   for (const auto& d : rep.newly_unreadable)
     if (std::find(out.newly_unreadable.begin(), out.newly_unreadable.end(), d) ==
