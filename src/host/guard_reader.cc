@@ -97,7 +97,8 @@ void read_entry(const Beneath& b, GuardedEntry& e, bool want_bytes, uint64_t* bu
 
 // The entries below the folder `dir` (read already), parents first; marks it listed when every
 // one fit within kGuardEntries.
-void read_below(const Beneath& b, GuardedEntry dir, std::vector<GuardedEntry>& out,
+void read_below(const Beneath& b, GuardedEntry dir, const std::vector<std::string>& skip,
+                std::vector<GuardedEntry>& out,
                 std::set<std::pair<std::string, std::string>>& seen, uint64_t& budget) {
   Fd fd = b.open_dir(dir.rel);
   if (fd.fd < 0) return;
@@ -116,9 +117,14 @@ void read_below(const Beneath& b, GuardedEntry dir, std::vector<GuardedEntry>& o
     c.shown = child_shown(dir.shown, n);
     c.in_folder = true;
     if (!seen.insert({c.root, c.rel}).second) continue;
+    if (std::find(skip.begin(), skip.end(), c.rel) != skip.end()) {
+      c.unreadable = true;  // left writable: known, never judged
+      out.push_back(c);
+      continue;
+    }
     read_entry(b, c, true, &budget);
     out.push_back(c);
-    if (c.kind == Kind::kDir) read_below(b, c, out, seen, budget);
+    if (c.kind == Kind::kDir) read_below(b, c, skip, out, seen, budget);
   }
   out[at].listed = whole;
 }
@@ -157,7 +163,7 @@ std::vector<GuardedEntry> read_guarded(const std::vector<GuardTarget>& targets,
     e.shown = t.shown;
     read_entry(*b, e, true, &budget);
     out.push_back(e);
-    if (e.kind == Kind::kDir) read_below(*b, e, out, seen, budget);
+    if (e.kind == Kind::kDir) read_below(*b, e, t.skip, out, seen, budget);
   }
   return out;
 }

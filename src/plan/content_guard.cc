@@ -153,14 +153,23 @@ class Comparer {
 std::vector<GuardTarget> guard_targets(const Plan& plan, const Facts& facts) {
   std::vector<GuardTarget> out;
   if (plan.locks_git_files || plan.runner != Runner::kSandbox) return out;
-  for (const auto& m : plan.mounts) {
+  for (size_t i = 0; i < plan.mounts.size(); ++i) {
+    const MountOp& m = plan.mounts[i];
     if (!guarded_bind(m)) continue;
     const std::string root = guard_root(m.dest, facts);
     if (root.empty()) continue;
     GuardTarget t{root, path_relative(m.dest, root),
                   path_within(m.dest, facts.project) ? path_relative(m.dest, facts.project)
-                                                     : m.dest};
-    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(std::move(t));
+                                                     : m.dest,
+                  {}};
+    for (size_t j = i + 1; j < plan.mounts.size(); ++j) {
+      const MountOp& w = plan.mounts[j];
+      if (w.kind == MountKind::kBind && w.dest != m.dest && path_within(w.dest, m.dest))
+        t.skip.push_back(path_relative(w.dest, root));
+    }
+    bool seen = false;
+    for (const auto& o : out) seen |= o.root == t.root && o.rel == t.rel;
+    if (!seen) out.push_back(std::move(t));
   }
   // Parents first: a folder put back before the files inside it.
   std::stable_sort(out.begin(), out.end(), [](const GuardTarget& a, const GuardTarget& b) {

@@ -26,11 +26,15 @@ struct GuardTarget {
   std::string root;  // the trusted folder it is resolved beneath: the project or a git folder
   std::string rel;   // root-relative
   std::string shown;  // project-relative when inside the project, else absolute
+  // Root-relative folders inside it that a later writable bind leaves writable under
+  // bubblewrap (.claude/worktrees in a read-only .claude): known, never judged.
+  std::vector<std::string> skip;
   bool operator==(const GuardTarget&) const = default;
 };
 
 // The paths of `plan`'s read-only binds of git's auto-run files ("git: ...") and protected
-// entries ("protected: ..."), when the plan's backend does not keep them read-only
+// entries ("protected: ..."), less the writable binds made after them inside them (bwrap's
+// later mount wins), when the plan's backend does not keep them read-only
 // (plan.locks_git_files false); none otherwise. Rooted at the deepest of the project and its
 // git folders that holds them; parents before what is inside them.
 std::vector<GuardTarget> guard_targets(const Plan& plan, const Facts& facts);

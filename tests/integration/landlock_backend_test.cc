@@ -399,6 +399,24 @@ TEST(LandlockBackend, ChangedProtectedFileIsPutBack) {  // LL-1, PROT-2, PROT-7
   EXPECT_TRUE(says_moved(r, ".envrc")) << r.err;
 }
 
+// PROT-1: .claude/worktrees stays writable inside a read-only .claude: a worktree's files are
+// the agent's work, neither moved aside nor put back.
+TEST(LandlockBackend, ClaudeWorktreesStayWritable) {  // LL-1, PROT-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".claude/settings.json", "{}\n");
+  w.write(".claude/worktrees/wt/a.txt", "one\n");
+  Proc r = w.sh("echo two > .claude/worktrees/wt/a.txt && mkdir .claude/worktrees/wt2 && "
+                "echo new > .claude/worktrees/wt2/b.txt && echo '{\"x\":1}' > "
+                ".claude/settings.json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".claude/worktrees/wt/a.txt"), "two\n");
+  EXPECT_EQ(w.read(".claude/worktrees/wt2/b.txt"), "new\n");
+  EXPECT_EQ(w.read(".claude/settings.json"), "{}\n");  // the rest of .claude is put back
+  EXPECT_TRUE(says_moved(r, ".claude/settings.json")) << r.err;
+  EXPECT_EQ(r.err.find("worktrees/"), std::string::npos) << r.err;
+}
+
 // Starts `cordon ARGS` in the background, in the project, its output thrown away.
 pid_t spawn_cordon(const LandlockWorld& w, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {cordon_binary()};

@@ -39,10 +39,27 @@ TEST(ContentGuard, TargetsAreTheReadOnlyBindsLandlockCannotMake) {  // LL-1, GIT
   auto t = guard_targets(landlock_plan(), facts_with_git());
   ASSERT_EQ(t.size(), 4u);
   // Parents first, each beneath the deepest root that holds it.
-  EXPECT_EQ(t[0], (GuardTarget{kGit, "hooks", ".git/hooks"}));
-  EXPECT_EQ(t[1], (GuardTarget{kGit, "config", ".git/config"}));
-  EXPECT_EQ(t[2], (GuardTarget{kProject, ".envrc", ".envrc"}));
-  EXPECT_EQ(t[3], (GuardTarget{kGit, "hooks/pre-push", ".git/hooks/pre-push"}));
+  EXPECT_EQ(t[0], (GuardTarget{kGit, "hooks", ".git/hooks", {}}));
+  EXPECT_EQ(t[1], (GuardTarget{kGit, "config", ".git/config", {}}));
+  EXPECT_EQ(t[2], (GuardTarget{kProject, ".envrc", ".envrc", {}}));
+  EXPECT_EQ(t[3], (GuardTarget{kGit, "hooks/pre-push", ".git/hooks/pre-push", {}}));
+}
+
+// PROT-1: a read-only .claude keeps .claude/worktrees writable (a later writable bind): under
+// Landlock it is not judged either. A pin made before the read-only bind is no carve-out.
+TEST(ContentGuard, AWritableBindMadeLaterInsideIsLeftOut) {  // LL-1, PROT-1
+  Plan p;
+  p.locks_git_files = false;
+  const std::string claude = kProject + "/.claude";
+  p.mounts = {
+      {MountKind::kBind, claude, claude, "pinned: cannot be renamed, removed or replaced"},
+      {MountKind::kRoBind, claude, claude, "protected: .claude whole"},
+      {MountKind::kBind, claude + "/worktrees", claude + "/worktrees",
+       "writable: .claude/worktrees"},
+  };
+  auto t = guard_targets(p, facts_with_git());
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0], (GuardTarget{kProject, ".claude", ".claude", {".claude/worktrees"}}));
 }
 
 TEST(ContentGuard, BubblewrapKeepsThemReadOnlyAndGuardsNothing) {  // LL-1, GIT-1
