@@ -41,7 +41,7 @@ std::vector<GuardTarget> guard_targets(const Plan& plan, const Facts& facts);
 
 // Limits on what a snapshot holds: past them, a file is watched by identity and size only.
 constexpr uint64_t kGuardFileBytes = 1 << 20;
-constexpr uint64_t kGuardTotalBytes = 8 << 20;
+constexpr uint64_t kGuardTotalBytes = 4 << 20;
 constexpr size_t kGuardEntries = 2000;
 
 // One guarded path as read (before or after the command).
