@@ -86,11 +86,15 @@ class Comparer {
     if (it == after_.end() || it->second->unreadable) return;  // cannot tell: not a change
     const GuardedEntry& a = *it->second;
     if (a.kind != Kind::kMissing && !changed(b, a)) return;
+    if (b.kind == Kind::kMissing) {  // gone before the command, there now: a plant
+      steps_.push_back(move_aside(a, b.in_folder));
+      return;
+    }
     if (!restorable(b)) {
       steps_.push_back(note(b, fmt::format(
-          "the command changed {}, which runs code or steers an agent later; it is too large "
-          "for cordon to keep a copy, so it was left as it is. Check it before your next git "
-          "command or editor session.",
+          "the command changed {}, which runs code or steers an agent later; cordon kept no "
+          "copy of it (too large, or not a regular file), so it was left as it is. Check it "
+          "before your next git command or editor session.",
           b.shown)));
       return;
     }

@@ -188,6 +188,14 @@ TEST(ContentGuard, ReplacedFolderIsPutBackWithWhatWasInIt) {  // LL-1, GIT-9
   EXPECT_TRUE(s[2].quiet);
 }
 
+TEST(ContentGuard, APathMissingBeforeAndThereAfterIsMovedAside) {  // LL-1, PROT-6
+  auto gone = missing(file("hooks/pre-push", "", 12, true));
+  auto s = compare_guarded({gone}, {file("hooks/pre-push", "#!/bin/sh\n", 30, true)});
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].what, Do::kMoveAside);
+  EXPECT_TRUE(s[0].to_project_root);
+}
+
 TEST(ContentGuard, TooLargeOrUnreadableIsOnlySaid) {  // LL-1
   auto big = file("config", "", 10);
   big.has_content = false;
@@ -197,7 +205,7 @@ TEST(ContentGuard, TooLargeOrUnreadableIsOnlySaid) {  // LL-1
   auto s = compare_guarded({big}, {grown});
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].what, Do::kNote);
-  EXPECT_NE(s[0].note.find("too large"), std::string::npos);
+  EXPECT_NE(s[0].note.find("no copy"), std::string::npos);
   auto unreadable = file("config", "x", 10);
   unreadable.unreadable = true;
   EXPECT_TRUE(compare_guarded({file("config", "y", 10)}, {unreadable}).empty());
