@@ -113,6 +113,19 @@ Result<Beneath> Beneath::open(const std::string& root) {
   return b;
 }
 
+Result<Beneath> Beneath::open_within(const std::string& outer, const std::string& root) {
+  if (outer.empty() || root == outer || !path_within(root, outer)) return open(root);
+  auto o = open(outer);
+  if (!o.ok()) return o.error();
+  Beneath b;
+  b.root_ = root;
+  b.fd_ = Fd(open_beneath(o->fd(), path_relative(root, outer), kOpenPathOnly | O_DIRECTORY));
+  if (b.fd_.fd < 0)
+    return make_error(ErrorKind::kIo,
+                      fmt::format("cannot open {} ({})", root, std::strerror(errno)), root, errno);
+  return b;
+}
+
 Fd Beneath::open_dir(const std::string& rel) const {
   return Fd(open_beneath(fd_.fd, rel, O_RDONLY | O_DIRECTORY));
 }

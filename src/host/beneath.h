@@ -37,6 +37,10 @@ class Beneath {
  public:
   // Opens `root` (an absolute, trusted, real path). Fails when it is not a folder.
   static Result<Beneath> open(const std::string& root);
+  // Opens `root` as `open` does, but when it lies below the trusted folder `outer` (a git
+  // folder inside the project, which a command could have replaced by a link), reached from
+  // `outer` without following any link on the way.
+  static Result<Beneath> open_within(const std::string& outer, const std::string& root);
 
   const std::string& root() const { return root_; }
   int fd() const { return fd_.fd; }

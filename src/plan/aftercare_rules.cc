@@ -119,8 +119,8 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     r.moves.push_back(QuarantineAction{abs, dest, rel, project});
   };
   auto restore = [&](const std::string& root, const std::string& rel, uint64_t dev, uint64_t ino,
-                     const std::string& shown) {
-    r.restores.push_back(RestoreAction{root, rel, dev, ino, shown});
+                     const std::string& shown, Kind kind) {
+    r.restores.push_back(RestoreAction{root, rel, dev, ino, shown, kind});
   };
   for (const auto& b : before.entries) {
     const SnapshotEntry* a = find_entry(after, b.rel);
@@ -138,7 +138,7 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
                                   (b.kind == Kind::kDir || (b.kind == Kind::kFile && !b.tracked));
     if (watched_identity && (a->kind == Kind::kMissing || a->dev != b.dev || a->ino != b.ino)) {
       if (a->kind != Kind::kMissing) move(b.rel, false);
-      restore(project, b.rel, b.dev, b.ino, b.rel);
+      restore(project, b.rel, b.dev, b.ino, b.rel, b.kind);
       continue;
     }
     if (a->kind == Kind::kMissing) continue;
@@ -195,7 +195,7 @@ AftercareReport compare_snapshots(const ProtectedSnapshot& before,
     std::string shown = path_within(abs, project) ? path_relative(abs, project) : abs;
     if (a->kind != Kind::kMissing && moving.insert(abs).second)
       r.moves.push_back(QuarantineAction{abs, path_parent(abs), shown, b.root});
-    restore(b.root, b.rel, b.dev, b.ino, shown);
+    restore(b.root, b.rel, b.dev, b.ino, shown, b.kind);
   }
   // GIT-4: git files that did not exist at session start were not locked. Inside the project
   // or a git folder they are judged by the host (kept only when known clean, GIT-8's

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "plan/content_guard.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
 
@@ -47,6 +48,9 @@ struct ProtectedSnapshot {
   std::vector<IdentityEntry> identities;  // GIT-9 (after: as found now, kMissing when gone)
   std::string common_dir;  // the project's common git folder (GIT-8: submodule checkouts)
   std::string dir_index;   // GIT-8, PROT-6: the directory index file ("" when not watched)
+  // LL-1, GIT-1: under a backend that cannot make them read-only, the paths the plan would
+  // have, bytes and all (plan/content_guard.h); empty otherwise.
+  std::vector<GuardedEntry> guarded;
 };
 
 // Builds a snapshot from facts (before: with the plan's decisions; after: re-read facts).
@@ -68,6 +72,9 @@ struct RestoreAction {
   std::string rel;  // where the original belongs (root-relative)
   uint64_t dev = 0, ino = 0;
   std::string shown;
+  // Its kind: a removed file's inode number can be reused by what the command made next (a
+  // link in its place), which is then not the original.
+  Kind kind = Kind::kMissing;
 };
 
 struct AftercareReport {

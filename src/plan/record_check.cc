@@ -60,6 +60,17 @@ std::string identity_problem(const IdentityEntry& i, const SnapshotExpectations&
   return "";
 }
 
+// LL-1, GIT-1: a guarded path is put back by resume: it must lie beneath the project or one
+// of its git folders, with a permission mode and nothing else.
+std::string guarded_problem(const GuardedEntry& g, const SnapshotExpectations& want) {
+  IdentityEntry as_identity{g.root, g.rel, g.kind, g.dev, g.ino, ""};
+  if (std::string p = identity_problem(as_identity, want); !p.empty()) return p;
+  if (g.mode > 07777) return fmt::format("the guarded path {} has a bad mode", shown(g.rel));
+  if (g.has_content && g.content.size() != g.size)
+    return fmt::format("the guarded path {} has bytes of the wrong size", shown(g.rel));
+  return "";
+}
+
 }  // namespace
 
 bool valid_session_id(std::string_view id) {
@@ -99,6 +110,8 @@ std::string snapshot_problem(const ProtectedSnapshot& s, const SnapshotExpectati
     return fmt::format("its directory index {} is not the project's", shown(s.dir_index));
   for (const auto& i : s.identities)
     if (std::string p = identity_problem(i, want); !p.empty()) return p;
+  for (const auto& g : s.guarded)
+    if (std::string p = guarded_problem(g, want); !p.empty()) return p;
   for (const auto& [path, exists] : s.git_candidates)
     if (!clean_absolute(path)) return fmt::format("the git path {} is not clean", shown(path));
   for (const auto& [link, target] : s.git_links)

@@ -21,10 +21,9 @@ BackendLimits backend_limits(Backend b) {
       "a private /tmp: /tmp is the machine's, read-only; TMPDIR points to the session's folder",
       "per-command loopback isolation: the machine's loopback is shared (and closed to TCP)",
       "protection of paths created after the rules were made (aftercare still checks them)",
-      "read-only protected files inside the project: they are writable; aftercare moves a "
-      "planted one aside",
-      "read-only git hooks and git config inside the project: they are writable, and a hook "
-      "or config a command plants or changes is not caught yet",
+      "read-only protected files, git hooks and git config inside the project: they are "
+      "writable while the command runs; after it, cordon moves a planted or changed one aside "
+      "and puts yours back, but a hook planted and run by the same command has run",
       "the allowlist proxy (no network at all instead)",
       "a terminal of its own and shared memory: the machine's /dev/pts and /dev/shm are "
       "hidden",
@@ -48,7 +47,8 @@ std::string backend_notice(const BackendChoice& c) {
          ": it gives up a "
          "private process view, a private /tmp (TMPDIR is the session's folder), per-command "
          "loopback, hidden-reads-as-empty (hidden files fail to open), protection of paths "
-         "made later, and read-only git hooks and config (a changed one is not caught yet); "
+         "made later, and read-only git hooks and config while the command runs (a changed one is "
+         "put back after it); "
          "`cordon policy` lists what it keeps.";
 }
 

@@ -5,14 +5,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "core/env.h"
 #include "core/paths.h"
 #include "host/after_snapshot.h"
 #include "host/beneath.h"
 #include "host/git_folder_reader.h"
+#include "session/guard_care.h"
+#include "session/move_aside.h"
 #include "session/plant_watch.h"
-#include "sys/fs_util.h"
 
 namespace cordon {
 
@@ -23,25 +25,6 @@ bool relative_beneath(const std::string& path, const std::string& root, std::str
   if (!path_within(path, root)) return false;
   rel = path_relative(path, root);
   return true;
-}
-
-// Moves `rel` into `dest_rel` beneath `b` as <name>.cordon-quarantined-<16 hex>; returns the
-// new absolute path. Never follows a link, never replaces.
-Result<std::string> move_aside(const Beneath& b, const std::string& rel,
-                               const std::string& dest_rel) {
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    std::string name = quarantine_name(path_base("/" + rel), random_hex16());
-    Status st = b.rename(rel, dest_rel, name);
-    if (st.ok()) return path_join(path_join(b.root(), dest_rel), name);
-    if (st.error().sys_errno == EEXIST) continue;
-    return st.error();
-  }
-  return make_error(ErrorKind::kIo, fmt::format("cannot move {} aside (no free name)", rel), rel,
-                    EEXIST);
-}
-
-std::string shown_path(const std::string& abs, const std::string& project) {
-  return path_within(abs, project) ? path_relative(abs, project) : abs;
 }
 
 void perform_move(const QuarantineAction& m, const std::string& project, AftercareOutcome& out) {
@@ -74,7 +57,10 @@ void perform_move(const QuarantineAction& m, const std::string& project, Afterca
 }
 
 // GIT-9: the user's original, renamed by the command within the same folder, is put back.
-void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
+// When it cannot be found, the note waits in `unfound` (LL-1: the content guard may still
+// put the user's bytes back).
+void perform_restore(const RestoreAction& r, AftercareOutcome& out,
+                     std::vector<std::pair<std::string, std::string>>& unfound) {
   auto b = Beneath::open(r.root);
   if (!b.ok()) return;
   std::string parent = path_parent("/" + r.rel).substr(1);
@@ -82,8 +68,13 @@ void perform_restore(const RestoreAction& r, AftercareOutcome& out) {
   BeneathStat now = b->lstat(r.rel);
   if (now.kind != Kind::kMissing) return;  // something is still there: never replace it
   auto found = b->find_by_identity(parent, r.dev, r.ino);
+  // A reused inode number: what the command made in the original's place, not the original.
+  std::erase_if(found, [&](const std::string& n) {
+    return r.kind != Kind::kMissing &&
+           b->lstat(parent.empty() ? n : parent + "/" + n).kind != r.kind;
+  });
   if (found.empty()) {
-    out.notes.push_back(fmt::format(
+    unfound.emplace_back(path_join(r.root, r.rel), fmt::format(
         "{} was renamed or removed by the command, and cordon could not find it to put it "
         "back. Check the project before your next git command or editor session.",  // GIT-9
         r.shown));
@@ -166,7 +157,8 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
   ProtectedSnapshot after = read_snapshot_after(before);
   AftercareReport rep = compare_snapshots(before, after);
   for (const auto& m : rep.moves) perform_move(m, before.project, out);
-  for (const auto& r : rep.restores) perform_restore(r, out);
+  std::vector<std::pair<std::string, std::string>> unfound;
+  for (const auto& r : rep.restores) perform_restore(r, out, unfound);
   judge_created_git_files(before, rep.created_git_files, out);
   if (watch) {
     watch->finish(before.common_dir, !before.git_dir.empty(), out);
@@ -174,6 +166,10 @@ AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watc
     if (auto w = PlantWatch::from_disk(before.project, before.dir_index))
       w->finish(before.common_dir, !before.git_dir.empty(), out);
   }
+  // LL-1, GIT-1: last, on what the steps above left.
+  const std::set<std::string> put_back = run_guard_care(before, out);
+  for (const auto& [abs, note] : unfound)
+    if (!put_back.count(abs)) out.notes.push_back(note);
   out.notes.insert(out.notes.end(), rep.notes.begin(), rep.notes.end());
   for (const auto& d : rep.newly_unreadable)
     if (std::find(out.newly_unreadable.begin(), out.newly_unreadable.end(), d) ==

@@ -35,6 +35,19 @@ void keep_write(ProtectedSnapshot& s, const std::string& path, uint64_t dev, uin
     id.dev = dev;
     id.ino = ino;
   }
+  // LL-1: an approved write of a guarded path is the version to keep: not judged.
+  bool guarded = false;
+  for (auto& g : s.guarded)
+    if (path_join(g.root, g.rel) == path) guarded = g.unreadable = true;
+  for (size_t i = 0, n = s.guarded.size(); i < n && !guarded; ++i) {
+    const GuardedEntry& g = s.guarded[i];
+    if (g.kind != Kind::kDir || path_parent(path) != path_join(g.root, g.rel)) continue;
+    GuardedEntry w = g;  // a new file in a guarded folder, written with the user's approval
+    w.rel = path_relative(path, g.root);
+    w.shown = g.shown + "/" + path_base(path);
+    w.in_folder = w.unreadable = guarded = true;
+    s.guarded.push_back(std::move(w));
+  }
   if (path == s.project || !path_within(path, s.project)) return;
   const std::string rel = path_relative(path, s.project);
   for (auto& e : s.entries) {

@@ -17,10 +17,12 @@
 #include "core/version.h"
 #include "host/dir_index.h"
 #include "host/facts_reader.h"
+#include "host/guard_reader.h"
 #include "host/landlock_facts.h"
 #include "launch/linux/tty_link.h"
 #include "net/linux/command_proxy.h"
 #include "plan/aftercare_rules.h"
+#include "plan/content_guard.h"
 #include "plan/planner.h"
 #include "plan/run_decisions.h"
 #include "session/aftercare.h"
@@ -386,6 +388,9 @@ std::optional<Refusal> Session::write_record(const Planned& p, const Early& earl
   if (lr.sandboxed) {
     lr.snapshot = snapshot_of(p.facts, &p.plan);
     lr.snapshot->dir_index = dir_index_file(opts_.folders.cache, record_.project);
+    // LL-1, GIT-1: what the backend cannot keep read-only is kept in the record, bytes and all
+    // (cordon's state folder, hidden from commands), and put back after the command.
+    lr.snapshot->guarded = read_guarded(guard_targets(p.plan, p.facts), record_.project);
     out.watch = PlantWatch::begin(record_.project, lr.snapshot->dir_index, opts_.folders.state);
   }
   Status written = store_leftover(out);

