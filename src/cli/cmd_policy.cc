@@ -183,8 +183,8 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
               p.mode != SandboxMode::kOn ? "the machine's own"
               : ll && uses_allowlist_proxy(p, Request{})
                   ? "only the hosts in [network] allow, through a proxy on the machine's "
-                    "loopback (a free port and a password per command); loopback closed "
-                    "otherwise"  // LL-1
+                    "loopback (a free port and a password per command); nothing else, loopback "
+                    "included"  // LL-1
               : sp || ll        ? "closed: none inside each command, loopback too"  // MAC-1
               : plan.proxy_port ? "only loopback and the hosts in [network] allow, "
                                   "through the proxy"                            // NET-7

@@ -29,7 +29,8 @@ BackendLimits backend_limits(Backend b) {
       "or config a command plants or changes is not caught yet",
       "the allowlist proxy's own namespace: the proxy's port is on the machine's loopback, "
       "and the command may open TCP connections to that port number on any address (Landlock's "
-      "rules name ports, not addresses)",
+      "rules name ports, not addresses); the user's other processes can read its password in "
+      "the command's environment",
       "a terminal of its own and shared memory: the machine's /dev/pts and /dev/shm are "
       "hidden",
   };

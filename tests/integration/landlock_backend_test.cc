@@ -513,6 +513,64 @@ TEST(LandlockBackend, PipSendsTheProxysPassword) {  // LL-1, NET-7
   EXPECT_EQ(r.err.find("without its password"), std::string::npos) << r.err;
 }
 
+// NET-10, NET-9 under Landlock, through `cordon serve`: a host no entry names is asked about
+// while the connection waits, a yes reaches it and a no refuses it; the result lists both
+// hosts, and the refused one has its note.
+TEST(LandlockBackend, ServeAsksAboutUnknownHostsAndListsThem) {  // LL-1, NET-9, NET-10
+  REQUIRE_LANDLOCK();
+  World w;
+  w.write(w.root() + "/srv/hello.txt", "hello asked\n");
+  FileServer up(w.root() + "/srv");
+  const std::string literal = "127.0.0.1:" + std::to_string(up.port());
+  w.config("[sandbox]\nbackend = \"landlock\"\n[network]\nallow = []\nunknown = \"ask\"\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  std::mutex mu;
+  std::vector<std::string> asked;
+  client.on_request([&](const json& req) {
+    std::lock_guard<std::mutex> lock(mu);
+    asked.push_back(req["params"].value("host", ""));
+    if (req["params"].value("host", "") == literal)
+      return RpcClient::Answer{{{"decision", "allow"}}};
+    return RpcClient::Answer{{{"decision", "deny"}}};
+  });
+  json r = client.call(
+      "exec", {{"command", "curl -sS --max-time 20 --noproxy '' -p http://" + literal +
+                               "/hello.txt; curl -sS --max-time 20 https://asked-no.invalid/ "
+                               "2>/dev/null; echo \"refused $?\""}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  const json& res = r["result"];
+  EXPECT_EQ(res["stdout"], "hello asked\nrefused 56\n") << res.dump();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(asked, (std::vector<std::string>{literal, "asked-no.invalid:443"}));
+  }
+  const json& c = res["connections"];
+  ASSERT_EQ(c.size(), 2u) << c.dump();
+  EXPECT_EQ(c[0]["host"], literal);
+  EXPECT_EQ(c[0]["allowed"], true);
+  EXPECT_EQ(c[1]["host"], "asked-no.invalid:443");
+  EXPECT_EQ(c[1]["rule"], "asked: refused (user)");
+  EXPECT_NE(res["notes"].dump().find("asked-no.invalid:443 is not in [network] allow"),
+            std::string::npos)
+      << res["notes"].dump();
+}
+
+// `cordon policy` says where the proxy runs under Landlock.
+TEST(LandlockBackend, PolicyTellsWhereTheProxyRuns) {  // LL-1, NET-11
+  World w;
+  w.config(landlock_allow({"registry.npmjs.org"}));
+  Proc r = w.cordon({"policy"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("a free port and a password per command"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("closed: none inside each command"), std::string::npos) << r.out;
+  r = w.cordon({"policy", "--json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["network"], "the allowlist proxy") << r.out;
+}
+
 // Not built yet (issue 31): Landlock cannot keep .git/hooks and .git/config read-only while git
 // writes beside them, and aftercare does not compare their content. Enable once it does.
 TEST(LandlockBackend, DISABLED_PlantedGitHookAndConfigAreCaught) {  // LL-1, GIT-1, GIT-9
