@@ -50,7 +50,8 @@ struct LandlockWorld : World {
 
 // A Landlock world's config with a [network] allow list.
 std::string landlock_allow(const std::vector<std::string>& allow) {
-  std::string t = "[sandbox]\nbackend = \"" + LandlockWorld::setting() + "\"\n[network]\nallow = [";
+  std::string t =
+      "[sandbox]\nbackend = \"" + LandlockWorld::setting() + "\"\n[network]\nallow = [";
   for (size_t i = 0; i < allow.size(); ++i) t += (i ? ", \"" : "\"") + allow[i] + "\"";
   return t + "]\n";
 }
@@ -522,7 +523,8 @@ TEST(LandlockBackend, ServeAsksAboutUnknownHostsAndListsThem) {  // LL-1, NET-9,
   w.write(w.root() + "/srv/hello.txt", "hello asked\n");
   FileServer up(w.root() + "/srv");
   const std::string literal = "127.0.0.1:" + std::to_string(up.port());
-  w.config("[sandbox]\nbackend = \"landlock\"\n[network]\nallow = []\nunknown = \"ask\"\n");
+  w.config("[sandbox]\nbackend = \"" + LandlockWorld::setting() +
+           "\"\n[network]\nallow = []\nunknown = \"ask\"\n");
   RpcClient client({"serve"}, w.env, w.project());
   json init = client.call("initialize", {{"project", w.project()}});
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
