@@ -94,9 +94,12 @@ struct ProxyServer::Impl {
     return password.empty() || proxy_credential_matches(proxy_authorization, user, password);
   }
 
+  // Bounded as the result is (NET-9): past limits.max_entries, one kOtherHosts entry.
   void mark_unauthenticated(const std::string& hp) {
-    if (std::find(unauthenticated.begin(), unauthenticated.end(), hp) == unauthenticated.end())
-      unauthenticated.push_back(hp);
+    const std::string& entry =
+        unauthenticated.size() >= limits.max_entries ? std::string(kOtherHosts) : hp;
+    if (std::find(unauthenticated.begin(), unauthenticated.end(), entry) == unauthenticated.end())
+      unauthenticated.push_back(entry);
   }
 
   std::optional<HostAnswer> answered(const std::string& hp) {
