@@ -452,6 +452,7 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   if (opt.backend != Backend::kBwrap) p.env.set("TMPDIR", facts.session_tmp);
   p.tmp_at_slash_tmp = opt.backend == Backend::kBwrap;
   p.locks_git_files = opt.backend != Backend::kLandlock;
+  p.tcp_refused_as_denied = opt.backend == Backend::kLandlock;
 }
 
 // MODE-1: a sandboxed command.

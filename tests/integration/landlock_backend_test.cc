@@ -379,7 +379,7 @@ TEST(LandlockBackend, UnlistedHostIsRefusedWithANote) {  // LL-1, NET-9, RES-2
 // NET-1, NET-2 under Landlock with an allowlist: the proxy's port is the only one the command
 // may connect to; the listed server itself, directly, and another loopback port are refused,
 // and UDP and listening stay refused.
-TEST(LandlockBackend, OnlyTheProxysPortIsOpen) {  // LL-1, NET-1, NET-2
+TEST(LandlockBackend, OnlyTheProxysPortIsOpen) {  // LL-1, NET-1, NET-2, RES-2
   REQUIRE_LANDLOCK();
   World w;
   FileServer up(w.root() + "/srv");
@@ -401,6 +401,12 @@ TEST(LandlockBackend, OnlyTheProxysPortIsOpen) {  // LL-1, NET-1, NET-2
       "  s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print('listening')\n"
       "except OSError: print('no listening')\n");
   EXPECT_EQ(r.out, "connected\nrefused\nrefused\nno udp\nno listening\n") << r.err;
+  // RES-2: a program that goes around the proxy is told that only proxied traffic leaves.
+  r = w.sh("curl -sS --max-time 20 --noproxy '*' http://127.0.0.1:" + std::to_string(up.port()) +
+           "/");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("only proxied traffic can leave"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Unix-domain"), std::string::npos) << r.err;
   EXPECT_EQ(up.asked(), "");
   close(other);
 }
