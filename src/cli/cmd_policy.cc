@@ -69,7 +69,7 @@ void print_allowlist(const Policy& p, const Plan& plan, bool landlock) {
               p.network.ask_unknown
                   ? "asked about while the connection waits (unknown = \"ask\")"  // NET-10
                   : "refused (unknown = \"refuse\")");
-  if (landlock && p.mode == SandboxMode::kOn)  // LL-1
+  if (landlock && p.mode == SandboxMode::kOn && uses_allowlist_proxy(p, Request{}))  // LL-1
     std::printf(
         "  proxy:  on the machine's loopback, 127.0.0.1, a free port and a password per command\n"
         "          (HTTP CONNECT, http://, SOCKS5; the proxy variables carry both)\n");
