@@ -11,6 +11,7 @@
 #include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
+#include "plan/planner.h"
 #include "render/backend_limits.h"
 #include "render/seatbelt_plan.h"
 #include "session/policy_report.h"
@@ -56,7 +57,7 @@ int print_seatbelt(const Policy& policy, Facts facts, const Request& req, bool j
 }
 
 // NET-11: the lists, the refused ranges and the proxy's port.
-void print_allowlist(const Policy& p, const Plan& plan) {
+void print_allowlist(const Policy& p, const Plan& plan, bool landlock) {
   if (p.network.allow.empty() && p.network.deny.empty() && !p.network.ask_unknown) {
     std::printf("\nnetwork allowlist: none ([network] allow is empty: no proxy)\n");  // NET-6
     return;
@@ -68,7 +69,11 @@ void print_allowlist(const Policy& p, const Plan& plan) {
               p.network.ask_unknown
                   ? "asked about while the connection waits (unknown = \"ask\")"  // NET-10
                   : "refused (unknown = \"refuse\")");
-  if (plan.proxy_port)
+  if (landlock && p.mode == SandboxMode::kOn && uses_allowlist_proxy(p, Request{}))  // LL-1
+    std::printf(
+        "  proxy:  on the machine's loopback, 127.0.0.1, a free port and a password per command\n"
+        "          (HTTP CONNECT, http://, SOCKS5; the proxy variables carry both)\n");
+  else if (plan.proxy_port)
     std::printf("  proxy:  127.0.0.1:%d inside each sandbox (HTTP CONNECT, http://, SOCKS5)\n",
                 *plan.proxy_port);
   std::printf(
@@ -176,6 +181,10 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
   const bool ll = bc.backend == Backend::kLandlock;
   std::printf("network:      %s\n",
               p.mode != SandboxMode::kOn ? "the machine's own"
+              : ll && uses_allowlist_proxy(p, Request{})
+                  ? "only the hosts in [network] allow, through a proxy on the machine's "
+                    "loopback (a free port and a password per command); nothing else, loopback "
+                    "included"  // LL-1
               : sp || ll        ? "closed: none inside each command, loopback too"  // MAC-1
               : plan.proxy_port ? "only loopback and the hosts in [network] allow, "
                                   "through the proxy"                            // NET-7
@@ -205,7 +214,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
         std::printf("  %-40s %-28s %s\n", d.path.c_str(), d.state.c_str(), d.why.c_str());
     }
     print_gpu(p, plan);
-    print_allowlist(p, plan);  // NET-11
+    print_allowlist(p, plan, bc.backend == Backend::kLandlock);  // NET-11
     // PKG-4: each package cache, where it lives and its mode.
     std::printf("\npackage caches ([sandbox] caches = \"%s\"): %s.\n", to_string(p.caches),
                 cache_mode_summary(p.caches).c_str());

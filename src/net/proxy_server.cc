@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <asio.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "config/net_entry.h"
+#include "core/base64.h"
 #include "plan/net_request.h"
 
 namespace cordon {
@@ -50,6 +52,9 @@ class Deadline {
 
 enum class Outcome { kConnected, kRefused, kUnresolved, kUnreachable };
 
+// LL-1: the entry of SOCKS5 connections that did not give the password (no host is read).
+constexpr const char* kSocksClient = "(a SOCKS5 client)";
+
 std::string http_answer(int code, const char* reason, const std::string& refusal,
                         const std::string& body) {
   std::string head = fmt::format(
@@ -80,6 +85,22 @@ struct ProxyServer::Impl {
   asio::thread_pool asker{1};
   std::mutex answers_mu;
   std::map<std::string, HostAnswer> answers;
+  // LL-1: the password every request must carry (none when empty), and the host:ports asked
+  // for without it and not since with it, in first-seen order.
+  std::string user, password;
+  std::vector<std::string> unauthenticated;
+
+  bool authorized(const std::string& proxy_authorization) const {
+    return password.empty() || proxy_credential_matches(proxy_authorization, user, password);
+  }
+
+  // Bounded as the result is (NET-9): past limits.max_entries, one kOtherHosts entry.
+  void mark_unauthenticated(const std::string& hp) {
+    const std::string& entry =
+        unauthenticated.size() >= limits.max_entries ? std::string(kOtherHosts) : hp;
+    if (std::find(unauthenticated.begin(), unauthenticated.end(), entry) == unauthenticated.end())
+      unauthenticated.push_back(entry);
+  }
 
   std::optional<HostAnswer> answered(const std::string& hp) {
     std::lock_guard<std::mutex> lock(answers_mu);
@@ -284,11 +305,18 @@ struct ProxyServer::Impl {
       size_t end = 0;
       std::optional<ProxyRequest> req = co_await read_request(s, buf, end);
       if (!req) co_return;
+      const std::string hp = host_port(req->host, req->port);
+      if (!authorized(req->proxy_authorization)) {  // LL-1
+        if (!co_await ask_password(s, *req)) co_return;
+        buf.erase(0, end);
+        continue;
+      }
+      unauthenticated.erase(std::remove(unauthenticated.begin(), unauthenticated.end(), hp),
+                            unauthenticated.end());
       tcp::socket up(io);
       std::string rule;
       size_t rec = 0;
       Outcome o = co_await open_upstream(req->host, req->port, up, rule, rec);
-      const std::string hp = host_port(req->host, req->port);
       if (o == Outcome::kRefused) {
         co_await answer(s, 403, "Forbidden", rule, refusal_body(hp, rule, rules.config_file));
         co_return;
@@ -304,6 +332,49 @@ struct ProxyServer::Impl {
       buf.erase(0, end);
       if (!co_await exchange(s, up, *req, buf, rec)) co_return;
     }
+  }
+
+  // LL-1: a request without the proxy's password gets 407, which asks for it: a client that
+  // waits to be asked (git) sends it next on the same connection. True when the connection
+  // may carry that next request (no body of this one's left to skip).
+  awaitable<bool> ask_password(tcp::socket& s, const ProxyRequest& req) {
+    const std::string hp = host_port(req.host, req.port);
+    mark_unauthenticated(hp);
+    const bool keep =
+        req.connect || (req.keep_alive && req.body.kind == BodyFraming::Kind::kNone);
+    const std::string body = refusal_body(hp, kNoProxyPassword, rules.config_file);
+    const std::string msg = fmt::format(
+        "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic "
+        "realm=\"cordon\"\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+        "{}\r\nConnection: {}\r\nX-Cordon-Refusal: {}\r\n\r\n{}\n",
+        body.size() + 1, keep ? "keep-alive" : "close", kNoProxyPassword, body);
+    auto [ec, n] = co_await asio::async_write(s, asio::buffer(msg), use_tuple);
+    if (ec) co_return false;
+    if (!keep) {
+      asio::error_code ignored;
+      s.shutdown(tcp::socket::shutdown_send, ignored);
+    }
+    co_return keep;
+  }
+
+  // LL-1: RFC 1929's user and password, after the client chose that method. True when right.
+  awaitable<bool> socks_login(tcp::socket& s) {
+    auto read_field = [&](std::string& out) -> awaitable<bool> {
+      unsigned char len = 0;
+      auto [e1, r1] = co_await asio::async_read(s, asio::buffer(&len, 1), use_tuple);
+      if (e1) co_return false;
+      out.resize(len);
+      auto [e2, r2] = co_await asio::async_read(s, asio::buffer(out), use_tuple);
+      co_return !e2;
+    };
+    unsigned char version = 0;
+    auto [e0, r0] = co_await asio::async_read(s, asio::buffer(&version, 1), use_tuple);
+    std::string u, p;
+    if (e0 || version != 1 || !co_await read_field(u) || !co_await read_field(p)) co_return false;
+    const bool ok = authorized("Basic " + base64_encode(u + ":" + p));
+    const unsigned char status[2] = {1, static_cast<unsigned char>(ok ? 0 : 1)};
+    co_await asio::async_write(s, asio::buffer(status), use_tuple);
+    co_return ok;
   }
 
   awaitable<void> tunnel(tcp::socket& s, tcp::socket& up, std::string rest, size_t rec) {
@@ -417,7 +488,8 @@ struct ProxyServer::Impl {
     }
   }
 
-  // SOCKS5 (RFC 1928), CONNECT only, no authentication.
+  // SOCKS5 (RFC 1928), CONNECT only; no authentication, or RFC 1929's user and password when
+  // the proxy asks for its password (LL-1).
   awaitable<void> serve_socks(tcp::socket& s) {
     auto reply = [&](unsigned char code) -> awaitable<void> {
       const unsigned char r[10] = {5, code, 0, 1, 0, 0, 0, 0, 0, 0};
@@ -433,10 +505,14 @@ struct ProxyServer::Impl {
       std::vector<unsigned char> methods(n);
       auto [e2, r2] = co_await asio::async_read(s, asio::buffer(methods), use_tuple);
       if (e2) co_return;
-      bool none = std::find(methods.begin(), methods.end(), 0) != methods.end();
-      const unsigned char choice[2] = {5, static_cast<unsigned char>(none ? 0 : 0xff)};
+      const unsigned char wanted = password.empty() ? 0 : 2;
+      const bool offered = std::find(methods.begin(), methods.end(), wanted) != methods.end();
+      const unsigned char choice[2] = {5, static_cast<unsigned char>(offered ? wanted : 0xff)};
       auto [e3, r3] = co_await asio::async_write(s, asio::buffer(choice), use_tuple);
-      if (e3 || !none) co_return;
+      if (e3 || !offered || (wanted == 2 && !co_await socks_login(s))) {
+        if (wanted == 2) mark_unauthenticated(kSocksClient);
+        co_return;
+      }
       unsigned char h[4];
       auto [e4, r4] = co_await asio::async_read(s, asio::buffer(h), use_tuple);
       if (e4 || h[0] != 5) co_return;
@@ -584,12 +660,19 @@ void ProxyServer::start() {
   });
 }
 
+void ProxyServer::require_password(std::string user, std::string password) {
+  impl_->user = std::move(user);
+  impl_->password = std::move(password);
+}
+
 std::vector<NetConnection> ProxyServer::stop() {
   if (!impl_) return {};
   impl_->io.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
   impl_->asker.stop();  // queued questions are dropped; the one being asked is waited for
   impl_->asker.join();
+  for (const auto& hp : impl_->unauthenticated) impl_->record(hp, false, kNoProxyPassword);
+  impl_->unauthenticated.clear();
   return impl_->log;
 }
 

@@ -63,10 +63,16 @@ class ProxyServer {
   ProxyServer(const ProxyServer&) = delete;
   ProxyServer& operator=(const ProxyServer&) = delete;
 
+  // LL-1: every request must carry `user` and `password` (HTTP: Proxy-Authorization Basic,
+  // answered 407 when it does not; SOCKS5: RFC 1929's user and password). For a proxy on the
+  // machine's loopback, which any process there can reach. Called before start().
+  void require_password(std::string user, std::string password);
+
   // Serves on a thread of its own until stop().
   void start();
   // Ends every connection and the thread; the hosts reached or refused, in first-seen order,
-  // at most limits.max_entries of them and then one kOtherHosts entry for the rest.
+  // at most limits.max_entries of them and then one kOtherHosts entry for the rest. A host
+  // asked for without the password and never with it is refused with kNoProxyPassword.
   // A question being asked is waited for (it ends when answered or at [away] timeout); the
   // questions still queued are dropped.
   std::vector<NetConnection> stop();

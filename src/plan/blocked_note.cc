@@ -156,6 +156,13 @@ void scan_line(const std::vector<std::string>& lines, size_t i, const Plan& plan
                          "temporary failure in name resolution", "name or service not known",
                          "no address associated with hostname", "enotfound", "eai_again"}))
     f.net = true;
+  // LL-1: Landlock refuses a TCP connection with EACCES (Node: "connect EACCES 1.2.3.4:443";
+  // curl and git: "Failed to connect to ...: Couldn't connect to server").
+  if (plan.tcp_refused_as_denied &&
+      contains_any(low, {"connect eacces", "connect eperm", "couldn't connect to server"})) {
+    f.net = true;
+    return;
+  }
   bool ro = says_read_only(low);
   bool denied = !ro && says_denied(low);
   if (!ro && !denied) return;
@@ -212,6 +219,7 @@ std::string network_rule(const Plan& plan) {
         "only proxied traffic can leave: the hosts in [network] allow through the proxy at "
         "127.0.0.1:{} (HTTPS_PROXY is set; a program that ignores it gets no network)",
         *plan.proxy_port);
+  if (plan.tcp_refused_as_denied) return "the network is closed, the machine's loopback too";  // LL-1
   return "the network is closed (only 127.0.0.1 inside this command works)";
 }
 

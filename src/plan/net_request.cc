@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/net_entry.h"
+#include "core/base64.h"
 #include "plan/http_framing.h"
 
 namespace cordon {
@@ -68,7 +69,34 @@ std::vector<std::string_view> lines_of(std::string_view head) {
   return out;
 }
 
+// The value of the first field named `name`, or empty.
+std::string field_value(const std::vector<HeaderField>& fields, const std::string& name) {
+  for (const auto& f : fields)
+    if (f.name == name) return f.value;
+  return "";
+}
+
+// Compares without stopping at the first difference: the time taken does not tell how much
+// of a guess was right.
+bool same_text(const std::string& a, const std::string& b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
+  return diff == 0;
+}
+
 }  // namespace
+
+bool proxy_credential_matches(std::string_view value, const std::string& user,
+                              const std::string& password) {
+  size_t sp = value.find(' ');
+  if (sp == std::string_view::npos || lower(value.substr(0, sp)) != "basic") return false;
+  std::string_view token = value.substr(sp + 1);
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+  auto decoded = base64_decode(token);
+  return decoded && same_text(*decoded, user + ":" + password);
+}
 
 std::string host_port(const std::string& host, int port) {
   if (host.find(':') != std::string::npos) return fmt::format("[{}]:{}", host, port);
@@ -104,6 +132,8 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
     r.connect = true;
     if (!split_authority(target, 0, &r.host, &r.port))
       return fail("CONNECT needs host:port with a valid host name");
+    if (auto fields = header_fields(head))
+      r.proxy_authorization = field_value(*fields, "proxy-authorization");
     return r;
   }
   if (lower(target.substr(0, std::min<size_t>(7, target.size()))) != "http://")
@@ -123,6 +153,7 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
   if (!body) return std::nullopt;
   r.method = std::string(method);
   r.body = *body;
+  r.proxy_authorization = field_value(*fields, "proxy-authorization");
   r.keep_alive = version == "HTTP/1.1" && !has_token(*fields, "connection", "close") &&
                  !has_token(*fields, "proxy-connection", "close");
   // The upstream gets the Host that was judged (RFC 9112 3.2.2: a proxy replaces the Host it

@@ -26,7 +26,9 @@ struct ProxyRequest {
   std::string method;       // "GET"
   BodyFraming body;         // where its body ends: the next request starts there
   bool keep_alive = false;  // HTTP/1.1 without "Connection: close": another request may follow
-
+  // LL-1: the Proxy-Authorization header's value ("Basic Y29yZG9uOnNlY3JldA=="), or empty. Never
+  // in forward_head.
+  std::string proxy_authorization;
 };
 
 // `head` is the header block up to and including the empty line. Nothing when it is malformed
@@ -34,6 +36,11 @@ struct ProxyRequest {
 // Example: parse_proxy_request("CONNECT registry.npmjs.org:443 HTTP/1.1\r\n\r\n", &why)
 //          gives {connect, "registry.npmjs.org", 443}.
 std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::string* why);
+
+// LL-1: whether a Proxy-Authorization value is Basic with exactly `user` and `password`.
+// Example: proxy_credential_matches("Basic Y29yZG9uOnM=", "cordon", "s") is true.
+bool proxy_credential_matches(std::string_view value, const std::string& user,
+                              const std::string& password);
 
 // "host:port" as shown in results and messages ("[::1]:8080" for IPv6).
 std::string host_port(const std::string& host, int port);

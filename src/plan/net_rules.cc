@@ -103,6 +103,13 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
         "cordon: a connection through the proxy was refused: {}. Close connections the "
         "command no longer needs, or run fewer commands at once.",
         rule);
+  if (rule == kNoProxyPassword)  // LL-1
+    return fmt::format(
+        "cordon: a request for {} came to the proxy without its password (the user and "
+        "password in HTTPS_PROXY and HTTP_PROXY), and was refused. Use a program that sends a "
+        "proxy URL's user and password (curl, git, pip and npm do); do not try to get around "
+        "the proxy.",
+        host_port);
   if (rule.rfind("unreachable: ", 0) == 0)
     return fmt::format("cordon: {} could not be reached: {}.", host_port, rule.substr(13));
   if (rule.rfind("could not resolve ", 0) == 0)
@@ -142,8 +149,10 @@ unsigned session_connection_limit(unsigned requested, unsigned long long open_fi
   return static_cast<unsigned>(std::min(want, room));
 }
 
-void set_proxy_variables(EnvMap& env, int port) {
-  const std::string url = fmt::format("http://127.0.0.1:{}", port);
+void set_proxy_variables(EnvMap& env, int port, const std::string& password) {
+  const std::string url =
+      password.empty() ? fmt::format("http://127.0.0.1:{}", port)
+                       : fmt::format("http://{}:{}@127.0.0.1:{}", kProxyUser, password, port);
   for (const char* name : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
                            "all_proxy", "npm_config_proxy", "npm_config_https_proxy",
                            "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY"})

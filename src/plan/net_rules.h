@@ -74,9 +74,16 @@ constexpr size_t kMaxRefusalNotes = 20;
 std::vector<std::string> refusal_notes(const std::vector<NetConnection>& connections,
                                        const std::string& config_file);
 
-// NET-7: the proxy variables every tool reads, pointing at the proxy on `port`.
+// NET-7: the proxy variables every tool reads, pointing at the proxy on `port`. LL-1: with a
+// `password` (the proxy on the machine's shared loopback asks for one), the URLs carry it as
+// http://cordon:PASSWORD@127.0.0.1:PORT.
 struct EnvMap;
-void set_proxy_variables(EnvMap& env, int port);
+void set_proxy_variables(EnvMap& env, int port, const std::string& password = "");
+
+// LL-1: the user name in the proxy's URL when it asks for a password, and the rule of a
+// request that came without it (the connections list and the note name it).
+inline constexpr const char* kProxyUser = "cordon";
+inline constexpr const char* kNoProxyPassword = "no proxy password";
 
 // NET-8: the connections one session's commands may hold through their proxies at once:
 // `requested` (0: kSessionConnections), and never more than half the descriptors left under

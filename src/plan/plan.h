@@ -124,6 +124,9 @@ struct Plan {
   // Landlock, which cannot), and the private temp folder is at /tmp (else at $TMPDIR).
   bool locks_git_files = true;
   bool tmp_at_slash_tmp = true;
+  // LL-1: a TCP connection the sandbox refuses fails with EACCES (Landlock: the machine's
+  // loopback too), not with an unreachable network (bubblewrap's empty namespace).
+  bool tcp_refused_as_denied = false;
 
   size_t mount_count() const { return mounts.size(); }
   bool refused() const { return refusal.has_value(); }

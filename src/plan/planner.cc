@@ -452,6 +452,7 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   if (opt.backend != Backend::kBwrap) p.env.set("TMPDIR", facts.session_tmp);
   p.tmp_at_slash_tmp = opt.backend == Backend::kBwrap;
   p.locks_git_files = opt.backend != Backend::kLandlock;
+  p.tcp_refused_as_denied = opt.backend == Backend::kLandlock;
 }
 
 // MODE-1: a sandboxed command.
@@ -473,6 +474,11 @@ Plan plan_sandboxed(const Policy& policy, const Facts& facts, const Request& req
 }
 
 }  // namespace
+
+bool uses_allowlist_proxy(const Policy& policy, const Request& req) {
+  const bool proxied = !policy.network.allow.empty() || policy.network.ask_unknown;
+  return proxied && !req.network && !req.outside_sandbox;
+}
 
 std::vector<std::string> command_argv(const Request& req, const std::string& shell) {
   if (req.script) return {shell, "-c", *req.script};
@@ -513,12 +519,17 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
     set_cache_variables(policy.caches, project_cache_tools(opt.cache_folder, project), part.env);
   // NET-6, NET-7: listed hosts through the proxy, and NET-10's questions about the others;
   // `network: true` means the whole network without it. Linux only for now: Seatbelt has no
-  // network namespace to put the port in.
-  const bool proxied = !policy.network.allow.empty() || policy.network.ask_unknown;
-  if (proxied && !req.network && !req.outside_sandbox && opt.backend == Backend::kBwrap) {
-    const int port = opt.proxy_port > 0 ? opt.proxy_port : kProxyPort;
-    part.proxy_port = port;
-    set_proxy_variables(part.env, port);
+  // network namespace to put the port in. LL-1: under Landlock, the proxy the session runs on
+  // the machine's loopback, on the port it chose, with a password.
+  if (uses_allowlist_proxy(policy, req)) {
+    if (opt.backend == Backend::kBwrap) {
+      const int port = opt.proxy_port > 0 ? opt.proxy_port : kProxyPort;
+      part.proxy_port = port;
+      set_proxy_variables(part.env, port);
+    } else if (opt.backend == Backend::kLandlock && opt.proxy_port > 0) {
+      part.proxy_port = opt.proxy_port;
+      set_proxy_variables(part.env, opt.proxy_port, opt.proxy_password);
+    }
   }
   // JOB-2: the session's loopback, unless the command has the machine's network.
   part.session_loopback = opt.session_loopback && !req.network && !req.outside_sandbox &&

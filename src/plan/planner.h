@@ -34,8 +34,17 @@ struct PlanOptions {
   bool session_loopback = false;
   // NET-7, NET-1: the proxy's port inside the sandbox. Commands that share a session's
   // loopback each need their own; 0 is kProxyPort.
+  // LL-1: under Landlock, the port the session's proxy listens on, on the machine's loopback
+  // (a free one per command); 0 there means the command has no proxy, so no network.
   int proxy_port = 0;
+  // LL-1: the password the proxy on the machine's loopback asks for (any process of the
+  // machine can reach that port): the proxy variables carry it. Empty under bubblewrap.
+  std::string proxy_password;
 };
+
+// NET-6, NET-7: whether a sandboxed command goes through the allowlist proxy: [network] allow
+// or unknown = "ask" is set, and the command has no way out (`network`, `outside_sandbox`).
+bool uses_allowlist_proxy(const Policy& policy, const Request& request);
 
 Plan make_plan(const Policy& policy, const Facts& facts, const Request& request,
                const PlanOptions& options = {});

@@ -8,7 +8,9 @@ BackendLimits backend_limits(Backend b) {
   l.keeps = {
       "writes only in the project, the session's temp folder (TMPDIR) and the writable paths",
       "hidden paths unreadable (they fail to open)",
-      "no TCP connections or listening ports, no UDP",
+      "no listening ports, no UDP; TCP only to the allowlist proxy, when [network] allow is "
+      "set (it runs on the machine's loopback, on a free port, and asks for a password per "
+      "command)",
       "no Unix sockets, io_uring, ptrace, new namespaces (seccomp, as with bubblewrap)",
       "no capabilities, no_new_privs",
       "the stripped environment",
@@ -24,7 +26,10 @@ BackendLimits backend_limits(Backend b) {
       "read-only protected files, git hooks and git config inside the project: they are "
       "writable while the command runs; after it, cordon moves a planted or changed one aside "
       "and puts yours back, but a hook planted and run by the same command has run",
-      "the allowlist proxy (no network at all instead)",
+      "the allowlist proxy's own namespace: the proxy's port is on the machine's loopback, "
+      "and the command may open TCP connections to that port number on any address (Landlock's "
+      "rules name ports, not addresses); the user's other processes can read its password in "
+      "the command's environment",
       "a terminal of its own and shared memory: the machine's /dev/pts and /dev/shm are "
       "hidden",
   };

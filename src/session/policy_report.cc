@@ -6,6 +6,7 @@
 #include "launch/linux/cgroup.h"
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
+#include "plan/planner.h"
 #include "render/backend_limits.h"
 #include "session/session.h"
 
@@ -34,13 +35,15 @@ std::vector<std::string> printable_all(std::vector<std::string> v) {
 
 }  // namespace
 
-nlohmann::json allowlist_json(const Policy& p, const Plan& plan) {
+nlohmann::json allowlist_json(const Policy& p, const Plan& plan, bool landlock) {
   nlohmann::json j;
   j["allow"] = p.network.allow;
   j["deny"] = p.network.deny;
   j["unknown"] = p.network.ask_unknown ? "ask" : "refuse";
   j["refused_ranges"] = refused_ranges();
-  if (plan.proxy_port)
+  if (landlock && p.mode == SandboxMode::kOn && uses_allowlist_proxy(p, Request{}))
+    j["proxy"] = "127.0.0.1:(a free port and a password per command)";  // LL-1
+  else if (plan.proxy_port)
     j["proxy"] = fmt::format("127.0.0.1:{}", *plan.proxy_port);
   else
     j["proxy"] = nullptr;
@@ -120,11 +123,13 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
   j["project"] = printable(session.project());
   j["escape"] = to_string(p.escape);
   j["approvals"] = to_string(p.approvals.mode);
+  const bool ll_proxy = ll && uses_allowlist_proxy(p, Request{});  // LL-1
   j["network"] = p.mode != SandboxMode::kOn ? "host"
+                 : ll_proxy                 ? "the allowlist proxy"
                  : sb || ll                 ? "none"
                  : plan.proxy_port          ? "loopback and the allowlist proxy"
                                             : "loopback only";  // MAC-1, NET-7
-  j["network_allowlist"] = allowlist_json(p, plan);    // NET-11
+  j["network_allowlist"] = allowlist_json(p, plan, ll);    // NET-11
   j["loopback"] =
       p.mode == SandboxMode::kOn && !sb && !ll ? loopback_json(session) : nlohmann::json();
   j["writable"] = plan.writable_roots;

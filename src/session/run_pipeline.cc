@@ -45,6 +45,7 @@ struct Session::Early {
   std::optional<PendingSandbox> pending;  // its bwrap, started before the plan is known
   std::optional<std::string> failure;     // why that bwrap could not be started
   std::unique_ptr<CommandProxy> net;      // NET-7: the allowlist proxy, when the command uses it
+  std::string proxy_password;             // LL-1: what the proxy on the machine's loopback asks
   std::unique_ptr<TtyLink> tty;           // JOB-3: the terminal stage, when the command has one
 
   void abort() {
@@ -267,6 +268,7 @@ bool Session::under_bwrap(const Plan& plan) const {
 
 std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e) {
   e.bwrap = find_bwrap(opts_.env);
+  if (backend_.backend == Backend::kLandlock) return start_loopback_proxy(req, io, e);
   if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
       req.outside_sandbox || e.bwrap.empty())
     return io.tty ? std::optional<Refusal>(no_tty_refusal()) : std::nullopt;
@@ -302,6 +304,23 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   return std::nullopt;
 }
 
+// LL-1: without a network namespace, the allowlist proxy listens on the machine's loopback, on
+// a free port, and asks for a password of this command's (any process of the machine can reach
+// the port); the plan is given both. Started before the plan, like bwrap's.
+std::optional<Refusal> Session::start_loopback_proxy(const Request& req, const LaunchIo& io,
+                                                     Early& e) {
+  if (io.tty) return no_tty_refusal();
+  if (opts_.policy.mode != SandboxMode::kOn || !uses_allowlist_proxy(opts_.policy, req))
+    return std::nullopt;
+  e.proxy_password = random_hex16() + random_hex16();
+  HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
+  auto proxy = CommandProxy::start_on_loopback(opts_.policy, opts_.home, e.proxy_password,
+                                               std::move(ask), connections_);
+  if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
+  e.net = std::move(proxy).value();
+  return std::nullopt;
+}
+
 Session::Planned Session::plan_command(const Request& req, const Early& early,
                                        api::ExecResult& out) {
   Planned p;
@@ -317,7 +336,9 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
     p.plan = std::move(sp.plan);
     p.profile = std::move(sp.profile);
   } else {
-    p.plan = plan_with(req, p.facts, early.part ? &*early.part : nullptr);
+    p.plan = plan_with(req, p.facts, early.part ? &*early.part : nullptr,
+                       early.net && early.net->port() ? early.net->port() : 0,
+                       early.proxy_password);
   }
   if (backend_.backend == Backend::kLandlock && p.plan.runner == Runner::kSandbox) {
     p.landlock = landlock_rules_of(p.plan);  // LL-1

@@ -240,11 +240,14 @@ Plan Session::plan(const Request& req, const Facts& facts) const {
   return plan_with(req, facts, nullptr);
 }
 
-Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const {
+Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPart* part,
+                        int loopback_proxy_port, const std::string& proxy_password) const {
   settle_backend();
   PlanOptions po;
   po.shell = shell_for_scripts();
   po.process = part;
+  po.proxy_port = loopback_proxy_port;  // LL-1: the proxy on the machine's loopback
+  po.proxy_password = proxy_password;
   if (backend_.backend == Backend::kLandlock) po.backend = Backend::kLandlock;  // LL-1
   Plan plan = make_plan(opts_.policy, facts, req, po);
   // LL-1: said at the session's start, in every face (the start notices come from a plan).

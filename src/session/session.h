@@ -161,7 +161,10 @@ class Session {
   void refresh_record();
   void take_tracked_set();  // SES-1, SES-4: the tracked protected files now
   static std::string shell_for_scripts();
-  Plan plan_with(const Request& req, const Facts& facts, const ProcessPart* part) const;
+  // LL-1: `loopback_proxy_port` and `proxy_password`, the allowlist proxy the session started
+  // on the machine's loopback for this command (0: none).
+  Plan plan_with(const Request& req, const Facts& facts, const ProcessPart* part,
+                 int loopback_proxy_port = 0, const std::string& proxy_password = {}) const;
   // SES-3: the leftover records of dead cordons (of this session, and of ephemeral sessions of
   // this project) handled, with their notes and the hold they leave.
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
@@ -189,6 +192,8 @@ class Session {
   std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const ExecGateInput* check);
   CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
   std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
+  std::optional<Refusal> start_loopback_proxy(const Request& req, const LaunchIo& io,
+                                              Early& early);
   Planned plan_command(const Request& req, const Early& early, api::ExecResult& out);
   std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
                                               const ExecGateInput* check, const Request& req,

@@ -2,10 +2,14 @@
 // keeps of FS, NET and PROC without namespaces. make test runs this suite a second time with the
 // whole binary under tests/standin/no_userns (namespaces refused, as in a default Docker
 // container) and CORDON_TEST_LANDLOCK_SETTING=auto: the same tests, reached by the fallback.
+// Network rule of these tests: traffic goes only to loopback servers the test starts; a refused
+// host is a name under .invalid or an unlisted loopback port.
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,6 +20,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "harness.h"
@@ -47,6 +54,100 @@ struct LandlockWorld : World {
     return s && *s ? s : "landlock";
   }
 };
+
+// A Landlock world's config with a [network] allow list.
+std::string landlock_allow(const std::vector<std::string>& allow) {
+  std::string t =
+      "[sandbox]\nbackend = \"" + LandlockWorld::setting() + "\"\n[network]\nallow = [";
+  for (size_t i = 0; i < allow.size(); ++i) t += (i ? ", \"" : "\"") + allow[i] + "\"";
+  return t + "]\n";
+}
+
+// An HTTP server on the machine's loopback, outside every sandbox: it serves the files below
+// `root` (404 for anything else; the query is ignored), one request per connection, and keeps
+// the paths it was asked for.
+class FileServer {
+ public:
+  explicit FileServer(std::string root) : root_(std::move(root)) {
+    fd_ = listen_on_host_loopback(port_);
+    thread_ = std::thread([this] {
+      for (;;) {
+        int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c < 0) return;
+        std::lock_guard<std::mutex> lock(mu_);
+        workers_.emplace_back([this, c] { serve(c); });
+      }
+    });
+  }
+  ~FileServer() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    thread_.join();
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& t : workers_) t.join();
+  }
+  int port() const { return port_; }
+  std::string asked() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return asked_;
+  }
+
+ private:
+  void serve(int c) {
+    timeval tv{20, 0};
+    setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string got;
+    char buf[4096];
+    while (got.find("\r\n\r\n") == std::string::npos) {
+      ssize_t n = read(c, buf, sizeof buf);
+      if (n <= 0) return (void)close(c);
+      got.append(buf, static_cast<size_t>(n));
+    }
+    const size_t s1 = got.find(' ');
+    std::string path = got.substr(s1 + 1, got.find(' ', s1 + 1) - s1 - 1);
+    path = path.substr(0, path.find('?'));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      asked_ += path + "\n";
+    }
+    std::string body, status = "404 Not Found";
+    struct stat st{};
+    if (path.find("..") == std::string::npos && stat((root_ + path).c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode)) {
+      std::ifstream f(root_ + path, std::ios::binary);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      body = ss.str();
+      status = "200 OK";
+    }
+    std::string reply = "HTTP/1.1 " + status + "\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    for (size_t off = 0; off < reply.size();) {
+      ssize_t w = write(c, reply.data() + off, reply.size() - off);
+      if (w <= 0) break;
+      off += static_cast<size_t>(w);
+    }
+    close(c);
+  }
+
+  std::string root_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mu_;
+  std::vector<std::thread> workers_;
+  std::string asked_;
+};
+
+// The port and password of the proxy URL a command printed ("http://cordon:PW@127.0.0.1:PORT").
+bool proxy_url_parts(const std::string& url, int& port, std::string& password) {
+  std::smatch m;
+  static const std::regex re("^http://cordon:([0-9a-f]{32})@127\\.0\\.0\\.1:([0-9]+)$");
+  if (!std::regex_match(url, m, re)) return false;
+  password = m[1];
+  port = std::stoi(m[2]);
+  return true;
+}
 
 // A process of the machine whose command line holds `text` (read from /proc, so that it needs
 // no procps: the suite also runs in a minimal container).
@@ -240,6 +341,262 @@ TEST(LandlockBackend, EnvironmentIsStripped) {  // LL-1, ENV-1
   Proc r = w.sh("echo \"key=${OPENAI_API_KEY:-none} sandbox=$CORDON_SANDBOX\"");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "key=none sandbox=1\n");
+}
+
+// NET-7 under Landlock: an allowed host is reached through the proxy cordon runs on the
+// machine's loopback, with an absolute-form request and a CONNECT tunnel; the proxy's port is
+// a free one (not a fixed 3128: the loopback is shared), the URL carries a password, and the
+// proxy ends with the command.
+TEST(LandlockBackend, AllowedHostIsReachedThroughTheProxy) {  // LL-1, NET-7, NET-6
+  REQUIRE_LANDLOCK();
+  World w;
+  w.write(w.root() + "/srv/hello.txt", "hello through the proxy\n");
+  FileServer up(w.root() + "/srv");
+  const std::string port = std::to_string(up.port());
+  w.config(landlock_allow({"127.0.0.1:" + port}));
+  // NO_PROXY names 127.0.0.1: a listed loopback server is asked for through the proxy.
+  Proc r = w.sh("echo \"$HTTPS_PROXY\"; curl -sS --max-time 20 --noproxy '' http://127.0.0.1:" +
+                port + "/hello.txt && curl -sS --max-time 20 --noproxy '' -p http://127.0.0.1:" +
+                port + "/hello.txt");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const std::string url = r.out.substr(0, r.out.find('\n'));
+  int proxy_port = 0;
+  std::string password;
+  ASSERT_TRUE(proxy_url_parts(url, proxy_port, password)) << url;
+  EXPECT_NE(proxy_port, 3128);
+  EXPECT_EQ(r.out.substr(url.size() + 1), "hello through the proxy\nhello through the proxy\n")
+      << r.err;
+  EXPECT_EQ(r.err.find("is not in [network] allow"), std::string::npos) << r.err;
+  EXPECT_EQ(up.asked(), "/hello.txt\n/hello.txt\n");
+  EXPECT_FALSE(host_connects(proxy_port)) << "the proxy outlived the command";
+  // Another command gets another password.
+  Proc again = w.sh("echo \"$HTTPS_PROXY\"");
+  int port2 = 0;
+  std::string password2;
+  ASSERT_TRUE(proxy_url_parts(again.out.substr(0, again.out.find('\n')), port2, password2))
+      << again.out;
+  EXPECT_NE(password2, password);
+}
+
+// NET-9, RES-2 under Landlock: a host not on the list gets the proxy's 403 over http and
+// https, and the result one note naming it.
+TEST(LandlockBackend, UnlistedHostIsRefusedWithANote) {  // LL-1, NET-9, RES-2
+  REQUIRE_LANDLOCK();
+  World w;
+  w.config(landlock_allow({"registry.npmjs.org"}));
+  Proc r = w.sh(
+      "curl -sS -i --max-time 20 http://not-listed.invalid/x; echo; "
+      "curl -sS --max-time 20 https://not-listed.invalid/ 2>&1; echo \"https exit $?\"");
+  EXPECT_NE(r.out.find("HTTP/1.1 403 Forbidden"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("X-Cordon-Refusal: not in allow"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("https exit 56"), std::string::npos) << r.out;
+  const std::string note = "not-listed.invalid:443 is not in [network] allow";
+  ASSERT_NE(r.err.find(note), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note), r.err.rfind(note)) << "one note per host";
+  EXPECT_NE(r.err.find("not-listed.invalid:80 is not in [network] allow"), std::string::npos);
+}
+
+// NET-1, NET-2 under Landlock with an allowlist: the proxy's port is the only one the command
+// may connect to; the listed server itself, directly, and another loopback port are refused,
+// and UDP and listening stay refused.
+TEST(LandlockBackend, OnlyTheProxysPortIsOpen) {  // LL-1, NET-1, NET-2, RES-2
+  REQUIRE_LANDLOCK();
+  World w;
+  FileServer up(w.root() + "/srv");
+  int other_port = 0;
+  int other = listen_on_host_loopback(other_port);
+  ASSERT_GE(other, 0);
+  w.config(landlock_allow({"127.0.0.1:" + std::to_string(up.port())}));
+  Proc r = w.py(
+      "import os, socket\n"
+      "P = int(os.environ['HTTPS_PROXY'].rsplit(':', 1)[1])\n"
+      "for port in (P, " + std::to_string(up.port()) + ", " + std::to_string(other_port) + "):\n"
+      "  try:\n"
+      "    socket.create_connection(('127.0.0.1', port), timeout=5).close(); print('connected')\n"
+      "  except OSError as e: print('refused')\n"
+      "try:\n"
+      "  socket.socket(socket.AF_INET, socket.SOCK_DGRAM); print('udp')\n"
+      "except PermissionError: print('no udp')\n"
+      "try:\n"
+      "  s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); print('listening')\n"
+      "except OSError: print('no listening')\n");
+  EXPECT_EQ(r.out, "connected\nrefused\nrefused\nno udp\nno listening\n") << r.err;
+  // RES-2: a program that goes around the proxy is told that only proxied traffic leaves.
+  r = w.sh("curl -sS --max-time 20 --noproxy '*' http://127.0.0.1:" + std::to_string(up.port()) +
+           "/");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("only proxied traffic can leave"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Unix-domain"), std::string::npos) << r.err;
+  EXPECT_EQ(up.asked(), "");
+  close(other);
+}
+
+// The proxy on the machine's shared loopback asks every client for its password: a request
+// without it, or with a wrong one, gets 407 (and the connection stays open for the right one,
+// as curl and git send it); SOCKS5 needs RFC 1929's user and password. A host asked for only
+// without the password is named in a note.
+TEST(LandlockBackend, TheProxyAsksEveryClientForItsPassword) {  // LL-1, NET-7, NET-9
+  REQUIRE_LANDLOCK();
+  World w;
+  w.write(w.root() + "/srv/hello.txt", "hello\n");
+  FileServer up(w.root() + "/srv");
+  const std::string port = std::to_string(up.port());
+  w.config(landlock_allow({"127.0.0.1:" + port}));
+  Proc r = w.py(std::string(R"PY(
+import base64, os, socket, struct
+url = os.environ["HTTPS_PROXY"]
+P = int(url.rsplit(":", 1)[1])
+user, pw = url[len("http://"):].split("@")[0].split(":")
+def head(s):
+    h = b""
+    while b"\r\n\r\n" not in h:
+        d = s.recv(1)
+        if not d: break
+        h += d
+    return h.decode()
+def status(h): return h.split("\r\n")[0]
+def auth(u, p): return "Proxy-Authorization: Basic %s\r\n" % base64.b64encode(("%s:%s" % (u, p)).encode()).decode()
+def connect(s, host, extra):
+    s.sendall(("CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (host, host, extra)).encode())
+    h = head(s)
+    n = int([l.split(":")[1] for l in h.split("\r\n") if l.lower().startswith("content-length")][0] or 0) if "407" in h else 0
+    if n: s.recv(n)
+    return status(h)
+s = socket.create_connection(("127.0.0.1", P), timeout=20)
+target = "127.0.0.1:)PY") + port + R"PY("
+print(connect(s, target, ""))
+print(connect(s, target, auth(user, "wrong" + pw)))
+print(connect(s, target, auth(user, pw)))
+s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+print(head(s).split("\r\n")[0])
+s = socket.create_connection(("127.0.0.1", P), timeout=20)
+print(connect(s, "only-without-password.invalid:443", ""))
+s = socket.create_connection(("127.0.0.1", P), timeout=20)
+s.sendall(b"\x05\x01\x00")
+print("socks no-auth:", s.recv(2).hex())
+s = socket.create_connection(("127.0.0.1", P), timeout=20)
+s.sendall(b"\x05\x01\x02")
+print("socks user/password:", s.recv(2).hex())
+s.sendall(bytes([1, len(user)]) + user.encode() + bytes([len(pw)]) + pw.encode())
+print("login:", s.recv(2).hex())
+s.sendall(b"\x05\x01\x00\x01" + socket.inet_aton("127.0.0.1") + struct.pack(">H", )PY" + port +
+                     R"PY())
+print("socks reply:", s.recv(10)[1])
+s.sendall(b"GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+print(head(s).split("\r\n")[0])
+)PY");
+  EXPECT_EQ(r.out,
+            "HTTP/1.1 407 Proxy Authentication Required\n"
+            "HTTP/1.1 407 Proxy Authentication Required\n"
+            "HTTP/1.1 200 Connection Established\n"
+            "HTTP/1.1 200 OK\n"
+            "HTTP/1.1 407 Proxy Authentication Required\n"
+            "socks no-auth: 05ff\n"
+            "socks user/password: 0502\n"
+            "login: 0100\n"
+            "socks reply: 0\n"
+            "HTTP/1.1 200 OK\n")
+      << r.err;
+  EXPECT_NE(r.err.find("only-without-password.invalid:443 came to the proxy without its "
+                       "password"),
+            std::string::npos)
+      << r.err;
+  // The host reached with the password once is not named.
+  EXPECT_EQ(r.err.find("127.0.0.1:" + port + " came to the proxy"), std::string::npos) << r.err;
+}
+
+// git waits to be asked for the proxy's password (its proxy authentication is "anyauth"): it
+// gets the 407, answers, and clones through the proxy.
+TEST(LandlockBackend, GitAnswersTheProxysQuestionAndClones) {  // LL-1, NET-7
+  REQUIRE_LANDLOCK();
+  World w;
+  const std::string bare = w.root() + "/srv/repo.git";
+  ASSERT_EQ(w.host({"git", "clone", "-q", "--bare", w.project(), bare}).status, 0);
+  ASSERT_EQ(w.host({"git", "--git-dir", bare, "update-server-info"}).status, 0);
+  FileServer up(w.root() + "/srv");
+  const std::string port = std::to_string(up.port());
+  w.config(landlock_allow({"127.0.0.1:" + port}));
+  Proc r = w.sh("NO_PROXY= no_proxy= git clone -q http://127.0.0.1:" + port +
+                "/repo.git cloned && cat cloned/README.md");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "hello\n") << r.err;
+  EXPECT_EQ(r.err.find("without its password"), std::string::npos) << r.err;
+  EXPECT_NE(up.asked().find("/repo.git/info/refs"), std::string::npos) << up.asked();
+}
+
+// pip sends the proxy URL's user and password with its first request.
+TEST(LandlockBackend, PipSendsTheProxysPassword) {  // LL-1, NET-7
+  REQUIRE_LANDLOCK();
+  World w;
+  w.write(w.root() + "/srv/simple/tinypkg/index.html", "<html><body></body></html>\n");
+  FileServer up(w.root() + "/srv");
+  const std::string port = std::to_string(up.port());
+  w.config(landlock_allow({"127.0.0.1:" + port}));
+  Proc r = w.sh("NO_PROXY= no_proxy= /usr/bin/python3 -m pip download --no-cache-dir -q -d "
+                "\"$TMPDIR/dl\" --index-url http://127.0.0.1:" +
+                port + "/simple/ tinypkg");
+  if (r.err.find("No module named pip") != std::string::npos) GTEST_SKIP() << "no pip here";
+  EXPECT_NE(up.asked().find("/simple/tinypkg/"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.err.find("without its password"), std::string::npos) << r.err;
+}
+
+// NET-10, NET-9 under Landlock, through `cordon serve`: a host no entry names is asked about
+// while the connection waits, a yes reaches it and a no refuses it; the result lists both
+// hosts, and the refused one has its note.
+TEST(LandlockBackend, ServeAsksAboutUnknownHostsAndListsThem) {  // LL-1, NET-9, NET-10
+  REQUIRE_LANDLOCK();
+  World w;
+  w.write(w.root() + "/srv/hello.txt", "hello asked\n");
+  FileServer up(w.root() + "/srv");
+  const std::string literal = "127.0.0.1:" + std::to_string(up.port());
+  w.config("[sandbox]\nbackend = \"" + LandlockWorld::setting() +
+           "\"\n[network]\nallow = []\nunknown = \"ask\"\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  std::mutex mu;
+  std::vector<std::string> asked;
+  client.on_request([&](const json& req) {
+    std::lock_guard<std::mutex> lock(mu);
+    asked.push_back(req["params"].value("host", ""));
+    if (req["params"].value("host", "") == literal)
+      return RpcClient::Answer{{{"decision", "allow"}}};
+    return RpcClient::Answer{{{"decision", "deny"}}};
+  });
+  json r = client.call(
+      "exec", {{"command", "curl -sS --max-time 20 --noproxy '' -p http://" + literal +
+                               "/hello.txt; curl -sS --max-time 20 https://asked-no.invalid/ "
+                               "2>/dev/null; echo \"refused $?\""}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  const json& res = r["result"];
+  EXPECT_EQ(res["stdout"], "hello asked\nrefused 56\n") << res.dump();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(asked, (std::vector<std::string>{literal, "asked-no.invalid:443"}));
+  }
+  const json& c = res["connections"];
+  ASSERT_EQ(c.size(), 2u) << c.dump();
+  EXPECT_EQ(c[0]["host"], literal);
+  EXPECT_EQ(c[0]["allowed"], true);
+  EXPECT_EQ(c[1]["host"], "asked-no.invalid:443");
+  EXPECT_EQ(c[1]["rule"], "asked: refused (user)");
+  EXPECT_NE(res["notes"].dump().find("asked-no.invalid:443 is not in [network] allow"),
+            std::string::npos)
+      << res["notes"].dump();
+}
+
+// `cordon policy` says where the proxy runs under Landlock.
+TEST(LandlockBackend, PolicyTellsWhereTheProxyRuns) {  // LL-1, NET-11
+  World w;
+  w.config(landlock_allow({"registry.npmjs.org"}));
+  Proc r = w.cordon({"policy"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("a free port and a password per command"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("closed: none inside each command"), std::string::npos) << r.out;
+  r = w.cordon({"policy", "--json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["network"], "the allowlist proxy") << r.out;
 }
 
 // Issue 31: Landlock cannot keep .git/hooks and .git/config read-only while git writes beside

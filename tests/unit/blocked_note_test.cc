@@ -38,6 +38,40 @@ TEST(BlockedNote, LandlockNamesTmpdirAndNoLockedGitFiles) {  // RES-2, LL-1
   EXPECT_NE(b->find("/tmp are refused"), std::string::npos) << *b;
 }
 
+// LL-1: under Landlock a connection around the proxy fails with EACCES: the note says only
+// proxied traffic leaves (as bubblewrap's ENETUNREACH does), not that Unix sockets are refused;
+// without the proxy, that the loopback is closed too.
+TEST(BlockedNote, LandlockConnectionRefusalIsTheNetwork) {  // RES-2, LL-1, NET-7
+  testing::FakeWorld w;
+  w.policy.network.allow = {"registry.npmjs.org"};
+  Request r;
+  r.argv = {"node", "x.js"};
+  PlanOptions po;
+  po.backend = Backend::kLandlock;
+  po.proxy_port = 41234;
+  po.proxy_password = "pw";
+  Plan p = make_plan(w.policy, w.facts, r, po);
+  for (const char* out : {"Error: connect EACCES 192.0.2.1:443 - Local (0.0.0.0:0)",
+                          "curl: (7) Failed to connect to 192.0.2.1 port 443 after 0 ms: "
+                          "Couldn't connect to server"}) {
+    auto n = blocked_note(p, 1, out);
+    ASSERT_TRUE(n.has_value()) << out;
+    EXPECT_NE(n->find("only proxied traffic can leave"), std::string::npos) << *n;
+    EXPECT_NE(n->find("127.0.0.1:41234"), std::string::npos) << *n;
+    EXPECT_EQ(n->find("Unix-domain"), std::string::npos) << *n;
+  }
+  w.policy.network.allow.clear();
+  po.proxy_port = 0;
+  auto closed = blocked_note(make_plan(w.policy, w.facts, r, po), 1,
+                             "Error: connect EACCES 127.0.0.1:8080 - Local (0.0.0.0:0)");
+  ASSERT_TRUE(closed.has_value());
+  EXPECT_NE(closed->find("the machine's loopback too"), std::string::npos) << *closed;
+  // bubblewrap's: a denied connect is still a Unix socket's.
+  auto bw = blocked_note(sandbox_plan(), 1, "Error: connect EACCES /run/docker.sock");
+  ASSERT_TRUE(bw.has_value());
+  EXPECT_NE(bw->find("Unix-domain"), std::string::npos) << *bw;
+}
+
 TEST(BlockedNote, NetworkRefusals) {  // RES-2
   for (const char* out :
        {"curl: (6) Could not resolve host: example.com", "connect: Network is unreachable",

@@ -32,6 +32,33 @@ TEST(NetPlan, AllowlistGivesTheProxy) {
   EXPECT_EQ(p.argv, (std::vector<std::string>{"npm", "ci"}));
 }
 
+// LL-1: under Landlock, the proxy is the one the session started on the machine's loopback:
+// its port and password come from the caller, and the variables carry both; without a port
+// the command has no proxy (and no network). A way out needs none.
+TEST(NetPlan, LandlockTakesTheSessionsPortAndPassword) {
+  FakeWorld w;
+  w.policy.network.allow = {"registry.npmjs.org"};
+  PlanOptions po;
+  po.backend = Backend::kLandlock;
+  Plan none = make_plan(w.policy, w.facts, cmd({"npm", "ci"}), po);
+  EXPECT_FALSE(none.proxy_port);
+  EXPECT_FALSE(none.env.get("HTTPS_PROXY").has_value());
+  po.proxy_port = 41234;
+  po.proxy_password = "0123abcd";
+  Plan p = make_plan(w.policy, w.facts, cmd({"npm", "ci"}), po);
+  ASSERT_FALSE(p.refused()) << p.refusal->message;
+  ASSERT_TRUE(p.proxy_port);
+  EXPECT_EQ(*p.proxy_port, 41234);
+  EXPECT_EQ(p.env.value("HTTPS_PROXY"), "http://cordon:0123abcd@127.0.0.1:41234");
+  EXPECT_EQ(p.env.value("npm_config_proxy"), "http://cordon:0123abcd@127.0.0.1:41234");
+  EXPECT_EQ(p.env.value("NO_PROXY"), "localhost,127.0.0.1,::1");
+  Request out = cmd({"npm", "ci"});
+  out.network = true;
+  EXPECT_FALSE(uses_allowlist_proxy(w.policy, out));
+  EXPECT_FALSE(make_plan(w.policy, w.facts, out, po).proxy_port);
+  EXPECT_TRUE(uses_allowlist_proxy(w.policy, cmd({"npm", "ci"})));
+}
+
 // NET-10: unknown = "ask" with an empty allow list still puts every host through the proxy,
 // which asks about each.
 TEST(NetPlan, AskingAboutUnknownHostsGivesTheProxy) {

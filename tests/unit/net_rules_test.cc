@@ -5,6 +5,7 @@
 
 #include "config/config_file.h"
 #include "config/net_entry.h"
+#include "core/base64.h"
 #include "core/env.h"
 #include "plan/net_request.h"
 
@@ -381,6 +382,44 @@ TEST(NetRules, ProxyVariables) {
   EXPECT_EQ(env.get("JAVA_TOOL_OPTIONS").value_or(""),
             "-Xmx1g -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=3128 "
             "-Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=3128");
+}
+
+// LL-1: with a password, every URL carries the user "cordon" and it; NO_PROXY is unchanged.
+TEST(NetRules, ProxyVariablesCarryThePassword) {
+  EnvMap env;
+  set_proxy_variables(env, 41234, "s3cret");
+  for (const char* n : {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                        "all_proxy", "npm_config_proxy", "npm_config_https_proxy",
+                        "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY"})
+    EXPECT_EQ(env.get(n).value_or(""), "http://cordon:s3cret@127.0.0.1:41234") << n;
+  EXPECT_EQ(env.get("NO_PROXY").value_or(""), "localhost,127.0.0.1,::1");
+}
+
+// LL-1: the Proxy-Authorization header is read from CONNECT and absolute-form requests, never
+// passed on, and only Basic with exactly the user and password matches.
+TEST(NetRules, ProxyPasswordIsReadAndChecked) {
+  const std::string good = "Basic " + base64_encode("cordon:s3cret");
+  auto c = parse_proxy_request("CONNECT a.com:443 HTTP/1.1\r\nHost: a.com:443\r\n"
+                               "Proxy-Authorization: " + good + "\r\n\r\n", nullptr);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->proxy_authorization, good);
+  auto g = parse_proxy_request("GET http://a.com/x HTTP/1.1\r\nHost: a.com\r\n"
+                               "proxy-authorization: " + good + "\r\n\r\n", nullptr);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->proxy_authorization, good);
+  EXPECT_EQ(g->forward_head.find("s3cret"), std::string::npos);
+  EXPECT_EQ(g->forward_head.find(base64_encode("cordon:s3cret")), std::string::npos);
+  auto none = parse_proxy_request("CONNECT a.com:443 HTTP/1.1\r\n\r\n", nullptr);
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->proxy_authorization, "");
+  EXPECT_TRUE(proxy_credential_matches(good, "cordon", "s3cret"));
+  EXPECT_TRUE(proxy_credential_matches("basic  " + base64_encode("cordon:s3cret") + " ",
+                                       "cordon", "s3cret"));
+  for (const std::string& bad :
+       {std::string(""), std::string("Basic"), "Bearer " + base64_encode("cordon:s3cret"),
+        "Basic " + base64_encode("cordon:s3cre"), "Basic " + base64_encode("cordon:s3cretx"),
+        "Basic " + base64_encode("other:s3cret"), std::string("Basic !!!")})
+    EXPECT_FALSE(proxy_credential_matches(bad, "cordon", "s3cret")) << bad;
 }
 
 // NET-9: the notes are bounded: one per refused host up to kMaxRefusalNotes, then one that

@@ -1,6 +1,8 @@
 #include "net/linux/command_proxy.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,6 +22,32 @@ namespace {
 // The numbers the stage's descriptors get in the sandbox (bwrap's own are 3 to 5).
 constexpr int kChildSock = 6;
 constexpr int kChildExe = 7;
+
+Result<NetRules> rules_of(const Policy& policy, const std::string& home) {
+  return parse_net_rules(policy.network.allow, policy.network.deny,
+                         policy.network.ask_unknown ? NetUnknown::kAsk : NetUnknown::kRefuse,
+                         policy.source_file.empty() ? std::string("~/.config/cordon/config.toml")
+                                                    : tilde_path(policy.source_file, home));
+}
+
+// LL-1: a listening socket on 127.0.0.1, on a port the kernel picks; -1 (errno set) on failure.
+int listen_on_loopback(int& port) {
+  int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (l < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(l, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(l, 1024) != 0 ||
+      getsockname(l, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    int e = errno;
+    close(l);
+    errno = e;
+    return -1;
+  }
+  port = ntohs(a.sin_port);
+  return l;
+}
 
 }  // namespace
 
@@ -69,13 +97,29 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
     const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
     HostAsk ask, std::shared_ptr<ConnectionBudget> session) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
-  auto rules =
-      parse_net_rules(policy.network.allow, policy.network.deny,
-                      policy.network.ask_unknown ? NetUnknown::kAsk : NetUnknown::kRefuse,
-                      policy.source_file.empty() ? std::string("~/.config/cordon/config.toml")
-                                                 : tilde_path(policy.source_file, home));
+  auto rules = rules_of(policy, home);
   if (!rules.ok()) return rules.error();
   return start(part, io, rules.value(), std::move(ask), std::move(session));
+}
+
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start_on_loopback(
+    const Policy& policy, const std::string& home, const std::string& password, HostAsk ask,
+    std::shared_ptr<ConnectionBudget> session) {
+  auto rules = rules_of(policy, home);
+  if (!rules.ok()) return rules.error();
+  int port = 0;
+  int l = listen_on_loopback(port);
+  if (l < 0)
+    return make_error(ErrorKind::kNet,
+                      std::string("the network proxy could not listen on 127.0.0.1: ") +
+                          std::strerror(errno));
+  std::unique_ptr<CommandProxy> p(new CommandProxy());
+  p->port_ = port;
+  p->server_ = std::make_unique<ProxyServer>(l, rules.value(), own_networks(), ProxyLimits{},
+                                             std::move(ask), std::move(session));
+  p->server_->require_password(kProxyUser, password);
+  p->server_->start();
+  return p;
 }
 
 std::vector<NetConnection> CommandProxy::finish() {

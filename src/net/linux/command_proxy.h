@@ -36,6 +36,15 @@ class CommandProxy {
   static Result<std::unique_ptr<CommandProxy>> start(
       const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
       HostAsk ask = {}, std::shared_ptr<ConnectionBudget> session = {});
+  // LL-1: the proxy for a command without a network namespace of its own (the Landlock
+  // backend): it listens on the machine's loopback, on a free port (port()), serves at once,
+  // and asks every request for `password` (any process of the machine can reach that port).
+  // Example: auto proxy = CommandProxy::start_on_loopback(policy, home, random_password());
+  static Result<std::unique_ptr<CommandProxy>> start_on_loopback(
+      const Policy& policy, const std::string& home, const std::string& password,
+      HostAsk ask = {}, std::shared_ptr<ConnectionBudget> session = {});
+  // The port on 127.0.0.1 of a proxy started on the loopback; 0 otherwise.
+  int port() const { return port_; }
   ~CommandProxy();
 
   // Ends the proxy (the command has ended) and lists its hosts.
@@ -55,6 +64,7 @@ class CommandProxy {
   std::unique_ptr<ProxyServer> server_;
   std::thread receiver_;
   [[maybe_unused]] bool finished_ = false;
+  [[maybe_unused]] int port_ = 0;
   std::vector<NetConnection> result_;
 };
 

@@ -31,6 +31,15 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, La
   return make_error(ErrorKind::kUnavailable, kNoNetStage);
 }
 
+// The Landlock backend's proxy (LL-1): Landlock is Linux's, so a macOS session never starts it.
+Result<std::unique_ptr<CommandProxy>> CommandProxy::start_on_loopback(
+    const Policy&, const std::string&, const std::string&, HostAsk,
+    std::shared_ptr<ConnectionBudget>) {
+  return make_error(ErrorKind::kUnavailable,
+                    "the Landlock backend's allowlist proxy needs Linux; this cordon was built "
+                    "for macOS");
+}
+
 CommandProxy::~CommandProxy() = default;
 std::vector<NetConnection> CommandProxy::finish() { return {}; }
 
