@@ -8,9 +8,11 @@
 # tarball is kept under ${XDG_CACHE_HOME:-$HOME/.cache}/cordon-container/<key>/ so that a new
 # daemon imports it again without a new debootstrap. The key says what was asked for, not what
 # the mirror answered: two builds a month apart can differ in package versions.
-# Needs root (debootstrap, chroot) and Docker; skips otherwise (fails with CORDON_CONTAINER_MUST_WORK=1).
-# The image holds: bubblewrap and git (what cordon runs with), python3 (its ctypes runs the
-# Landlock probe, /usr/local/bin/landlock_probe), and a user `user` (uid 1000) beside root.
+# Needs root (debootstrap, chroot) and Docker; skips otherwise (fails with
+# CORDON_CONTAINER_MUST_WORK=1).
+# The image holds: bubblewrap and git (what cordon runs with), curl (the proxy tests), python3
+# (its ctypes runs the Landlock probe, /usr/local/bin/landlock_probe), and a user `user` (uid
+# 1000) beside root.
 # cordon itself is dynamically linked to libc only, so bookworm's libc runs it.
 #   CORDON_CONTAINER_SUITE (bookworm), CORDON_CONTAINER_MIRROR (http://deb.debian.org/debian)
 set -euo pipefail
@@ -22,7 +24,7 @@ trap ct_stop_dockerd EXIT
 suite=${CORDON_CONTAINER_SUITE:-bookworm}
 mirror=${CORDON_CONTAINER_MIRROR:-http://deb.debian.org/debian}
 variant=minbase
-include=bubblewrap,git,python3,passwd,ca-certificates
+include=bubblewrap,git,python3,passwd,ca-certificates,curl
 arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
 
 landlock_probe='#!/usr/bin/python3
