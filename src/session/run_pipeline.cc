@@ -144,6 +144,7 @@ struct Session::Ready {
   Planned p;
   LaunchIo io;           // the caller's, plus NET-7's stage when the command uses the proxy
   std::vector<std::string> approval_notes;  // approvals worth telling: the result's first notes
+  std::vector<AuditAnswer> answers;         // AUD-1: who answered its questions
   bool settled = false;  // run, or refused: nothing left to give up
 
   ~Ready() {
@@ -161,6 +162,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   ready->io = caller_io;
   trace("run: start");
   Prepared out;
+  out.audit = audit_start(req);  // AUD-1
   // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
   // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
   // questions, it is checked first: a denied command is refused before anyone is asked.
@@ -170,6 +172,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   if (!checked_while_starting) {
     if (auto early = asked_first(*ready, *check, req)) {
       out.result = std::move(*early);
+      audit_decided(*out.audit, ready->answers, out.result, nullptr);
       return out;
     }
     check.reset();  // asked and allowed: nothing left to check while bwrap starts
@@ -178,8 +181,10 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
     ready->settled = true;
     out.result = refused(ready->c, *r);
     out.notices = out.result->out.notices;
+    audit_decided(*out.audit, ready->answers, out.result, &ready->p.plan);
     return out;
   }
+  audit_decided(*out.audit, ready->answers, std::nullopt, &ready->p.plan);
   out.notices = ready->c.res.out.notices;
   out.ready = std::move(ready);
   return out;
@@ -189,6 +194,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
 std::optional<CommandResult> Session::asked_first(Ready& r, const ExecGateInput& gi,
                                                   const Request& req) {
   Asked a = ask_first(gi, req, r.io.cancel_fd);
+  r.answers = a.answers;
   if (!a.refusal && !a.canceled) {
     r.approval_notes = std::move(a.notes);
     return std::nullopt;
@@ -228,11 +234,19 @@ std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
 
 // The prepared command, from its launch.
 CommandResult Session::run(Prepared prepared) {
-  if (prepared.result) return std::move(*prepared.result);
+  if (prepared.result) {
+    if (prepared.audit) {  // AUD-1: refused before it started: its start and its end
+      audit_started(*prepared.audit);
+      audit_ended(*prepared.audit, *prepared.result);
+    }
+    return std::move(*prepared.result);
+  }
   Ready& r = *prepared.ready;
   r.settled = true;
+  if (prepared.audit) audit_started(*prepared.audit);  // AUD-1: before it starts
   CommandResult res = run_started(r.c, r.p, r.io);
   res.out.notes.insert(res.out.notes.begin(), r.approval_notes.begin(), r.approval_notes.end());
+  if (prepared.audit) audit_ended(*prepared.audit, res);
   return res;
 }
 
@@ -300,6 +314,7 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
                                        api::ExecResult& out) {
   Planned p;
   ResumeReport swept = sweep_leftovers(ephemeral_);
+  audit_resume(swept);  // AUD-1: what the sweep found
   trace("run: leftovers swept");
   out.quarantined = swept.quarantined;
   for (const auto& n : swept.notes) out.notes.push_back(n);

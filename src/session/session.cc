@@ -67,6 +67,7 @@ Status Session::prepare() {
                       record_.project);
   if (created_)
     if (auto s = start_record(); !s.ok()) return s;
+  open_audit();  // AUD-1
   if (opts_.policy.mode != SandboxMode::kOn) return ok_status();
   return make_folders();
 }
@@ -305,6 +306,9 @@ std::optional<Refusal> Session::current_hold() {
 
 ResumeReport Session::resume() {
   ResumeReport rep = sweep_leftovers(true);
+  audit_resume(rep);  // AUD-1, with the paths the sweep moved aside
+  for (const auto& m : rep.quarantined)
+    audit(quarantine_event(audit_common(), "", m.from, m.to, secrets_));
   if (auto h = current_hold()) rep.hold = h;
   // SES-4: resume takes a fresh tracked set.
   {

@@ -9,6 +9,7 @@
 // read into the result).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/audit_event.h"
 #include "config/folders.h"
 #include "config/policy.h"
 #include "core/env.h"
@@ -31,6 +33,7 @@
 #include "plan/request.h"
 #include "render/backend_choice.h"
 #include "render/seatbelt_plan.h"
+#include "session/audit_log.h"
 #include "session/command_policy.h"
 #include "session/command_result.h"
 #include "session/file_tool_writes.h"
@@ -134,6 +137,8 @@ class Session {
     // The start notices (the session's first command only), known now; in the result as well.
     std::vector<std::string> notices;
     std::shared_ptr<Ready> ready;
+    // AUD-1: the command's start event, with its decision; logged by run().
+    std::shared_ptr<CommandStart> audit;
   };
   Prepared prepare_command(const Request& req, const LaunchIo& io);
   CommandResult run(Prepared prepared);
@@ -166,6 +171,18 @@ class Session {
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
   void remember_failed_moves(const std::vector<std::string>& failed);  // PROT-7
 
+  // AUD-1: the audit log (session_audit.cc). A log that cannot be written costs the command
+  // nothing: the failure is traced.
+  void open_audit();
+  AuditCommon audit_common() const;
+  void audit(const nlohmann::json& event);
+  std::shared_ptr<CommandStart> audit_start(const Request& req);
+  void audit_decided(CommandStart& s, const std::vector<AuditAnswer>& answers,
+                     const std::optional<CommandResult>& refused, const Plan* plan) const;
+  void audit_started(const CommandStart& s);
+  void audit_ended(const CommandStart& s, const CommandResult& res);
+  void audit_resume(const ResumeReport& rep);
+
   // One command on its way through Session::run (run_pipeline.cc). The pieces several steps
   // share are in Command; the others are handed from step to step.
   struct Early;     // bwrap started before the plan is known, with NET-7's proxy
@@ -178,6 +195,7 @@ class Session {
     std::optional<Refusal> refusal;      // refused by the policy, the plan, or an answer
     std::optional<std::string> canceled;  // canceled while a question was open: why
     std::vector<std::string> notes;      // approvals worth telling, first in the result
+    std::vector<AuditAnswer> answers;    // AUD-1: who answered each question
   };
   ExecGateInput gate_input(const Request& req, const LaunchIo& io) const;
   std::optional<Refusal> policy_refusal(ExecGateInput gi, const Request& req);
@@ -235,6 +253,10 @@ class Session {
   // record.
   std::set<std::string> running_records_;
   std::unique_ptr<CommandPolicy> commands_;  // CMD-4, CMD-6: the classifier, made on first use
+  // AUD-1: the session's audit log, the stripped variables it never shows, its command count.
+  std::unique_ptr<AuditLog> audit_;
+  AuditSecrets secrets_;
+  std::atomic<uint64_t> audit_commands_{0};
 };
 
 }  // namespace cordon

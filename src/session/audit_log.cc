@@ -1,0 +1,170 @@
+#include "session/audit_log.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/paths.h"
+#include "process/process.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+// The longest line a tail read must hold: every text in an event is capped at 4 KiB
+// (audit_event.h), so a line stays well below this.
+constexpr size_t kTailBytes = 256 << 10;
+
+std::string rotated_path(const std::string& dir, const std::string& session, int n) {
+  return path_join(dir, fmt::format("{}.{}.jsonl", session, n));
+}
+
+Status io_error(const std::string& what, const std::string& path, int e) {
+  return make_error(ErrorKind::kIo, fmt::format("cannot {} {} ({})", what, path, std::strerror(e)),
+                    path, e);
+}
+
+// The chain's end in the file `fd` (of `size` bytes), from its tail.
+std::optional<ChainHead> tail_head(int fd, uint64_t size) {
+  if (size == 0) return std::nullopt;
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(size, kTailBytes));
+  std::string tail(n, '\0');
+  ssize_t got = pread(fd, tail.data(), n, static_cast<off_t>(size - n));
+  if (got != static_cast<ssize_t>(n)) return std::nullopt;
+  return head_of_tail(tail);
+}
+
+// Holds the log's lock until it goes.
+struct FileLock {
+  int fd;
+  explicit FileLock(int f) : fd(f) {
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FileLock() { flock(fd, LOCK_UN); }
+};
+
+}  // namespace
+
+std::string audit_dir(const Folders& folders) { return path_join(folders.data, "audit"); }
+
+std::string AuditLog::current_path() const { return path_join(dir_, session_ + ".jsonl"); }
+std::string AuditLog::head_path() const { return path_join(dir_, session_ + ".head"); }
+
+Status AuditLog::make_dir() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dir_made_) return ok_status();
+  if (auto st = make_dirs(dir_, 0700); !st.ok()) return st;
+  dir_made_ = true;
+  return ok_status();
+}
+
+Status AuditLog::append(const nlohmann::json& event) {
+  if (auto st = make_dir(); !st.ok()) return st;
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string path = current_path();
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Fd f{::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)};
+    if (f.fd < 0) return io_error("write the audit log", path, errno);
+    FileLock held(f.fd);
+    // Another process may have rotated the file between the open and the lock: write to the
+    // one the name holds now.
+    struct stat mine, now;
+    if (fstat(f.fd, &mine) != 0) return io_error("write the audit log", path, errno);
+    if (stat(path.c_str(), &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev)
+      continue;
+    return append_locked(f.fd, event);
+  }
+  return make_error(ErrorKind::kIo, fmt::format("cannot write the audit log {}", path), path);
+}
+
+Status AuditLog::append_locked(int fd, const nlohmann::json& event) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return io_error("write the audit log", current_path(), errno);
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  // The chain goes on from the file's last line; a new file (after a rotation) from the head.
+  std::optional<ChainHead> head = tail_head(fd, size);
+  if (!head) head = read_audit_head(dir_, session_);
+  const std::string line = chain_line(event, head.value_or(ChainHead{}));
+  const std::string text = line + "\n";
+  if (int e = write_fully(fd, text.data(), text.size()); e != 0)
+    return io_error("write the audit log", current_path(), e);
+  write_head(chain_next(head.value_or(ChainHead{}), line));
+  if (size + text.size() >= rotate_bytes_) return rotate(size + text.size());
+  return ok_status();
+}
+
+// The head is replaced whole (a new file renamed over it), under the log's lock.
+void AuditLog::write_head(const ChainHead& head) {
+  const std::string path = head_path(), tmp = path + ".new";
+  Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)};
+  if (f.fd < 0) return;
+  const std::string text = head_text(head) + "\n";
+  if (write_fully(f.fd, text.data(), text.size()) == 0) (void)::rename(tmp.c_str(), path.c_str());
+}
+
+Status AuditLog::rotate(uint64_t) {
+  int n = 1;
+  struct stat st;
+  while (lstat(rotated_path(dir_, session_, n).c_str(), &st) == 0) ++n;
+  const std::string to = rotated_path(dir_, session_, n);
+  if (::rename(current_path().c_str(), to.c_str()) != 0)
+    return io_error("rotate the audit log to", to, errno);
+  return ok_status();
+}
+
+Result<std::vector<AuditFile>> read_audit_files(const std::string& dir,
+                                                const std::string& session) {
+  std::vector<std::string> paths;
+  struct stat st;
+  for (int n = 1; lstat(rotated_path(dir, session, n).c_str(), &st) == 0; ++n)
+    paths.push_back(rotated_path(dir, session, n));
+  const std::string current = path_join(dir, session + ".jsonl");
+  if (lstat(current.c_str(), &st) == 0) paths.push_back(current);
+  std::vector<AuditFile> out;
+  for (const auto& p : paths) {
+    auto text = read_file_nofollow(p, 1ull << 32);
+    if (!text.ok()) return text.error();
+    out.push_back(AuditFile{p, std::move(*text)});
+  }
+  return out;
+}
+
+std::optional<ChainHead> read_audit_head(const std::string& dir, const std::string& session) {
+  auto text = read_file_nofollow(path_join(dir, session + ".head"), 4096);
+  if (!text.ok()) return std::nullopt;
+  return parse_head(*text);
+}
+
+std::vector<std::string> audit_sessions(const std::string& dir) {
+  std::vector<std::pair<long long, std::string>> found;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return {};
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    const std::string suffix = ".head";
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(),
+                                                     suffix) != 0)
+      continue;
+    struct stat st;
+    if (stat(path_join(dir, name).c_str(), &st) != 0) continue;
+    found.emplace_back(static_cast<long long>(st.st_mtime),
+                       name.substr(0, name.size() - suffix.size()));
+  }
+  closedir(d);
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+}  // namespace cordon
