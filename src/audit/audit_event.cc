@@ -142,11 +142,18 @@ json resume_event(const AuditCommon& c, const std::string& finding, const AuditS
   return j;
 }
 
-json file_tool_event(const AuditCommon& c, const std::string& kind, const std::string& path,
-                     const std::string& by) {
-  json j = base(c, kind.c_str());
+json file_tool_event(const AuditCommon& c, const std::string& path, const AuditAnswer& answer,
+                     const AuditSecrets& secrets) {
+  const char* kind = answer.kind == "credential_read"   ? "file_read_credential"
+                     : answer.kind == "protected_write" ? "file_write_protected"
+                     : answer.kind == "write_outside"   ? "file_write_outside"
+                                                        : "file_tool";
+  json j = base(c, kind);
   j["path"] = stored_text(path);
-  j["by"] = by;
+  j["allowed"] = answer.allowed;
+  j["by"] = answer.by;
+  if (answer.risk) j["risk"] = *answer.risk;
+  redact_all(j, secrets);
   return j;
 }
 
@@ -267,7 +274,9 @@ std::string details(const json& e, const std::string& kind) {
                        text_of(e.value("from", json(""))), text_of(e.value("to", json(""))));
   if (kind == "resume") return text_of(e.value("finding", json("")));
   if (e.contains("path"))
-    return fmt::format("{} ({})", text_of(e["path"]), e.value("by", std::string()));
+    return fmt::format("{} {} by {}", text_of(e["path"]),
+                       e.value("allowed", false) ? "allowed" : "refused",
+                       e.value("by", std::string()));
   json rest = e;
   for (const char* k : {"event", "time", "session", "seq", "prev"}) rest.erase(k);
   return rest.dump();

@@ -7,8 +7,8 @@
 //   CommandStart st{...};
 //   nlohmann::json e = command_start_event(st, s);   // no stripped value anywhere in it
 //
-// Kinds: command_start, command_end, way_out, quarantine, resume, file_read_credential,
-// file_write_protected, proxy.
+// Kinds: command_start, command_end (with the proxy's connections), way_out, quarantine, resume,
+// file_read_credential, file_write_outside, file_write_protected.
 #pragma once
 
 #include <cstdint>
@@ -109,9 +109,11 @@ nlohmann::json quarantine_event(const AuditCommon& c, const std::string& command
 // SES-3: what resuming found (one note).
 nlohmann::json resume_event(const AuditCommon& c, const std::string& finding,
                             const AuditSecrets& secrets);
-// FILE-4: a credential file read by the file tools, FILE-6: a protected path written.
-nlohmann::json file_tool_event(const AuditCommon& c, const std::string& kind,
-                               const std::string& path, const std::string& by);
+// The file tools' asks, decided: FILE-4's read of a credential file ("file_read_credential"),
+// FILE-5's write outside the writable folders ("file_write_outside"), FILE-6's write to a
+// protected path ("file_write_protected"); `answer.kind` is the ask's ("credential_read", ...).
+nlohmann::json file_tool_event(const AuditCommon& c, const std::string& path,
+                               const AuditAnswer& answer, const AuditSecrets& secrets);
 
 // UTC time as "2026-12-06T04:22:24.123Z", from milliseconds since the epoch.
 std::string iso_time(int64_t unix_ms);

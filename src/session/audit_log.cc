@@ -14,6 +14,7 @@
 
 #include "core/paths.h"
 #include "process/process.h"
+#include "session/record_sync.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -31,6 +32,27 @@ std::string rotated_path(const std::string& dir, const std::string& session, int
 Status io_error(const std::string& what, const std::string& path, int e) {
   return make_error(ErrorKind::kIo, fmt::format("cannot {} {} ({})", what, path, std::strerror(e)),
                     path, e);
+}
+
+// The numbers of the session's rotated files (<session>.<n>.jsonl), in order.
+std::vector<int> rotated_numbers(const std::string& dir, const std::string& session) {
+  std::vector<int> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  const std::string prefix = session + ".", suffix = ".jsonl";
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string n = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    out.push_back(std::stoi(n));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 // The chain's end in the file `fd` (of `size` bytes), from its tail.
@@ -113,10 +135,8 @@ void AuditLog::write_head(const ChainHead& head) {
 }
 
 Status AuditLog::rotate(uint64_t) {
-  int n = 1;
-  struct stat st;
-  while (lstat(rotated_path(dir_, session_, n).c_str(), &st) == 0) ++n;
-  const std::string to = rotated_path(dir_, session_, n);
+  std::vector<int> taken = rotated_numbers(dir_, session_);
+  const std::string to = rotated_path(dir_, session_, taken.empty() ? 1 : taken.back() + 1);
   if (::rename(current_path().c_str(), to.c_str()) != 0)
     return io_error("rotate the audit log to", to, errno);
   return ok_status();
@@ -125,9 +145,8 @@ Status AuditLog::rotate(uint64_t) {
 Result<std::vector<AuditFile>> read_audit_files(const std::string& dir,
                                                 const std::string& session) {
   std::vector<std::string> paths;
+  for (int n : rotated_numbers(dir, session)) paths.push_back(rotated_path(dir, session, n));
   struct stat st;
-  for (int n = 1; lstat(rotated_path(dir, session, n).c_str(), &st) == 0; ++n)
-    paths.push_back(rotated_path(dir, session, n));
   const std::string current = path_join(dir, session + ".jsonl");
   if (lstat(current.c_str(), &st) == 0) paths.push_back(current);
   std::vector<AuditFile> out;
@@ -155,10 +174,9 @@ std::vector<std::string> audit_sessions(const std::string& dir) {
     if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(),
                                                      suffix) != 0)
       continue;
-    struct stat st;
-    if (stat(path_join(dir, name).c_str(), &st) != 0) continue;
-    found.emplace_back(static_cast<long long>(st.st_mtime),
-                       name.substr(0, name.size() - suffix.size()));
+    const RecordStamp stamp = record_stamp(path_join(dir, name));  // to the nanosecond
+    if (stamp.ino == 0) continue;
+    found.emplace_back(stamp.mtime_ns, name.substr(0, name.size() - suffix.size()));
   }
   closedir(d);
   std::sort(found.begin(), found.end());

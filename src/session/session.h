@@ -150,6 +150,8 @@ class Session {
   // aftercare of a command running at the same time leaves it alone as long as it is still the
   // very file written (same inode, size and time), and moves aside anything else (PROT-6).
   void note_file_tool_write(const std::string& abs_path);
+  // AUD-1: a file tool's question (FILE-4..6) decided: logged with who decided it.
+  void audit_file_tool(const std::string& path, const AuditAnswer& answer);
 
  private:
   explicit Session(SessionOptions opts)

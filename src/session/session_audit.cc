@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/duration.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "plan/env_filter.h"
@@ -47,7 +48,11 @@ std::string unasked_by(const Request& req, const Plan& plan, SandboxMode mode,
 }  // namespace
 
 void Session::open_audit() {
-  audit_ = std::make_unique<AuditLog>(audit_dir(opts_.folders), record_.id);
+  // CORDON_AUDIT_ROTATE: another size to rotate the log past (for tests: "4K").
+  uint64_t rotate = kAuditRotateBytes;
+  if (auto v = opts_.env.get("CORDON_AUDIT_ROTATE"))
+    if (auto n = parse_size(*v); n && *n > 0) rotate = *n;
+  audit_ = std::make_unique<AuditLog>(audit_dir(opts_.folders), record_.id, rotate);
   // Made now, before any command is planned, so that every command's plan hides it (FS-8).
   if (!audit_->make_dir().ok()) trace("audit: the folder was not made");
   // The variables ENV-1 strips, whatever the mode: their values never reach the log.
@@ -132,6 +137,10 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
   for (const auto& conn : res.out.connections)  // NET-9: the proxy's summary
     e.connections.emplace_back(conn.host, conn.allowed);
   audit(command_end_event(c, e, secrets_));
+}
+
+void Session::audit_file_tool(const std::string& path, const AuditAnswer& answer) {
+  audit(file_tool_event(audit_common(), path, answer, secrets_));
 }
 
 void Session::audit_resume(const ResumeReport& rep) {

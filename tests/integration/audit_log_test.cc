@@ -196,6 +196,28 @@ TEST(AuditLog, ATruncatedTailIsFound) {  // AUD-1
   EXPECT_TRUE(has(v.err, s + ".jsonl line 2 is cut off")) << v.err;
 }
 
+TEST(AuditLog, TheChainGoesOnAcrossRotatedFiles) {  // AUD-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.env["CORDON_AUDIT_ROTATE"] = "1K";
+  std::string s = start_session(w);
+  for (int i = 0; i < 4; ++i)
+    ASSERT_EQ(w.cordon({"run", "--session", s, "--", "echo", std::to_string(i)}).status, 0);
+  ASSERT_TRUE(w.exists(audit_dir(w) + "/" + s + ".1.jsonl"));
+  ASSERT_TRUE(w.exists(audit_dir(w) + "/" + s + ".2.jsonl"));
+  Proc v = w.cordon({"log", "verify"});  // the session that wrote last
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_TRUE(has(v.out, "intact: 8 events")) << v.out;
+  Proc shown = w.cordon({"log"});
+  EXPECT_EQ(lines(shown.out).size(), 8u) << shown.out;
+  // A rotated file removed whole breaks the chain where the next one starts.
+  ASSERT_EQ(unlink((audit_dir(w) + "/" + s + ".1.jsonl").c_str()), 0);
+  v = w.cordon({"log", "verify", "--session", s});
+  EXPECT_EQ(v.status, 1) << v.out;
+  EXPECT_TRUE(has(v.err, "were deleted")) << v.err;
+  EXPECT_TRUE(has(v.err, s + ".2.jsonl line 1")) << v.err;
+}
+
 TEST(AuditLog, TheLogIsHiddenFromCommands) {  // AUD-1
   REQUIRE_SANDBOX();
   World w;

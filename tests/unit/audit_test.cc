@@ -196,6 +196,19 @@ TEST(AuditEvent, TheDecisionSaysWhoMadeIt) {  // AUD-1
   EXPECT_EQ(ce["connections"][0]["host"], "registry.npmjs.org:443");
 }
 
+TEST(AuditEvent, AFileToolsQuestionIsNamedByWhatItAsked) {  // AUD-1
+  json e = file_tool_event(kCommon, "/p/.env", AuditAnswer{"credential_read", false, "away", {}, false},
+                           {});
+  EXPECT_EQ(e["event"], "file_read_credential");
+  EXPECT_EQ(e["path"], "/p/.env");
+  EXPECT_EQ(e["allowed"], false);
+  EXPECT_EQ(e["by"], "away");
+  EXPECT_NE(readable_event(e).find("/p/.env refused by away"), std::string::npos);
+  e = file_tool_event(kCommon, "/p/.envrc", AuditAnswer{"protected_write", true, "user", {}, false},
+                      {});
+  EXPECT_EQ(e["event"], "file_write_protected");
+}
+
 TEST(AuditEvent, TimesAreUtcIso8601) {  // AUD-1
   EXPECT_EQ(iso_time(0), "1970-01-01T00:00:00.000Z");
   EXPECT_EQ(iso_time(1796530944123), "2026-12-06T04:22:24.123Z");
