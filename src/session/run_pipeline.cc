@@ -314,7 +314,7 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
                                        api::ExecResult& out) {
   Planned p;
   ResumeReport swept = sweep_leftovers(ephemeral_);
-  audit_resume(swept);  // AUD-1: what the sweep found
+  audit_resume(swept, false);  // AUD-1: what the sweep found
   trace("run: leftovers swept");
   out.quarantined = swept.quarantined;
   for (const auto& n : swept.notes) out.notes.push_back(n);

@@ -306,9 +306,7 @@ std::optional<Refusal> Session::current_hold() {
 
 ResumeReport Session::resume() {
   ResumeReport rep = sweep_leftovers(true);
-  audit_resume(rep);  // AUD-1, with the paths the sweep moved aside
-  for (const auto& m : rep.quarantined)
-    audit(quarantine_event(audit_common(), "", m.from, m.to, secrets_));
+  audit_resume(rep, true);  // AUD-1, with the paths the sweep moved aside
   if (auto h = current_hold()) rep.hold = h;
   // SES-4: resume takes a fresh tracked set.
   {

@@ -183,7 +183,10 @@ class Session {
                      const std::optional<CommandResult>& refused, const Plan* plan) const;
   void audit_started(const CommandStart& s);
   void audit_ended(const CommandStart& s, const CommandResult& res);
-  void audit_resume(const ResumeReport& rep);
+  // What a sweep found; with `moves`, the paths it moved aside too (a command's sweep leaves
+  // them to the command's end, whose result carries them).
+  void audit_resume(const ResumeReport& rep, bool moves);
+  std::string in_project(const std::string& path) const;
 
   // One command on its way through Session::run (run_pipeline.cc). The pieces several steps
   // share are in Command; the others are handed from step to step.

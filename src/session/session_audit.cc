@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/duration.h"
+#include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
 #include "plan/env_filter.h"
@@ -123,7 +124,7 @@ void Session::audit_started(const CommandStart& s) {
 void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
   const AuditCommon c = audit_common();
   for (const auto& m : res.out.quarantined)  // PROT-7, and SES-3's moves before it
-    audit(quarantine_event(c, s.command, m.from, m.to, secrets_));
+    audit(quarantine_event(c, s.command, in_project(m.from), in_project(m.to), secrets_));
   CommandEnd e;
   e.command = s.command;
   e.ran = res.ran;
@@ -143,9 +144,17 @@ void Session::audit_file_tool(const std::string& path, const AuditAnswer& answer
   audit(file_tool_event(audit_common(), path, answer, secrets_));
 }
 
-void Session::audit_resume(const ResumeReport& rep) {
+void Session::audit_resume(const ResumeReport& rep, bool moves) {
   const AuditCommon c = audit_common();
   for (const auto& n : rep.notes) audit(resume_event(c, n, secrets_));
+  if (moves)
+    for (const auto& m : rep.quarantined)
+      audit(quarantine_event(c, "", in_project(m.from), in_project(m.to), secrets_));
+}
+
+// A moved path as the log keeps it: absolute (the results give it relative to the project).
+std::string Session::in_project(const std::string& path) const {
+  return path.empty() || path[0] == '/' ? path : path_join(record_.project, path);
 }
 
 }  // namespace cordon

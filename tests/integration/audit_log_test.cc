@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.h"
+#include "rpc_client.h"
 
 namespace cordon::it {
 namespace {
@@ -216,6 +217,57 @@ TEST(AuditLog, TheChainGoesOnAcrossRotatedFiles) {  // AUD-1
   EXPECT_EQ(v.status, 1) << v.out;
   EXPECT_TRUE(has(v.err, "were deleted")) << v.err;
   EXPECT_TRUE(has(v.err, s + ".2.jsonl line 1")) << v.err;
+}
+
+// Every event of a session in the log, in order, as JSON.
+std::vector<json> events(const World& w, const std::string& s) {
+  std::vector<json> out;
+  for (const auto& l : lines(w.read(log_path(w, s)))) out.push_back(json::parse(l));
+  return out;
+}
+
+std::vector<json> of_kind(const std::vector<json>& es, const std::string& kind) {
+  std::vector<json> out;
+  for (const auto& e : es)
+    if (e["event"] == kind) out.push_back(e);
+  return out;
+}
+
+TEST(AuditLog, APersonsAnswersQuarantinesAndFileToolQuestionsAreLogged) {  // AUD-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.write(".env", "TOKEN=1\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  const std::string s = init["result"]["session"];
+  std::string decision = "allow";
+  client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", decision}}}; });
+  json r = client.call("exec", {{"command", "true"}, {"network", true}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  r = client.call("exec", {{"command", "echo 'export X=1' > .envrc"}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  decision = "deny";
+  r = client.call("read_file", {{"path", ".env"}});
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  std::vector<json> es = events(w, s);
+  auto starts = of_kind(es, "command_start");
+  ASSERT_EQ(starts.size(), 2u) << w.read(log_path(w, s));
+  EXPECT_EQ(starts[0]["decision"]["by"], "user") << starts[0].dump();
+  EXPECT_EQ(starts[0]["decision"]["answers"][0]["asked"], "network") << starts[0].dump();
+  auto ways = of_kind(es, "way_out");
+  ASSERT_EQ(ways.size(), 1u);
+  EXPECT_EQ(ways[0]["by"], "user");
+  auto moved = of_kind(es, "quarantine");
+  ASSERT_EQ(moved.size(), 1u) << w.read(log_path(w, s));
+  EXPECT_EQ(moved[0]["from"], w.project() + "/.envrc");
+  EXPECT_EQ(moved[0]["command"], starts[1]["command"]);
+  auto reads = of_kind(es, "file_read_credential");
+  ASSERT_EQ(reads.size(), 1u) << w.read(log_path(w, s));
+  EXPECT_EQ(reads[0]["path"], w.project() + "/.env");
+  EXPECT_EQ(reads[0]["allowed"], false);
+  EXPECT_EQ(reads[0]["by"], "user");
+  EXPECT_EQ(w.cordon({"log", "verify", "--session", s}).status, 0);
 }
 
 TEST(AuditLog, TheLogIsHiddenFromCommands) {  // AUD-1
