@@ -65,6 +65,9 @@ std::optional<ChainHead> tail_head(int fd, uint64_t size) {
   return head_of_tail(tail);
 }
 
+// The head file's fixed size: its JSON, spaces, a newline.
+constexpr size_t kHeadBytes = 128;
+
 // Holds the log's lock until it goes.
 struct FileLock {
   int fd;
@@ -95,43 +98,62 @@ Status AuditLog::append(const nlohmann::json& event) {
   std::lock_guard<std::mutex> lock(mu_);
   const std::string path = current_path();
   for (int attempt = 0; attempt < 8; ++attempt) {
-    Fd f{::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)};
-    if (f.fd < 0) return io_error("write the audit log", path, errno);
-    FileLock held(f.fd);
-    // Another process may have rotated the file between the open and the lock: write to the
-    // one the name holds now.
+    if (log_.fd < 0) {
+      log_ = Fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+      if (log_.fd < 0) return io_error("write the audit log", path, errno);
+    }
+    FileLock held(log_.fd);
+    // Another process may have rotated the file since it was opened: write to the one the name
+    // holds now.
     struct stat mine, now;
-    if (fstat(f.fd, &mine) != 0) return io_error("write the audit log", path, errno);
-    if (stat(path.c_str(), &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev)
+    if (fstat(log_.fd, &mine) != 0) return io_error("write the audit log", path, errno);
+    if (stat(path.c_str(), &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev) {
+      log_.reset();
       continue;
-    return append_locked(f.fd, event);
+    }
+    return append_locked(mine, event);
   }
   return make_error(ErrorKind::kIo, fmt::format("cannot write the audit log {}", path), path);
 }
 
-Status AuditLog::append_locked(int fd, const nlohmann::json& event) {
-  struct stat st;
-  if (fstat(fd, &st) != 0) return io_error("write the audit log", current_path(), errno);
+// The chain's end before this append: as this process left it when nobody wrote since (the
+// usual case: no read), else from the file's tail, else (a new file) from the head.
+ChainHead AuditLog::chain_end(const struct stat& st) {
   const uint64_t size = static_cast<uint64_t>(st.st_size);
-  // The chain goes on from the file's last line; a new file (after a rotation) from the head.
-  std::optional<ChainHead> head = tail_head(fd, size);
-  if (!head) head = read_audit_head(dir_, session_);
-  const std::string line = chain_line(event, head.value_or(ChainHead{}));
-  const std::string text = line + "\n";
-  if (int e = write_fully(fd, text.data(), text.size()); e != 0)
-    return io_error("write the audit log", current_path(), e);
-  write_head(chain_next(head.value_or(ChainHead{}), line));
-  if (size + text.size() >= rotate_bytes_) return rotate(size + text.size());
-  return ok_status();
+  if (known_ && known_->dev == st.st_dev && known_->ino == st.st_ino && known_->size == size)
+    return known_->head;
+  if (auto h = tail_head(log_.fd, size)) return *h;
+  return read_audit_head(dir_, session_).value_or(ChainHead{});
 }
 
-// The head is replaced whole (a new file renamed over it), under the log's lock.
+Status AuditLog::append_locked(const struct stat& st, const nlohmann::json& event) {
+  const ChainHead head = chain_end(st);
+  const std::string line = chain_line(event, head);
+  const std::string text = line + "\n";
+  if (int e = write_fully(log_.fd, text.data(), text.size()); e != 0) {
+    known_.reset();
+    return io_error("write the audit log", current_path(), e);
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size) + text.size();
+  known_ = Known{st.st_dev, st.st_ino, size, chain_next(head, line)};
+  write_head(known_->head);
+  if (size < rotate_bytes_) return ok_status();
+  known_.reset();
+  log_.reset();
+  return rotate(size);
+}
+
+// The head is rewritten in place, one fixed-size pwrite (no new file, no rename: those cost
+// more than the rest of an append), under the log's lock.
 void AuditLog::write_head(const ChainHead& head) {
-  const std::string path = head_path(), tmp = path + ".new";
-  Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)};
-  if (f.fd < 0) return;
-  const std::string text = head_text(head) + "\n";
-  if (write_fully(f.fd, text.data(), text.size()) == 0) (void)::rename(tmp.c_str(), path.c_str());
+  if (head_.fd < 0) {
+    head_ = Fd(::open(head_path().c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (head_.fd < 0) return;
+  }
+  std::string text = head_text(head);
+  text.resize(kHeadBytes - 1, ' ');
+  text += '\n';
+  (void)pwrite(head_.fd, text.data(), text.size(), 0);
 }
 
 Status AuditLog::rotate(uint64_t) {

@@ -3,8 +3,9 @@
 // event's number and hash: the session's record of where its log ends).
 //
 // Every process of a session (the keeper of its jobs, foreground `cordon run --session S`)
-// appends to the same log: an append takes the file's lock (flock), reads the chain's end from
-// the file's tail, writes its line with one write() (O_APPEND) and updates the head. Each event
+// appends to the same log: an append takes the file's lock (flock), takes the chain's end from
+// the file's tail when another process wrote since (else as it left it), writes its line with
+// one write() (O_APPEND) and rewrites the head in place. Each event
 // is written when it happens, so a crash of cordon loses none that were told; the page cache is
 // not synced (a crash of the machine may lose the last events: `cordon log verify` then says
 // the log was truncated). Past kAuditRotateBytes the log is renamed `<session>.<n>.jsonl` (n =
@@ -13,6 +14,8 @@
 //   AuditLog log(audit_dir(folders), session_id);
 //   (void)log.append(command_start_event(...));
 #pragma once
+
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <mutex>
@@ -25,6 +28,7 @@
 #include "audit/audit_chain.h"
 #include "config/folders.h"
 #include "core/result.h"
+#include "process/process.h"
 
 namespace cordon {
 
@@ -46,14 +50,24 @@ class AuditLog {
   std::string head_path() const;
 
  private:
-  Status append_locked(int fd, const nlohmann::json& event);
+  Status append_locked(const struct stat& st, const nlohmann::json& event);
+  ChainHead chain_end(const struct stat& st);
   Status rotate(uint64_t size);
   void write_head(const ChainHead& head);
 
   std::string dir_, session_;
   uint64_t rotate_bytes_;
-  std::mutex mu_;
+  std::mutex mu_;  // guards what follows
   bool dir_made_ = false;
+  Fd log_, head_;  // kept open from one append to the next
+  // The file as this process last wrote it, and the chain's end then.
+  struct Known {
+    dev_t dev;
+    ino_t ino;
+    uint64_t size;
+    ChainHead head;
+  };
+  std::optional<Known> known_;
 };
 
 // The files of a session's log, oldest first (the rotated ones, then the current one), read.

@@ -162,7 +162,9 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   ready->io = caller_io;
   trace("run: start");
   Prepared out;
+  trace("audit: writing");
   out.audit = audit_start(req);  // AUD-1
+  trace("audit: written");
   // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
   // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
   // questions, it is checked first: a denied command is refused before anyone is asked.
@@ -236,17 +238,23 @@ std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
 CommandResult Session::run(Prepared prepared) {
   if (prepared.result) {
     if (prepared.audit) {  // AUD-1: refused before it started: its start and its end
+      trace("audit: writing");
       audit_started(*prepared.audit);
       audit_ended(*prepared.audit, *prepared.result);
+      trace("audit: written");
     }
     return std::move(*prepared.result);
   }
   Ready& r = *prepared.ready;
   r.settled = true;
+  trace("audit: writing");
   if (prepared.audit) audit_started(*prepared.audit);  // AUD-1: before it starts
+  trace("audit: written");
   CommandResult res = run_started(r.c, r.p, r.io);
   res.out.notes.insert(res.out.notes.begin(), r.approval_notes.begin(), r.approval_notes.end());
+  trace("audit: writing");
   if (prepared.audit) audit_ended(*prepared.audit, res);
+  trace("audit: written");
   return res;
 }
 

@@ -180,7 +180,8 @@ class Session {
   void audit(const nlohmann::json& event);
   std::shared_ptr<CommandStart> audit_start(const Request& req);
   void audit_decided(CommandStart& s, const std::vector<AuditAnswer>& answers,
-                     const std::optional<CommandResult>& refused, const Plan* plan) const;
+                     const std::optional<CommandResult>& refused, const Plan* plan);
+  const AuditSecrets& audit_secrets(const Plan* plan);
   void audit_started(const CommandStart& s);
   void audit_ended(const CommandStart& s, const CommandResult& res);
   // What a sweep found; with `moves`, the paths it moved aside too (a command's sweep leaves
@@ -260,7 +261,8 @@ class Session {
   std::unique_ptr<CommandPolicy> commands_;  // CMD-4, CMD-6: the classifier, made on first use
   // AUD-1: the session's audit log, the stripped variables it never shows, its command count.
   std::unique_ptr<AuditLog> audit_;
-  AuditSecrets secrets_;
+  std::mutex secrets_mu_;
+  std::optional<AuditSecrets> secrets_;  // made once, by audit_secrets
   std::atomic<uint64_t> audit_commands_{0};
 };
 

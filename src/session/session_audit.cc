@@ -56,9 +56,23 @@ void Session::open_audit() {
   audit_ = std::make_unique<AuditLog>(audit_dir(opts_.folders), record_.id, rotate);
   // Made now, before any command is planned, so that every command's plan hides it (FS-8).
   if (!audit_->make_dir().ok()) trace("audit: the folder was not made");
-  // The variables ENV-1 strips, whatever the mode: their values never reach the log.
-  for (const auto& name : filter_env(opts_.env, opts_.policy, false).stripped)
-    if (auto v = opts_.env.get(name)) secrets_.vars.emplace_back(name, *v);
+}
+
+// The variables ENV-1 strips, whatever the mode: their values never reach the log. In mode on a
+// command's plan has the list (taken from it: filtering the environment again costs as much as
+// the rest of the log); else, and before any plan, the environment is filtered here, once.
+const AuditSecrets& Session::audit_secrets(const Plan* plan) {
+  std::lock_guard<std::mutex> lock(secrets_mu_);
+  if (secrets_) return *secrets_;
+  std::vector<std::string> names;
+  if (plan && opts_.policy.mode == SandboxMode::kOn)
+    names = plan->stripped;
+  else
+    names = filter_env(opts_.env, opts_.policy, false).stripped;
+  secrets_.emplace();
+  for (const auto& name : names)
+    if (auto v = opts_.env.get(name)) secrets_->vars.emplace_back(name, *v);
+  return *secrets_;
 }
 
 AuditCommon Session::audit_common() const { return AuditCommon{record_.id, iso_time(now_ms())}; }
@@ -83,7 +97,9 @@ std::shared_ptr<CommandStart> Session::audit_start(const Request& req) {
 }
 
 void Session::audit_decided(CommandStart& s, const std::vector<AuditAnswer>& answers,
-                            const std::optional<CommandResult>& refused, const Plan* plan) const {
+                            const std::optional<CommandResult>& refused, const Plan* plan) {
+  const bool planned = plan && !plan->argv.empty() && !plan->refusal;
+  (void)audit_secrets(planned ? plan : nullptr);
   AuditDecision& d = s.decision;
   d.answers = answers;
   if (refused) {
@@ -108,7 +124,7 @@ void Session::audit_decided(CommandStart& s, const std::vector<AuditAnswer>& ans
 
 void Session::audit_started(const CommandStart& s) {
   const AuditCommon c = audit_common();
-  audit(command_start_event(c, s, secrets_));
+  audit(command_start_event(c, s, audit_secrets(nullptr)));
   if (!s.decision.allowed) return;
   // The ways out given (NET-3, NET-4), each with who allowed it.
   for (const auto& [asked, kind] : {std::pair{s.network, "network"},
@@ -124,7 +140,8 @@ void Session::audit_started(const CommandStart& s) {
 void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
   const AuditCommon c = audit_common();
   for (const auto& m : res.out.quarantined)  // PROT-7, and SES-3's moves before it
-    audit(quarantine_event(c, s.command, in_project(m.from), in_project(m.to), secrets_));
+    audit(quarantine_event(c, s.command, in_project(m.from), in_project(m.to),
+                           audit_secrets(nullptr)));
   CommandEnd e;
   e.command = s.command;
   e.ran = res.ran;
@@ -137,19 +154,20 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
   e.quarantined = res.out.quarantined.size();
   for (const auto& conn : res.out.connections)  // NET-9: the proxy's summary
     e.connections.emplace_back(conn.host, conn.allowed);
-  audit(command_end_event(c, e, secrets_));
+  audit(command_end_event(c, e, audit_secrets(nullptr)));
 }
 
 void Session::audit_file_tool(const std::string& path, const AuditAnswer& answer) {
-  audit(file_tool_event(audit_common(), path, answer, secrets_));
+  audit(file_tool_event(audit_common(), path, answer, audit_secrets(nullptr)));
 }
 
 void Session::audit_resume(const ResumeReport& rep, bool moves) {
   const AuditCommon c = audit_common();
-  for (const auto& n : rep.notes) audit(resume_event(c, n, secrets_));
+  for (const auto& n : rep.notes) audit(resume_event(c, n, audit_secrets(nullptr)));
   if (moves)
     for (const auto& m : rep.quarantined)
-      audit(quarantine_event(c, "", in_project(m.from), in_project(m.to), secrets_));
+      audit(quarantine_event(c, "", in_project(m.from), in_project(m.to),
+                             audit_secrets(nullptr)));
 }
 
 // A moved path as the log keeps it: absolute (the results give it relative to the project).
