@@ -90,7 +90,6 @@ json command_start_event(const AuditCommon& c, const CommandStart& s,
   j["runner"] = s.runner;
   if (s.network) j["network"] = true;
   if (s.outside_sandbox) j["outside_sandbox"] = true;
-  if (s.background) j["background"] = true;
   j["decision"] = decision_json(s.decision);
   redact_all(j, secrets);
   return j;

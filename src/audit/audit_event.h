@@ -77,7 +77,6 @@ struct CommandStart {
   std::string runner;   // sandbox, unconfined
   bool network = false;
   bool outside_sandbox = false;
-  bool background = false;
   AuditDecision decision;
 };
 

@@ -140,7 +140,7 @@ Status AuditLog::append_locked(const struct stat& st, const nlohmann::json& even
   if (size < rotate_bytes_) return ok_status();
   known_.reset();
   log_.reset();
-  return rotate(size);
+  return rotate();
 }
 
 // The head is rewritten in place, one fixed-size pwrite (no new file, no rename: those cost
@@ -156,7 +156,7 @@ void AuditLog::write_head(const ChainHead& head) {
   (void)pwrite(head_.fd, text.data(), text.size(), 0);
 }
 
-Status AuditLog::rotate(uint64_t) {
+Status AuditLog::rotate() {
   std::vector<int> taken = rotated_numbers(dir_, session_);
   const std::string to = rotated_path(dir_, session_, taken.empty() ? 1 : taken.back() + 1);
   if (::rename(current_path().c_str(), to.c_str()) != 0)

@@ -52,7 +52,7 @@ class AuditLog {
  private:
   Status append_locked(const struct stat& st, const nlohmann::json& event);
   ChainHead chain_end(const struct stat& st);
-  Status rotate(uint64_t size);
+  Status rotate();
   void write_head(const ChainHead& head);
 
   std::string dir_, session_;

@@ -38,11 +38,11 @@ int64_t now_ms() {
 }
 
 // Who let a command run that no question was put for.
-std::string unasked_by(const Request& req, const Plan& plan, SandboxMode mode,
+std::string unasked_by(const CommandStart& s, bool sandboxed, SandboxMode mode,
                        bool ways_out_approved) {
   if (mode == SandboxMode::kOff) return "mode-off";
-  if ((req.network || req.outside_sandbox) && ways_out_approved) return "command-line";
-  if (plan.runner == Runner::kSandbox) return "sandbox";
+  if ((s.network || s.outside_sandbox) && ways_out_approved) return "command-line";
+  if (sandboxed) return "sandbox";
   return "read-only";  // unconfined with nothing to ask: the command policy found it read-only
 }
 
@@ -113,13 +113,10 @@ void Session::audit_decided(CommandStart& s, const std::vector<AuditAnswer>& ans
     return;
   }
   d.allowed = true;
-  s.runner = plan && plan->runner == Runner::kUnconfined ? "unconfined" : "sandbox";
-  Request req;
-  req.network = s.network;
-  req.outside_sandbox = s.outside_sandbox;
+  const bool sandboxed = !(plan && plan->runner == Runner::kUnconfined);
+  s.runner = sandboxed ? "sandbox" : "unconfined";
   d.by = !answers.empty() ? answers.back().by
-                          : unasked_by(req, plan ? *plan : Plan{}, opts_.policy.mode,
-                                       opts_.ways_out_approved);
+                          : unasked_by(s, sandboxed, opts_.policy.mode, opts_.ways_out_approved);
 }
 
 void Session::audit_started(const CommandStart& s) {
