@@ -156,6 +156,18 @@ json file_tool_event(const AuditCommon& c, const std::string& path, const AuditA
   return j;
 }
 
+json host_event(const AuditCommon& c, const std::string& command, const std::string& host_port,
+                const AuditAnswer& answer) {
+  json j = base(c, "network_host");
+  j["command"] = command;
+  j["host"] = host_port;
+  j["allowed"] = answer.allowed;
+  j["by"] = answer.by;
+  if (answer.risk) j["risk"] = *answer.risk;
+  if (answer.breaker) j["breaker"] = true;
+  return j;
+}
+
 namespace {
 
 // Days since 1970-01-01 of a civil date, and back (H. Hinnant's algorithms).
@@ -264,6 +276,11 @@ std::string details(const json& e, const std::string& kind) {
                          c.value("host", std::string()));
     return s;
   }
+  if (kind == "network_host")
+    return fmt::format("#{} {} {} by {}", e.value("command", std::string()),
+                       e.value("host", std::string()),
+                       e.value("allowed", false) ? "allowed" : "refused",
+                       e.value("by", std::string()));
   if (kind == "way_out")
     return fmt::format("#{} {} allowed by {}", e.value("command", std::string()),
                        e.value("way", ""),

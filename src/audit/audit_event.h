@@ -7,8 +7,8 @@
 //   CommandStart st{...};
 //   nlohmann::json e = command_start_event(st, s);   // no stripped value anywhere in it
 //
-// Kinds: command_start, command_end (with the proxy's connections), way_out, quarantine, resume,
-// file_read_credential, file_write_outside, file_write_protected.
+// Kinds: command_start, command_end (with the proxy's connections), way_out, network_host,
+// quarantine, resume, file_read_credential, file_write_outside, file_write_protected.
 #pragma once
 
 #include <cstdint>
@@ -113,6 +113,10 @@ nlohmann::json resume_event(const AuditCommon& c, const std::string& finding,
 // protected path ("file_write_protected"); `answer.kind` is the ask's ("credential_read", ...).
 nlohmann::json file_tool_event(const AuditCommon& c, const std::string& path,
                                const AuditAnswer& answer, const AuditSecrets& secrets);
+
+// NET-10: a host no [network] entry names, asked about while the command ran, decided.
+nlohmann::json host_event(const AuditCommon& c, const std::string& command,
+                          const std::string& host_port, const AuditAnswer& answer);
 
 // UTC time as "2026-12-06T04:22:24.123Z", from milliseconds since the epoch.
 std::string iso_time(int64_t unix_ms);

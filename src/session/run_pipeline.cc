@@ -145,6 +145,7 @@ struct Session::Ready {
   LaunchIo io;           // the caller's, plus NET-7's stage when the command uses the proxy
   std::vector<std::string> approval_notes;  // approvals worth telling: the result's first notes
   std::vector<AuditAnswer> answers;         // AUD-1: who answered its questions
+  std::string audit_id;                     // AUD-1: the command's id in the log
   bool settled = false;  // run, or refused: nothing left to give up
 
   ~Ready() {
@@ -164,6 +165,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   Prepared out;
   trace("audit: writing");
   out.audit = audit_start(req);  // AUD-1
+  ready->audit_id = out.audit->command;
   trace("audit: written");
   // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
   // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
@@ -215,7 +217,7 @@ std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
   Command& c = r.c;
   if (auto h = current_hold()) return h;  // PROC-3: a held session runs nothing
   // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
-  if (auto x = start_sandbox_early(req, r.io, c.early)) return x;
+  if (auto x = start_sandbox_early(req, r.io, c.early, r.audit_id)) return x;
   r.p = plan_command(req, c.early, c.res.out);  // SES-3's leftovers, facts and plan
   // The plan, holds, probe, CMD-4.
   if (auto x = refusal_before_start(r.p, c.early, check, req, c.res.out)) return x;
@@ -281,7 +283,8 @@ bool Session::under_bwrap(const Plan& plan) const {
   return plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
 }
 
-std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e) {
+std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e,
+                                                    const std::string& audit_id) {
   e.bwrap = find_bwrap(opts_.env);
   if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
       req.outside_sandbox || e.bwrap.empty())
@@ -297,7 +300,13 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
   if (e.part->session_loopback) io.join_namespaces = lo->join();
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
-  HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
+  HostAsk ask = host_question(  // NET-10, and AUD-1: each answer logged
+      opts_.approver, command_line(req), io.cancel_fd,
+      [this, audit_id](const std::string& host, const Decision& d) {
+        audit(host_event(audit_common(), audit_id, host,
+                         AuditAnswer{"network_host", d.allowed, to_string(d.basis), d.risk,
+                                     d.breaker_tripped}));
+      });
   auto proxy =
       CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};

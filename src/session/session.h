@@ -211,7 +211,8 @@ class Session {
   std::string run_folder(const std::string& cwd) const;
   std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const ExecGateInput* check);
   CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
-  std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
+  std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early,
+                                             const std::string& audit_id);
   Planned plan_command(const Request& req, const Early& early, api::ExecResult& out);
   std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
                                               const ExecGateInput* check, const Request& req,

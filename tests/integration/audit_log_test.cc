@@ -270,6 +270,35 @@ TEST(AuditLog, APersonsAnswersQuarantinesAndFileToolQuestionsAreLogged) {  // AU
   EXPECT_EQ(w.cordon({"log", "verify", "--session", s}).status, 0);
 }
 
+TEST(AuditLog, AHostAskedAboutWhileACommandRanIsLogged) {  // AUD-1, NET-10
+  REQUIRE_SANDBOX();
+  World w;
+  w.config("[network]\nallow = []\nunknown = \"ask\"\n");
+  RpcClient client({"serve"}, w.env, w.project());
+  json init = client.call("initialize", {{"project", w.project()}});
+  ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
+  const std::string s = init["result"]["session"];
+  client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "deny"}}}; });
+  json r = client.call(
+      "exec", {{"argv", {"/usr/bin/python3", "-c",
+                         "import urllib.request\ntry:\n urllib.request.urlopen("
+                         "'https://blocked.invalid/', timeout=20)\nexcept Exception as e:\n "
+                         "print(e)\n"}}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  std::vector<json> es = events(w, s);
+  auto hosts = of_kind(es, "network_host");
+  ASSERT_EQ(hosts.size(), 1u) << w.read(log_path(w, s)) << r.dump();
+  EXPECT_EQ(hosts[0]["host"], "blocked.invalid:443");
+  EXPECT_EQ(hosts[0]["allowed"], false);
+  EXPECT_EQ(hosts[0]["by"], "user");
+  auto ends = of_kind(es, "command_end");
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(hosts[0]["command"], ends[0]["command"]);
+  ASSERT_TRUE(ends[0].contains("connections")) << ends[0].dump();
+  EXPECT_EQ(ends[0]["connections"][0]["host"], "blocked.invalid:443");
+  EXPECT_EQ(ends[0]["connections"][0]["allowed"], false);
+}
+
 TEST(AuditLog, TheLogIsHiddenFromCommands) {  // AUD-1
   REQUIRE_SANDBOX();
   World w;

@@ -209,6 +209,16 @@ TEST(AuditEvent, AFileToolsQuestionIsNamedByWhatItAsked) {  // AUD-1
   EXPECT_EQ(e["event"], "file_write_protected");
 }
 
+TEST(AuditEvent, AHostAskedAboutWhileTheCommandRanIsNamed) {  // AUD-1, NET-10
+  json e = host_event(kCommon, "9-1", "example.com:443",
+                      AuditAnswer{"network_host", true, "judge", 0.05, false});
+  EXPECT_EQ(e["event"], "network_host");
+  EXPECT_EQ(e["host"], "example.com:443");
+  EXPECT_EQ(e["risk"], 0.05);
+  EXPECT_NE(readable_event(e).find("#9-1 example.com:443 allowed by judge"), std::string::npos)
+      << readable_event(e);
+}
+
 TEST(AuditEvent, TimesAreUtcIso8601) {  // AUD-1
   EXPECT_EQ(iso_time(0), "1970-01-01T00:00:00.000Z");
   EXPECT_EQ(iso_time(1796530944123), "2026-12-06T04:22:24.123Z");
