@@ -45,8 +45,8 @@ namespace {
 std::string where(const AuditFile& f, uint64_t n) { return fmt::format("{} line {}", f.name, n); }
 
 // The break `line` makes after `head`, if any.
-std::string check_line(const AuditFile& f, uint64_t n, std::string_view line,
-                       const ChainHead& head, const std::string& before) {
+std::string check_line(const AuditFile& f, uint64_t n, std::string_view line, const ChainHead& head,
+                       const std::string& before) {
   json j = json::parse(line, nullptr, false);
   if (!j.is_object() || !j.contains("seq") || !j["seq"].is_number_unsigned() ||
       !j.contains("prev") || !j["prev"].is_string())
@@ -66,13 +66,15 @@ std::string check_line(const AuditFile& f, uint64_t n, std::string_view line,
 // The end of the chain read, checked against the recorded head.
 std::string check_end(const VerifyReport& r, const ChainHead& recorded, const std::string& last) {
   if (r.head.seq < recorded.seq)
-    return fmt::format("the log ends at event {} but the session recorded {} events: the last "
-                       "{} were removed (the log was truncated)",
-                       r.head.seq, recorded.seq, recorded.seq - r.head.seq);
+    return fmt::format(
+        "the log ends at event {} but the session recorded {} events: the last "
+        "{} were removed (the log was truncated)",
+        r.head.seq, recorded.seq, recorded.seq - r.head.seq);
   if (r.head.seq > recorded.seq)
-    return fmt::format("the log holds {} events but the session recorded {}: events were added "
-                       "after the last one cordon wrote",
-                       r.head.seq, recorded.seq);
+    return fmt::format(
+        "the log holds {} events but the session recorded {}: events were added "
+        "after the last one cordon wrote",
+        r.head.seq, recorded.seq);
   if (r.head.hash != recorded.hash)
     return fmt::format("{} was edited: it is not the last event the session recorded", last);
   return "";
@@ -91,8 +93,10 @@ VerifyReport verify_chain(const std::vector<AuditFile>& files,
       ++n;
       size_t nl = f.text.find('\n', at);
       if (nl == std::string::npos) {
-        r.problem = fmt::format("{} is cut off (it has no end of line): the log was truncated or "
-                                "edited", where(f, n));
+        r.problem = fmt::format(
+            "{} is cut off (it has no end of line): the log was truncated or "
+            "edited",
+            where(f, n));
         return r;
       }
       std::string_view line(f.text.data() + at, nl - at);

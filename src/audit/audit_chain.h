@@ -13,12 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cordon {
 
@@ -52,9 +51,9 @@ struct AuditFile {
 };
 
 struct VerifyReport {
-  uint64_t lines = 0;     // lines read and found chained
-  ChainHead head;         // where the chain read ends
-  std::string problem;    // empty: the chain holds; else where it breaks, for a person
+  uint64_t lines = 0;   // lines read and found chained
+  ChainHead head;       // where the chain read ends
+  std::string problem;  // empty: the chain holds; else where it breaks, for a person
   bool ok() const { return problem.empty(); }
 };
 

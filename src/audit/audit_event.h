@@ -12,12 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cordon {
 
@@ -62,7 +61,7 @@ struct AuditDecision {
 
 struct AuditCommon {
   std::string session;
-  std::string time;  // iso_time()
+  std::string time;  // iso_time() (audit/audit_time.h)
 };
 
 // A command's id in the log: "<pid>-<n>" (the n-th command of that cordon process), so that a
@@ -117,14 +116,5 @@ nlohmann::json file_tool_event(const AuditCommon& c, const std::string& path,
 // NET-10: a host no [network] entry names, asked about while the command ran, decided.
 nlohmann::json host_event(const AuditCommon& c, const std::string& command,
                           const std::string& host_port, const AuditAnswer& answer);
-
-// UTC time as "2026-12-06T04:22:24.123Z", from milliseconds since the epoch.
-std::string iso_time(int64_t unix_ms);
-// The milliseconds since the epoch of an iso_time() (or a date "2026-12-06", or with seconds and
-// no "Z"); nullopt when it is not one.
-std::optional<int64_t> parse_iso_time(const std::string& text);
-
-// One event as a line for a person: "2026-12-06T04:22:24.123Z  command_start  #3 ...".
-std::string readable_event(const nlohmann::json& event);
 
 }  // namespace cordon

@@ -1,14 +1,15 @@
 // AUD-1: `cordon log` and `cordon log verify`, on the audit log a session writes
 // (session/audit_log.h).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "audit/audit_chain.h"
-#include "audit/audit_event.h"
+#include "audit/audit_text.h"
+#include "audit/audit_time.h"
 #include "cli/commands.h"
 #include "core/duration.h"
 #include "session/audit_log.h"
@@ -42,9 +43,10 @@ int verify(const std::string& session, const std::vector<AuditFile>& files,
            const std::optional<ChainHead>& head) {
   VerifyReport r = verify_chain(files, head);
   if (!r.ok()) {
-    print_error(fmt::format("the audit log of session {} was changed: {}. Keep a copy of it as it "
-                            "is; nothing in it can be trusted past that point.",
-                            session, r.problem));
+    print_error(
+        fmt::format("the audit log of session {} was changed: {}. Keep a copy of it as it "
+                    "is; nothing in it can be trusted past that point.",
+                    session, r.problem));
     return kExitLogProblem;
   }
   std::printf("the audit log of session %s is intact: %llu events in %zu file%s%s\n",
@@ -79,15 +81,17 @@ int cmd_log(const CliContext& ctx, const LogArgs& args) {
   const std::string dir = audit_dir(ctx.folders);
   const std::string session = log_session(ctx, args, dir);
   if (session.empty()) {
-    print_error(fmt::format("there is no audit log yet in {}: a session writes one as soon as it "
-                            "runs a command.",
-                            dir));
+    print_error(
+        fmt::format("there is no audit log yet in {}: a session writes one as soon as it "
+                    "runs a command.",
+                    dir));
     return kExitLogProblem;
   }
   if (session.find('/') != std::string::npos || session.rfind('.', 0) == 0) {
-    print_error(fmt::format("\"{}\" is not a session id: give the id `cordon session list` "
-                            "shows.",
-                            session));
+    print_error(
+        fmt::format("\"{}\" is not a session id: give the id `cordon session list` "
+                    "shows.",
+                    session));
     return kExitRefused;
   }
   auto files = read_audit_files(dir, session);
@@ -97,9 +101,10 @@ int cmd_log(const CliContext& ctx, const LogArgs& args) {
   }
   const std::optional<ChainHead> head = read_audit_head(dir, session);
   if (files->empty() && !head) {
-    print_error(fmt::format("session {} has no audit log in {}. `cordon log` without --session "
-                            "shows the one written last.",
-                            session, dir));
+    print_error(
+        fmt::format("session {} has no audit log in {}. `cordon log` without --session "
+                    "shows the one written last.",
+                    session, dir));
     return kExitLogProblem;
   }
   if (args.verify) return verify(session, *files, head);
@@ -107,9 +112,10 @@ int cmd_log(const CliContext& ctx, const LogArgs& args) {
   if (!args.since.empty()) {
     since = since_ms(args.since);
     if (!since) {
-      print_error(fmt::format("--since {}: give a UTC time (2026-12-06T04:00:00Z, 2026-12-06) or "
-                              "a duration ago (30m, 2h).",
-                              args.since));
+      print_error(
+          fmt::format("--since {}: give a UTC time (2026-12-06T04:00:00Z, 2026-12-06) or "
+                      "a duration ago (30m, 2h).",
+                      args.since));
       return kExitRefused;
     }
   }

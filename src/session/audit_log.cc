@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/paths.h"
 #include "process/process.h"
@@ -193,8 +192,8 @@ std::vector<std::string> audit_sessions(const std::string& dir) {
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
     const std::string suffix = ".head";
-    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(),
-                                                     suffix) != 0)
+    if (name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
     const RecordStamp stamp = record_stamp(path_join(dir, name));  // to the nanosecond
     if (stamp.ino == 0) continue;

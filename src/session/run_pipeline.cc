@@ -303,9 +303,9 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   HostAsk ask = host_question(  // NET-10, and AUD-1: each answer logged
       opts_.approver, command_line(req), io.cancel_fd,
       [this, audit_id](const std::string& host, const Decision& d) {
-        audit(host_event(audit_common(), audit_id, host,
-                         AuditAnswer{"network_host", d.allowed, to_string(d.basis), d.risk,
-                                     d.breaker_tripped}));
+        audit(host_event(
+            audit_common(), audit_id, host,
+            AuditAnswer{"network_host", d.allowed, to_string(d.basis), d.risk, d.breaker_tripped}));
       });
   auto proxy =
       CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);

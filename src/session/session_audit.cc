@@ -2,12 +2,12 @@
 // with its decision and who made it, its ways out, its end, the paths moved aside, the proxy's
 // connections, and what resuming found. The events are made by audit/audit_event.h, which
 // replaces the values of the stripped variables wherever they occur.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
 
-#include <fmt/format.h>
-
+#include "audit/audit_time.h"
 #include "core/duration.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -124,8 +124,8 @@ void Session::audit_started(const CommandStart& s) {
   audit(command_start_event(c, s, audit_secrets(nullptr)));
   if (!s.decision.allowed) return;
   // The ways out given (NET-3, NET-4), each with who allowed it.
-  for (const auto& [asked, kind] : {std::pair{s.network, "network"},
-                                    std::pair{s.outside_sandbox, "outside_sandbox"}}) {
+  for (const auto& [asked, kind] :
+       {std::pair{s.network, "network"}, std::pair{s.outside_sandbox, "outside_sandbox"}}) {
     if (!asked) continue;
     std::string by = s.decision.by;
     for (const auto& a : s.decision.answers)
@@ -163,8 +163,7 @@ void Session::audit_resume(const ResumeReport& rep, bool moves) {
   for (const auto& n : rep.notes) audit(resume_event(c, n, audit_secrets(nullptr)));
   if (moves)
     for (const auto& m : rep.quarantined)
-      audit(quarantine_event(c, "", in_project(m.from), in_project(m.to),
-                             audit_secrets(nullptr)));
+      audit(quarantine_event(c, "", in_project(m.from), in_project(m.to), audit_secrets(nullptr)));
 }
 
 // A moved path as the log keeps it: absolute (the results give it relative to the project).

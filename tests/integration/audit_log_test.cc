@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -24,7 +23,9 @@ bool has(const std::string& text, const std::string& part) {
 std::string fake_token() { return "ghp_" + std::string("Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa12"); }
 
 std::string audit_dir(const World& w) { return w.home() + "/.local/share/cordon/audit"; }
-std::string log_path(const World& w, const std::string& s) { return audit_dir(w) + "/" + s + ".jsonl"; }
+std::string log_path(const World& w, const std::string& s) {
+  return audit_dir(w) + "/" + s + ".jsonl";
+}
 
 std::string start_session(World& w) {
   Proc r = w.cordon({"session", "start"});
@@ -279,11 +280,12 @@ TEST(AuditLog, AHostAskedAboutWhileACommandRanIsLogged) {  // AUD-1, NET-10
   ASSERT_TRUE(init.contains("result")) << init.dump() << client.stderr_text();
   const std::string s = init["result"]["session"];
   client.on_request([&](const json&) { return RpcClient::Answer{{{"decision", "deny"}}}; });
-  json r = client.call(
-      "exec", {{"argv", {"/usr/bin/python3", "-c",
-                         "import urllib.request\ntry:\n urllib.request.urlopen("
-                         "'https://blocked.invalid/', timeout=20)\nexcept Exception as e:\n "
-                         "print(e)\n"}}});
+  json r =
+      client.call("exec", {{"argv",
+                            {"/usr/bin/python3", "-c",
+                             "import urllib.request\ntry:\n urllib.request.urlopen("
+                             "'https://blocked.invalid/', timeout=20)\nexcept Exception as e:\n "
+                             "print(e)\n"}}});
   ASSERT_TRUE(r.contains("result")) << r.dump();
   std::vector<json> es = events(w, s);
   auto hosts = of_kind(es, "network_host");

@@ -5,6 +5,8 @@
 
 #include "audit/audit_chain.h"
 #include "audit/audit_event.h"
+#include "audit/audit_text.h"
+#include "audit/audit_time.h"
 #include "core/sha256.h"
 
 namespace cordon {
@@ -173,7 +175,8 @@ TEST(AuditEvent, TheDecisionSaysWhoMadeIt) {  // AUD-1
   st.command = "7-2";
   st.argv = {"npm", "install"};
   st.network = true;
-  st.decision = AuditDecision{true, "judge", "", {AuditAnswer{"network", true, "judge", 0.1, false}}};
+  st.decision =
+      AuditDecision{true, "judge", "", {AuditAnswer{"network", true, "judge", 0.1, false}}};
   json e = command_start_event(kCommon, st, {});
   EXPECT_EQ(e["event"], "command_start");
   EXPECT_EQ(e["session"], kCommon.session);
@@ -197,8 +200,8 @@ TEST(AuditEvent, TheDecisionSaysWhoMadeIt) {  // AUD-1
 }
 
 TEST(AuditEvent, AFileToolsQuestionIsNamedByWhatItAsked) {  // AUD-1
-  json e = file_tool_event(kCommon, "/p/.env", AuditAnswer{"credential_read", false, "away", {}, false},
-                           {});
+  json e = file_tool_event(kCommon, "/p/.env",
+                           AuditAnswer{"credential_read", false, "away", {}, false}, {});
   EXPECT_EQ(e["event"], "file_read_credential");
   EXPECT_EQ(e["path"], "/p/.env");
   EXPECT_EQ(e["allowed"], false);
