@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -299,6 +300,22 @@ TEST(AuditLog, AHostAskedAboutWhileACommandRanIsLogged) {  // AUD-1, NET-10
   ASSERT_TRUE(ends[0].contains("connections")) << ends[0].dump();
   EXPECT_EQ(ends[0]["connections"][0]["host"], "blocked.invalid:443");
   EXPECT_EQ(ends[0]["connections"][0]["allowed"], false);
+}
+
+TEST(AuditLog, SeveralProcessesOfOneSessionWriteOneChain) {  // AUD-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.env["CORDON_AUDIT_ROTATE"] = "2K";
+  std::string s = start_session(w);
+  std::vector<std::thread> runners;
+  for (int t = 0; t < 3; ++t)
+    runners.emplace_back([&w, s] {
+      for (int i = 0; i < 4; ++i) w.cordon({"run", "--session", s, "--", "true"});
+    });
+  for (auto& r : runners) r.join();
+  Proc v = w.cordon({"log", "verify", "--session", s});
+  EXPECT_EQ(v.status, 0) << v.err;
+  EXPECT_TRUE(has(v.out, "intact: 24 events")) << v.out;
 }
 
 TEST(AuditLog, TheLogIsHiddenFromCommands) {  // AUD-1
