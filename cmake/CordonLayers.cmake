@@ -153,7 +153,7 @@ set(CORDON_PCH_HEADERS <fmt/format.h> <nlohmann/json.hpp> <algorithm> <functiona
 set(CORDON_HOST_CXX_FLAGS "" CACHE STRING "Extra compile flags for the host layers and the CLI")
 separate_arguments(CORDON_HOST_FLAGS NATIVE_COMMAND "${CORDON_HOST_CXX_FLAGS}")
 # The pure layers: no syscalls that read or change the host (defined below, in this order).
-set(CORDON_PURE_LAYERS core config plan commands approval file_rules render integrations)
+set(CORDON_PURE_LAYERS core config plan commands approval file_rules render integrations audit)
 # cordon_pch_sum(TARGET): the checksum ccache hashes instead of TARGET's precompiled header
 # (cmake/PchSum.cmake), made before the header and so before every object that uses it.
 function(cordon_pch_sum target)
@@ -229,6 +229,8 @@ cordon_layer(file_rules DEPS plan approval)
 # choice; the seccomp compiler (render/linux/: libseccomp, not in a macOS build).
 cordon_layer(render DEPS plan approval)
 cordon_layer(integrations DEPS core)
+# audit: AUD-1's audit log as values: its events, their redaction, the hash chain and its check.
+cordon_layer(audit DEPS core)
 
 # --- The host side. -----------------------------------------------------------------------
 # sys: cordon's own files (mkdir -p, atomic writes), the Cancel pipe.
@@ -273,7 +275,7 @@ cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio)
 # file_tools: the file tools (read, write, edit, search) on the host.
 cordon_layer(file_tools DEPS host)
 cordon_layer(review DEPS host)
-cordon_layer(session DEPS launch net)
+cordon_layer(session DEPS launch net audit)
 # api: the public C++ API (include/cordon/cordon.h) over the session; api/face_options.h is
 # the faces' own (not installed).
 cordon_layer(api DEPS session file_tools review)

@@ -35,7 +35,7 @@ sees() {
     { echo "check_layers: [$1] cannot include \"$2\"" >&2; status=1; }
 }
 
-pure="core config plan commands approval file_rules render integrations"
+pure="core config plan commands approval file_rules render integrations audit"
 sees "$pure" plan/plan.h
 sees "$pure" commands/classify.h
 climb "$pure" sys/fs_util.h                  # cordon's own files: the host side
@@ -45,6 +45,7 @@ climb "$pure" jsonrpc/jsonrpc_serve.h
 climb "$pure" process/process.h              # the renderers see no launcher's types (issue 29)
 climb "$pure" launch/linux/launcher.h
 climb "core config" plan/plan.h              # config is below the planner
+climb "core audit" config/policy.h           # the audit events know only core (AUD-1)
 climb "core config plan" commands/classify.h # and the planner below the commands
 climb "core sys config process" host/path_info.h
 climb "core sys config process commands file_rules approval plan render host" launch/linux/launcher.h

@@ -31,7 +31,7 @@ SECTIONS = [  # (prefix, title), in the specification's order
     ("REV", "Review"), ("APR", "Approvals"), ("CMD", "Command policy"), ("MAC", "macOS"),
     ("WSL", "WSL"), ("BUD", "Budgets"), ("SRV", "Servers"), ("PKG", "Package caches"),
     ("DIST", "Distribution"), ("PERF", "Performance"), ("JOB", "Jobs and terminals"),
-    ("GPU", "GPUs"),
+    ("GPU", "GPUs"), ("AUD", "Audit and violations"),
 ]
 
 

@@ -472,6 +472,9 @@ class SessionImpl : public Session {
       ask.path = r->ask->path;
       ask.reason = reason.empty() ? r->ask->reason : r->ask->reason + " (" + reason + ")";
       Decision d = approver_->ask(ask);
+      session_->audit_file_tool(  // AUD-1
+          r->ask->path, AuditAnswer{to_string(ask.kind), d.allowed, to_string(d.basis), d.risk,
+                                    d.breaker_tripped});
       if (!d.allowed) return fail(ErrorCode::kRefused, d.message, r->ask->path);
       req.approved = *r->ask;
     }

@@ -183,13 +183,16 @@ Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
                fmt::format("{} was refused by the judge (risk {}). Do not retry it; carry on "
                            "without it, and name the skipped step in your final report.",
                            sentence(describe(r)), *v.risk));
+    d.risk = v.risk;
     if (away) count_refusal_locked(d);
     return done(r, std::move(d));
   }
   if (answered && v.decision == JudgeDecision::kAllow && *v.risk <= cutoff) {
     note_approval_locked();
-    return done(r, approve(Basis::kJudge, fmt::format("approved by the judge (risk {}, {} {})",
-                                                      *v.risk, cutoff_name, cutoff)));
+    Decision d = approve(Basis::kJudge, fmt::format("approved by the judge (risk {}, {} {})",
+                                                    *v.risk, cutoff_name, cutoff));
+    d.risk = v.risk;  // AUD-1
+    return done(r, std::move(d));
   }
   std::string note;
   if (!answered)

@@ -66,6 +66,8 @@ struct Decision {
   bool away_started = false;
   // The face must end the current task: a question timed out after a trip (APR-6).
   bool end_task = false;
+  // The judge's risk, when the judge decided (Basis::kJudge), for the audit log (AUD-1).
+  std::optional<double> risk;
 };
 
 struct ApproverConfig {

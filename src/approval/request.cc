@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "approval/sha256.h"
+#include "core/sha256.h"
 
 namespace cordon {
 

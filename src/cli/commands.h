@@ -78,6 +78,16 @@ struct SessionArgs {
 };
 int cmd_session(const CliContext& ctx, const SessionArgs& args);
 
+// AUD-1: `cordon log [--session S] [--json] [--since TIME]` shows a session's audit log;
+// `cordon log verify [--session S]` checks its hash chain and its recorded end.
+struct LogArgs {
+  bool verify = false;
+  std::string session;  // default: CORDON_SESSION, else the log written last
+  bool json = false;
+  std::string since;    // an ISO time or date (UTC), or a duration ago ("2h")
+};
+int cmd_log(const CliContext& ctx, const LogArgs& args);
+
 struct ClassifyArgs {
   bool json = false;
   bool network = false;

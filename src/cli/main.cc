@@ -177,6 +177,28 @@ int main(int argc, char** argv) {
       "tracked set.");                                                    // SES-4
   s_resume->add_option("id", session_args.id, "session id")->required();
 
+  LogArgs log_args;  // AUD-1
+  auto* log = app.add_subcommand(
+      "log",
+      "Show a session's audit log: each command with its folder, mode and backend, who let it "
+      "run (the sandbox, read-only, a person, a grant, approve-all, the judge), its ways out, "
+      "its end, the paths moved aside and the hosts it reached.\n"
+      "  cordon log                      (the session that wrote last)\n"
+      "  cordon log --session S --since 2h\n"
+      "  cordon log verify --session S   (exit 1 when a line was edited, deleted or cut off)");
+  log->add_option("--session", log_args.session,
+                  "the session (default: CORDON_SESSION, else the one that wrote last)");
+  log->add_flag("--json", log_args.json, "print the events as stored, one JSON object a line");
+  log->add_option("--since", log_args.since,
+                  "only the events since this UTC time or date (2026-12-06T04:00:00Z), or this "
+                  "long ago (30m, 2h)");
+  auto* log_verify = log->add_subcommand(
+      "verify",
+      "Check the session's audit log: every line against the hash the next one records, and the "
+      "last against the end the session recorded. Exits 1 and names the line where it breaks.");
+  log_verify->add_option("--session", log_args.session,
+                         "the session (default: CORDON_SESSION, else the one that wrote last)");
+
   JobArgs job_args;
   auto* job = app.add_subcommand(
       "job",
@@ -410,6 +432,10 @@ int main(int argc, char** argv) {
   if (session->parsed()) {
     for (auto* sub : session->get_subcommands()) session_args.action = sub->get_name();
     return cmd_session(ctx, session_args);
+  }
+  if (log->parsed()) {
+    log_args.verify = log_verify->parsed();
+    return cmd_log(ctx, log_args);
   }
   if (job->parsed()) {
     for (auto* sub : job->get_subcommands()) job_args.action = sub->get_name();

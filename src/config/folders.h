@@ -11,7 +11,7 @@ struct Folders {
   std::string config_file;  // .../config.toml
   std::string config_dir;   // the folder holding it (hidden from commands, FS-4)
   std::string state;        // leftover records, session records
-  std::string data;         // logs/, sessions/, checkpoints/ (hidden, FS-8)
+  std::string data;         // logs/, sessions/, checkpoints/, audit/ (hidden, FS-8, AUD-1)
   std::string cache;        // sandbox-tmp/, probe and facts caches
   std::string cordon_home;  // CORDON_HOME when set (FS-6), else empty
 };

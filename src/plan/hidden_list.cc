@@ -194,7 +194,7 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
     add(tilde_path(folders.config_file, home), folders.config_file, "cordon's config file");
   else
     add(tilde_path(folders.config_dir, home), folders.config_dir, "cordon's config folder");
-  for (const char* sub : {"logs", "sessions", "checkpoints"}) {
+  for (const char* sub : {"logs", "sessions", "checkpoints", "audit"}) {  // FS-8, AUD-1
     std::string p = path_join(folders.data, sub);
     add(tilde_path(p, home), p, "cordon's own records");
   }

@@ -364,7 +364,7 @@ std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
                     "restore its permissions on the host, for example `chmod u+rwx "
                     "{}`.",
                     facts.project, facts.project_info.mode & 07777, shell_quote(facts.project))};
-  for (const char* sub : {"sessions", "checkpoints"}) {
+  for (const char* sub : {"sessions", "checkpoints", "audit"}) {  // FS-8, AUD-1
     std::string d = path_join(facts.folders.data, sub);
     if (path_within(d, facts.project))
       return Refusal{ErrorKind::kRefused,

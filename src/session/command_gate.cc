@@ -54,18 +54,29 @@ std::optional<Refusal> Session::policy_refusal(ExecGateInput gi, const Request& 
 Session::Asked Session::ask_first(ExecGateInput gi, const Request& req, int cancel_fd) {
   Asked out;
   auto v = commands_->verdict(req.argv, req.script, *gi.cwd, req.network);
-  if (!v.ok()) return Asked{Refusal{ErrorKind::kUnavailable, v.error().message}, {}, {}};
+  if (!v.ok()) return Asked{Refusal{ErrorKind::kUnavailable, v.error().message}, {}, {}, {}};
   gi.verdict = *v;
   ExecGate gate = gate_exec(gi);
-  if (gate.refusal) return Asked{Refusal{ErrorKind::kRefused, *gate.refusal}, {}, {}};
+  if (gate.refusal) return Asked{Refusal{ErrorKind::kRefused, *gate.refusal}, {}, {}, {}};
   if (!gate.asks.empty())
-    if (auto r = pointless_question(req)) return Asked{std::move(r), {}, {}};
+    if (auto r = pointless_question(req)) return Asked{std::move(r), {}, {}, {}};
   for (const auto& ask : gate.asks) {
-    if (!opts_.approver)
-      return Asked{Refusal{ErrorKind::kRefused, "nobody can be asked to approve it"}, {}, {}};
+    if (!opts_.approver) {
+      out.refusal = Refusal{ErrorKind::kRefused, "nobody can be asked to approve it"};
+      out.answers.push_back(AuditAnswer{to_string(ask.kind), false, "nobody-to-ask", {}, false});
+      return out;
+    }
     Decision d = opts_.approver->ask(ask, cancel_fd);
-    if (d.basis == Basis::kCanceled) return Asked{{}, d.message, {}};
-    if (!d.allowed) return Asked{Refusal{ErrorKind::kRefused, d.message}, {}, {}};
+    out.answers.push_back(  // AUD-1: who decided
+        AuditAnswer{to_string(ask.kind), d.allowed, to_string(d.basis), d.risk, d.breaker_tripped});
+    if (d.basis == Basis::kCanceled) {
+      out.canceled = d.message;
+      return out;
+    }
+    if (!d.allowed) {
+      out.refusal = Refusal{ErrorKind::kRefused, d.message};
+      return out;
+    }
     if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())
       out.notes.push_back(fmt::format("{}: {}.", describe(ask), d.message));
   }

@@ -2,6 +2,7 @@
 // the proxy holds the connection.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "approval/approver.h"
@@ -12,6 +13,9 @@ namespace cordon {
 // The question for `command` (its text, as the person reads it). The answer's rule names it
 // for the result and the refusal ("asked: approved (user)"). `cancel_fd`: the command's
 // cancel, which withdraws the question. Empty (hosts refused) without an approver.
-HostAsk host_question(Approver* approver, std::string command, int cancel_fd);
+// `answered`, when set, is told each answer (AUD-1: the audit log), on the proxy's thread.
+using HostAnswered = std::function<void(const std::string& host_port, const Decision& d)>;
+HostAsk host_question(Approver* approver, std::string command, int cancel_fd,
+                      HostAnswered answered = {});
 
 }  // namespace cordon

@@ -147,6 +147,8 @@ struct Session::Ready {
   Planned p;
   LaunchIo io;           // the caller's, plus NET-7's stage when the command uses the proxy
   std::vector<std::string> approval_notes;  // approvals worth telling: the result's first notes
+  std::vector<AuditAnswer> answers;         // AUD-1: who answered its questions
+  std::string audit_id;                     // AUD-1: the command's id in the log
   bool settled = false;  // run, or refused: nothing left to give up
 
   ~Ready() {
@@ -164,6 +166,10 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   ready->io = caller_io;
   trace("run: start");
   Prepared out;
+  trace("audit: writing");
+  out.audit = audit_start(req);  // AUD-1
+  ready->audit_id = out.audit->command;
+  trace("audit: written");
   // Without questions to put (the usual case: a sandboxed command, mode "on"), the command
   // policy only refuses denied commands, and is checked while bwrap starts (PERF-1). With
   // questions, it is checked first: a denied command is refused before anyone is asked.
@@ -173,6 +179,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
   if (!checked_while_starting) {
     if (auto early = asked_first(*ready, *check, req)) {
       out.result = std::move(*early);
+      audit_decided(*out.audit, ready->answers, out.result, nullptr);
       return out;
     }
     check.reset();  // asked and allowed: nothing left to check while bwrap starts
@@ -181,8 +188,10 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
     ready->settled = true;
     out.result = refused(ready->c, *r);
     out.notices = out.result->out.notices;
+    audit_decided(*out.audit, ready->answers, out.result, &ready->p.plan);
     return out;
   }
+  audit_decided(*out.audit, ready->answers, std::nullopt, &ready->p.plan);
   out.notices = ready->c.res.out.notices;
   out.ready = std::move(ready);
   return out;
@@ -192,6 +201,7 @@ Session::Prepared Session::prepare_command(const Request& request, const LaunchI
 std::optional<CommandResult> Session::asked_first(Ready& r, const ExecGateInput& gi,
                                                   const Request& req) {
   Asked a = ask_first(gi, req, r.io.cancel_fd);
+  r.answers = a.answers;
   if (!a.refusal && !a.canceled) {
     r.approval_notes = std::move(a.notes);
     return std::nullopt;
@@ -211,7 +221,7 @@ std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
   settle_backend();                       // LL-1: the backend, before bwrap may start early
   if (auto h = current_hold()) return h;  // PROC-3: a held session runs nothing
   // bwrap starts now and waits for its mounts while they are planned; NET-7's proxy with it.
-  if (auto x = start_sandbox_early(req, r.io, c.early)) return x;
+  if (auto x = start_sandbox_early(req, r.io, c.early, r.audit_id)) return x;
   r.p = plan_command(req, c.early, c.res.out);  // SES-3's leftovers, facts and plan
   // The plan, holds, probe, CMD-4.
   if (auto x = refusal_before_start(r.p, c.early, check, req, c.res.out)) return x;
@@ -232,11 +242,25 @@ std::optional<Refusal> Session::plan_and_check(Ready& r, const Request& req,
 
 // The prepared command, from its launch.
 CommandResult Session::run(Prepared prepared) {
-  if (prepared.result) return std::move(*prepared.result);
+  if (prepared.result) {
+    if (prepared.audit) {  // AUD-1: refused before it started: its start and its end
+      trace("audit: writing");
+      audit_started(*prepared.audit);
+      audit_ended(*prepared.audit, *prepared.result);
+      trace("audit: written");
+    }
+    return std::move(*prepared.result);
+  }
   Ready& r = *prepared.ready;
   r.settled = true;
+  trace("audit: writing");
+  if (prepared.audit) audit_started(*prepared.audit);  // AUD-1: before it starts
+  trace("audit: written");
   CommandResult res = run_started(r.c, r.p, r.io);
   res.out.notes.insert(res.out.notes.begin(), r.approval_notes.begin(), r.approval_notes.end());
+  trace("audit: writing");
+  if (prepared.audit) audit_ended(*prepared.audit, res);
+  trace("audit: written");
   return res;
 }
 
@@ -266,9 +290,21 @@ bool Session::under_bwrap(const Plan& plan) const {
   return plan.runner == Runner::kSandbox && backend_.backend == Backend::kBwrap;
 }
 
-std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e) {
+// NET-10's question about a host the allowlist does not name; AUD-1: each answer logged.
+HostAsk Session::host_ask(const Request& req, const LaunchIo& io, const std::string& audit_id) {
+  return host_question(opts_.approver, command_line(req), io.cancel_fd,
+                       [this, audit_id](const std::string& host, const Decision& d) {
+                         audit(host_event(audit_common(), audit_id, host,
+                                          AuditAnswer{"network_host", d.allowed,
+                                                      to_string(d.basis), d.risk,
+                                                      d.breaker_tripped}));
+                       });
+}
+
+std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo& io, Early& e,
+                                                    const std::string& audit_id) {
   e.bwrap = find_bwrap(opts_.env);
-  if (backend_.backend == Backend::kLandlock) return start_loopback_proxy(req, io, e);
+  if (backend_.backend == Backend::kLandlock) return start_loopback_proxy(req, io, e, audit_id);
   if (backend_.backend != Backend::kBwrap || opts_.policy.mode != SandboxMode::kOn ||
       req.outside_sandbox || e.bwrap.empty())
     return io.tty ? std::optional<Refusal>(no_tty_refusal()) : std::nullopt;
@@ -283,9 +319,8 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
   if (e.part->session_loopback) io.join_namespaces = lo->join();
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
-  HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
-  auto proxy =
-      CommandProxy::start(*e.part, io, opts_.policy, opts_.home, std::move(ask), connections_);
+  auto proxy = CommandProxy::start(*e.part, io, opts_.policy, opts_.home,
+                                   host_ask(req, io, audit_id), connections_);
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
   if (io.tty) {  // JOB-3: after the proxy's stage, which runs it
@@ -308,14 +343,13 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
 // a free port, and asks for a password of this command's (any process of the machine can reach
 // the port); the plan is given both. Started before the plan, like bwrap's.
 std::optional<Refusal> Session::start_loopback_proxy(const Request& req, const LaunchIo& io,
-                                                     Early& e) {
+                                                     Early& e, const std::string& audit_id) {
   if (io.tty) return no_tty_refusal();
   if (opts_.policy.mode != SandboxMode::kOn || !uses_allowlist_proxy(opts_.policy, req))
     return std::nullopt;
   e.proxy_password = random_hex16() + random_hex16();
-  HostAsk ask = host_question(opts_.approver, command_line(req), io.cancel_fd);  // NET-10
   auto proxy = CommandProxy::start_on_loopback(opts_.policy, opts_.home, e.proxy_password,
-                                               std::move(ask), connections_);
+                                               host_ask(req, io, audit_id), connections_);
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
   return std::nullopt;
@@ -325,6 +359,7 @@ Session::Planned Session::plan_command(const Request& req, const Early& early,
                                        api::ExecResult& out) {
   Planned p;
   ResumeReport swept = sweep_leftovers(ephemeral_);
+  audit_resume(swept, false);  // AUD-1: what the sweep found
   trace("run: leftovers swept");
   out.quarantined = swept.quarantined;
   for (const auto& n : swept.notes) out.notes.push_back(n);

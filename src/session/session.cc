@@ -9,6 +9,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "core/trace.h"
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
@@ -68,6 +69,9 @@ Status Session::prepare() {
                       record_.project);
   if (created_)
     if (auto s = start_record(); !s.ok()) return s;
+  trace("audit: writing");
+  open_audit();  // AUD-1
+  trace("audit: written");
   if (opts_.policy.mode != SandboxMode::kOn) return ok_status();
   return make_folders();
 }
@@ -334,6 +338,7 @@ std::optional<Refusal> Session::current_hold() {
 
 ResumeReport Session::resume() {
   ResumeReport rep = sweep_leftovers(true);
+  audit_resume(rep, true);  // AUD-1, with the paths the sweep moved aside
   if (auto h = current_hold()) rep.hold = h;
   // SES-4: resume takes a fresh tracked set.
   {

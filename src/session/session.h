@@ -9,6 +9,7 @@
 // read into the result).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/audit_event.h"
 #include "config/folders.h"
 #include "config/policy.h"
 #include "core/env.h"
@@ -31,6 +33,7 @@
 #include "plan/request.h"
 #include "render/backend_choice.h"
 #include "render/seatbelt_plan.h"
+#include "session/audit_log.h"
 #include "session/command_policy.h"
 #include "session/command_result.h"
 #include "session/file_tool_writes.h"
@@ -135,6 +138,8 @@ class Session {
     // The start notices (the session's first command only), known now; in the result as well.
     std::vector<std::string> notices;
     std::shared_ptr<Ready> ready;
+    // AUD-1: the command's start event, with its decision; logged by run().
+    std::shared_ptr<CommandStart> audit;
   };
   Prepared prepare_command(const Request& req, const LaunchIo& io);
   CommandResult run(Prepared prepared);
@@ -146,6 +151,8 @@ class Session {
   // aftercare of a command running at the same time leaves it alone as long as it is still the
   // very file written (same inode, size and time), and moves aside anything else (PROT-6).
   void note_file_tool_write(const std::string& abs_path);
+  // AUD-1: a file tool's question (FILE-4..6) decided: logged with who decided it.
+  void audit_file_tool(const std::string& path, const AuditAnswer& answer);
 
  private:
   explicit Session(SessionOptions opts)
@@ -170,6 +177,22 @@ class Session {
   ResumeReport sweep_leftovers(bool include_other_ephemeral);
   void remember_failed_moves(const std::vector<std::string>& failed);  // PROT-7
 
+  // AUD-1: the audit log (session_audit.cc). A log that cannot be written costs the command
+  // nothing: the failure is traced.
+  void open_audit();
+  AuditCommon audit_common() const;
+  void audit(const nlohmann::json& event);
+  std::shared_ptr<CommandStart> audit_start(const Request& req);
+  void audit_decided(CommandStart& s, const std::vector<AuditAnswer>& answers,
+                     const std::optional<CommandResult>& refused, const Plan* plan);
+  const AuditSecrets& audit_secrets(const Plan* plan);
+  void audit_started(const CommandStart& s);
+  void audit_ended(const CommandStart& s, const CommandResult& res);
+  // What a sweep found; with `moves`, the paths it moved aside too (a command's sweep leaves
+  // them to the command's end, whose result carries them).
+  void audit_resume(const ResumeReport& rep, bool moves);
+  std::string in_project(const std::string& path) const;
+
   // One command on its way through Session::run (run_pipeline.cc). The pieces several steps
   // share are in Command; the others are handed from step to step.
   struct Early;     // bwrap started before the plan is known, with NET-7's proxy
@@ -182,6 +205,7 @@ class Session {
     std::optional<Refusal> refusal;      // refused by the policy, the plan, or an answer
     std::optional<std::string> canceled;  // canceled while a question was open: why
     std::vector<std::string> notes;      // approvals worth telling, first in the result
+    std::vector<AuditAnswer> answers;    // AUD-1: who answered each question
   };
   ExecGateInput gate_input(const Request& req, const LaunchIo& io) const;
   std::optional<Refusal> policy_refusal(ExecGateInput gi, const Request& req);
@@ -191,9 +215,11 @@ class Session {
   std::string run_folder(const std::string& cwd) const;
   std::optional<Refusal> plan_and_check(Ready& r, const Request& req, const ExecGateInput* check);
   CommandResult run_started(Command& c, const Planned& p, const LaunchIo& io);
-  std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early);
+  std::optional<Refusal> start_sandbox_early(const Request& req, LaunchIo& io, Early& early,
+                                             const std::string& audit_id);
   std::optional<Refusal> start_loopback_proxy(const Request& req, const LaunchIo& io,
-                                              Early& early);
+                                              Early& early, const std::string& audit_id);
+  HostAsk host_ask(const Request& req, const LaunchIo& io, const std::string& audit_id);
   Planned plan_command(const Request& req, const Early& early, api::ExecResult& out);
   std::optional<Refusal> refusal_before_start(const Planned& p, const Early& early,
                                               const ExecGateInput* check, const Request& req,
@@ -245,6 +271,11 @@ class Session {
   // record.
   std::set<std::string> running_records_;
   std::unique_ptr<CommandPolicy> commands_;  // CMD-4, CMD-6: the classifier, made on first use
+  // AUD-1: the session's audit log, the stripped variables it never shows, its command count.
+  std::unique_ptr<AuditLog> audit_;
+  std::mutex secrets_mu_;
+  std::optional<AuditSecrets> secrets_;  // made once, by audit_secrets
+  std::atomic<uint64_t> audit_commands_{0};
 };
 
 }  // namespace cordon

@@ -9,7 +9,7 @@
 #include "approval/exec_gate.h"
 #include "approval/judge.h"
 #include "approval/request.h"
-#include "approval/sha256.h"
+#include "core/sha256.h"
 
 namespace cordon {
 namespace {

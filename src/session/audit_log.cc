@@ -1,0 +1,209 @@
+#include "session/audit_log.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/paths.h"
+#include "process/process.h"
+#include "session/record_sync.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+// The longest line a tail read must hold: every text in an event is capped at 4 KiB
+// (audit_event.h), so a line stays well below this.
+constexpr size_t kTailBytes = 256 << 10;
+
+std::string rotated_path(const std::string& dir, const std::string& session, int n) {
+  return path_join(dir, fmt::format("{}.{}.jsonl", session, n));
+}
+
+Status io_error(const std::string& what, const std::string& path, int e) {
+  return make_error(ErrorKind::kIo, fmt::format("cannot {} {} ({})", what, path, std::strerror(e)),
+                    path, e);
+}
+
+// The numbers of the session's rotated files (<session>.<n>.jsonl), in order.
+std::vector<int> rotated_numbers(const std::string& dir, const std::string& session) {
+  std::vector<int> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  const std::string prefix = session + ".", suffix = ".jsonl";
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string n = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    out.push_back(std::stoi(n));
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The chain's end in the file `fd` (of `size` bytes), from its tail.
+std::optional<ChainHead> tail_head(int fd, uint64_t size) {
+  if (size == 0) return std::nullopt;
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(size, kTailBytes));
+  std::string tail(n, '\0');
+  ssize_t got = pread(fd, tail.data(), n, static_cast<off_t>(size - n));
+  if (got != static_cast<ssize_t>(n)) return std::nullopt;
+  return head_of_tail(tail);
+}
+
+// The head file's fixed size: its JSON, spaces, a newline.
+constexpr size_t kHeadBytes = 128;
+
+// Holds the log's lock until it goes.
+struct FileLock {
+  int fd;
+  explicit FileLock(int f) : fd(f) {
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FileLock() { flock(fd, LOCK_UN); }
+};
+
+}  // namespace
+
+std::string audit_dir(const Folders& folders) { return path_join(folders.data, "audit"); }
+
+std::string AuditLog::current_path() const { return path_join(dir_, session_ + ".jsonl"); }
+std::string AuditLog::head_path() const { return path_join(dir_, session_ + ".head"); }
+
+Status AuditLog::make_dir() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (dir_made_) return ok_status();
+  if (auto st = make_dirs(dir_, 0700); !st.ok()) return st;
+  dir_made_ = true;
+  return ok_status();
+}
+
+Status AuditLog::append(const nlohmann::json& event) {
+  if (auto st = make_dir(); !st.ok()) return st;
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string path = current_path();
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    if (log_.fd < 0) {
+      log_ = Fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+      if (log_.fd < 0) return io_error("write the audit log", path, errno);
+    }
+    FileLock held(log_.fd);
+    // Another process may have rotated the file since it was opened: write to the one the name
+    // holds now.
+    struct stat mine, now;
+    if (fstat(log_.fd, &mine) != 0) return io_error("write the audit log", path, errno);
+    if (stat(path.c_str(), &now) != 0 || now.st_ino != mine.st_ino || now.st_dev != mine.st_dev) {
+      log_.reset();
+      continue;
+    }
+    return append_locked(mine, event);
+  }
+  return make_error(ErrorKind::kIo, fmt::format("cannot write the audit log {}", path), path);
+}
+
+// The chain's end before this append: as this process left it when nobody wrote since (the
+// usual case: no read), else from the file's tail, else (a new file) from the head.
+ChainHead AuditLog::chain_end(const struct stat& st) {
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (known_ && known_->dev == st.st_dev && known_->ino == st.st_ino && known_->size == size)
+    return known_->head;
+  if (auto h = tail_head(log_.fd, size)) return *h;
+  return read_audit_head(dir_, session_).value_or(ChainHead{});
+}
+
+Status AuditLog::append_locked(const struct stat& st, const nlohmann::json& event) {
+  const ChainHead head = chain_end(st);
+  const std::string line = chain_line(event, head);
+  const std::string text = line + "\n";
+  if (int e = write_fully(log_.fd, text.data(), text.size()); e != 0) {
+    known_.reset();
+    return io_error("write the audit log", current_path(), e);
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size) + text.size();
+  known_ = Known{st.st_dev, st.st_ino, size, chain_next(head, line)};
+  write_head(known_->head);
+  if (size < rotate_bytes_) return ok_status();
+  known_.reset();
+  log_.reset();
+  return rotate();
+}
+
+// The head is rewritten in place, one fixed-size pwrite (no new file, no rename: those cost
+// more than the rest of an append), under the log's lock.
+void AuditLog::write_head(const ChainHead& head) {
+  if (head_.fd < 0) {
+    head_ = Fd(::open(head_path().c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (head_.fd < 0) return;
+  }
+  std::string text = head_text(head);
+  text.resize(kHeadBytes - 1, ' ');
+  text += '\n';
+  (void)pwrite(head_.fd, text.data(), text.size(), 0);
+}
+
+Status AuditLog::rotate() {
+  std::vector<int> taken = rotated_numbers(dir_, session_);
+  const std::string to = rotated_path(dir_, session_, taken.empty() ? 1 : taken.back() + 1);
+  if (::rename(current_path().c_str(), to.c_str()) != 0)
+    return io_error("rotate the audit log to", to, errno);
+  return ok_status();
+}
+
+Result<std::vector<AuditFile>> read_audit_files(const std::string& dir,
+                                                const std::string& session) {
+  std::vector<std::string> paths;
+  for (int n : rotated_numbers(dir, session)) paths.push_back(rotated_path(dir, session, n));
+  struct stat st;
+  const std::string current = path_join(dir, session + ".jsonl");
+  if (lstat(current.c_str(), &st) == 0) paths.push_back(current);
+  std::vector<AuditFile> out;
+  for (const auto& p : paths) {
+    auto text = read_file_nofollow(p, 1ull << 32);
+    if (!text.ok()) return text.error();
+    out.push_back(AuditFile{p, std::move(*text)});
+  }
+  return out;
+}
+
+std::optional<ChainHead> read_audit_head(const std::string& dir, const std::string& session) {
+  auto text = read_file_nofollow(path_join(dir, session + ".head"), 4096);
+  if (!text.ok()) return std::nullopt;
+  return parse_head(*text);
+}
+
+std::vector<std::string> audit_sessions(const std::string& dir) {
+  std::vector<std::pair<long long, std::string>> found;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return {};
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    const std::string suffix = ".head";
+    if (name.size() <= suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const RecordStamp stamp = record_stamp(path_join(dir, name));  // to the nanosecond
+    if (stamp.ino == 0) continue;
+    found.emplace_back(stamp.mtime_ns, name.substr(0, name.size() - suffix.size()));
+  }
+  closedir(d);
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+}  // namespace cordon
