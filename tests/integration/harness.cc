@@ -282,11 +282,11 @@ bool host_connects(int port) {
   return ok;
 }
 
-int listen_on_host_loopback(int& port) {
+int listen_on_host_loopback(int& port, int backlog) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a = loopback_address(0);
   socklen_t n = sizeof a;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(fd, 8) != 0 ||
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(fd, backlog) != 0 ||
       getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n) != 0) {
     if (fd >= 0) close(fd);
     return -1;

@@ -104,7 +104,7 @@ std::vector<std::string> quarantined(const std::string& dir, const std::string& 
 bool host_connects(int port);
 // A listening socket on the machine's 127.0.0.1, on a port the kernel chose (put in `port`);
 // -1 when it could not be made.
-int listen_on_host_loopback(int& port);
+int listen_on_host_loopback(int& port, int backlog = 8);
 
 // Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
 bool eventually(const std::function<bool()>& done,

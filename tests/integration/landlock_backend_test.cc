@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "harness.h"
+#include "loopback_server.h"
 #include "rpc_client.h"
 
 namespace cordon::it {
@@ -68,25 +69,8 @@ std::string landlock_allow(const std::vector<std::string>& allow) {
 // the paths it was asked for.
 class FileServer {
  public:
-  explicit FileServer(std::string root) : root_(std::move(root)) {
-    fd_ = listen_on_host_loopback(port_);
-    thread_ = std::thread([this] {
-      for (;;) {
-        int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) return;
-        std::lock_guard<std::mutex> lock(mu_);
-        workers_.emplace_back([this, c] { serve(c); });
-      }
-    });
-  }
-  ~FileServer() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& t : workers_) t.join();
-  }
-  int port() const { return port_; }
+  explicit FileServer(std::string root) : root_(std::move(root)) {}
+  int port() const { return server_.port(); }
   std::string asked() {
     std::lock_guard<std::mutex> lock(mu_);
     return asked_;
@@ -131,12 +115,9 @@ class FileServer {
   }
 
   std::string root_;
-  int fd_ = -1;
-  int port_ = 0;
-  std::thread thread_;
   std::mutex mu_;
-  std::vector<std::thread> workers_;
   std::string asked_;
+  LoopbackServer server_{[this](int c) { serve(c); }};  // last: stops first
 };
 
 // The port and password of the proxy URL a command printed ("http://cordon:PW@127.0.0.1:PORT").

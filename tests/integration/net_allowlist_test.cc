@@ -18,12 +18,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "harness.h"
+#include "loopback_server.h"
 #include "rpc_client.h"
 
 namespace cordon::it {
@@ -31,45 +33,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int listen_loopback(int* port) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
-  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  listen(fd, 1024);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  *port = ntohs(a.sin_port);
-  return fd;
-}
-
 // An HTTP server on 127.0.0.1 that ignores "Connection: close": it answers every request on a
 // connection (Content-Length framed, no Connection header) and keeps reading until the peer
 // closes. It records every request head it sees, so a test can say what reached it.
 class KeepAliveUpstream {
  public:
-  KeepAliveUpstream() {
-    fd_ = listen_loopback(&port_);
-    thread_ = std::thread([this] {
-      for (;;) {
-        int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) return;
-        std::lock_guard<std::mutex> lock(mu_);
-        workers_.emplace_back([this, c] { serve(c); });
-      }
-    });
-  }
-  ~KeepAliveUpstream() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& t : workers_) t.join();
-  }
-  int port() const { return port_; }
+  int port() const { return server_.port(); }
   std::string seen() {
     std::lock_guard<std::mutex> lock(mu_);
     return seen_;
@@ -116,46 +85,31 @@ class KeepAliveUpstream {
   }
   void finish(int c) { close(c); }
 
-  int fd_ = -1;
-  int port_ = 0;
-  std::thread thread_;
   std::mutex mu_;
-  std::vector<std::thread> workers_;
   std::string seen_;
+  LoopbackServer server_{[this](int c) { serve(c); }};  // last: stops first
 };
 
 // Accepts and holds every connection until it is destroyed (a tunnel's far end).
 class HoldingUpstream {
  public:
-  HoldingUpstream() {
-    fd_ = listen_loopback(&port_);
-    thread_ = std::thread([this] {
-      for (;;) {
-        int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) return;
-        std::lock_guard<std::mutex> lock(mu_);
-        held_.push_back(c);
-      }
-    });
-  }
   ~HoldingUpstream() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
+    server_.reset();
     for (int c : held_) close(c);
   }
-  int port() const { return port_; }
+  int port() const { return server_->port(); }
   size_t accepted() {
     std::lock_guard<std::mutex> lock(mu_);
     return held_.size();
   }
 
  private:
-  int fd_ = -1;
-  int port_ = 0;
-  std::thread thread_;
   std::mutex mu_;
   std::vector<int> held_;
+  std::unique_ptr<LoopbackServer> server_ = std::make_unique<LoopbackServer>([this](int c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    held_.push_back(c);
+  });
 };
 
 // Python helpers inside the sandbox: raw requests through the proxy, responses read by their
@@ -323,7 +277,7 @@ TEST(NetAllowlist, FailedUpstreamIsCountedAsRefused) {
   REQUIRE_SANDBOX();
   World w;
   int closed_port = 0;
-  close(listen_loopback(&closed_port));
+  close(listen_on_host_loopback(closed_port));
   const std::string hp = "127.0.0.1:" + std::to_string(closed_port);
   w.config(config_allow({hp}));
   RpcClient client({"serve"}, w.env, w.project());

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "harness.h"
+#include "loopback_server.h"
 #include "rpc_client.h"
 #include "test_paths.h"
 
@@ -30,37 +31,9 @@ namespace {
 // answers "got N" (NET-8: half-closes pass on); "SINK" sends `sink_bytes` bytes.
 class Upstream {
  public:
-  explicit Upstream(unsigned long long sink_bytes = 0) : sink_(sink_bytes) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int one = 1;
-    setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    listen(fd_, 512);
-    socklen_t len = sizeof a;
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    thread_ = std::thread([this] {
-      while (true) {
-        int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) return;
-        ++accepted_;
-        std::lock_guard<std::mutex> lock(mu_);
-        workers_.emplace_back([this, c] { serve(c); });
-      }
-    });
-  }
-  ~Upstream() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& t : workers_) t.join();
-  }
-  int port() const { return port_; }
-  int accepted() const { return accepted_; }
+  explicit Upstream(unsigned long long sink_bytes = 0) : sink_(sink_bytes) {}
+  int port() const { return server_.port(); }
+  int accepted() const { return server_.accepted(); }
 
  private:
   void serve(int c) {
@@ -101,13 +74,8 @@ class Upstream {
     close(c);
   }
 
-  int fd_ = -1;
-  int port_ = 0;
   unsigned long long sink_ = 0;
-  std::atomic<int> accepted_{0};
-  std::thread thread_;
-  std::mutex mu_;
-  std::vector<std::thread> workers_;
+  LoopbackServer server_{[this](int c) { serve(c); }};  // last: stops first
 };
 
 // Python helpers for the clients inside the sandbox: raw CONNECT, absolute-form GET, SOCKS5.
