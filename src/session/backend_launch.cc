@@ -15,7 +15,7 @@ Result<ProcessOutcome> launch_planned(const BackendChoice& backend, const Planne
     return launch_seatbelt(what.plan, what.profile, backend.sandbox_exec, io, on_started);
   if (backend.backend == Backend::kLandlock) {  // LL-1
     if (!what.landlock) return make_error(ErrorKind::kInvalid, "the Landlock rules are missing");
-    return launch_landlock(what.plan, *what.landlock, io, on_started);
+    return launch_landlock(what.plan, *what.landlock, what.cache_dir, io, on_started);
   }
   return launch_sandbox(what.plan, what.bwrap, what.cache_dir, io, on_started);
 }

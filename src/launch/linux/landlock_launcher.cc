@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/trace.h"
 #include "launch/linux/landlock_ruleset.h"
 #include "plan/plan_check.h"
 #include "plan/seccomp_rules.h"
@@ -93,7 +94,7 @@ void end_leftovers(ProcessOutcome& o, const std::string& marker) {
 }  // namespace
 
 Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& rules,
-                                       const LaunchIo& io,
+                                       const std::string& cache_dir, const LaunchIo& io,
                                        const std::function<void(pid_t)>& on_started) {
   if (auto r = check_plan(plan)) return make_error(ErrorKind::kInvalid, r->message);
   LandlockNet net;
@@ -101,8 +102,10 @@ Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& ru
   if (plan.proxy_port) net.tcp_ports.push_back(*plan.proxy_port);
   auto ruleset = make_landlock_ruleset(rules, net);
   if (!ruleset.ok()) return ruleset.error();
-  auto bpf = compile_seccomp(filter_rules(plan));
+  trace("landlock: ruleset made");
+  auto bpf = cached_filter(filter_rules(plan), cache_dir);
   if (!bpf.ok()) return bpf.error();
+  trace("landlock: filter ready");
   Confinement conf;
   conf.prog.len = static_cast<unsigned short>(bpf->size() / sizeof(sock_filter));
   conf.prog.filter = reinterpret_cast<sock_filter*>(bpf->data());

@@ -6,7 +6,7 @@
 //
 // Example:
 //   LandlockRules rules = landlock_rules(input);          // plan/landlock_rules.h
-//   auto outcome = launch_landlock(plan, rules, io, on_started);
+//   auto outcome = launch_landlock(plan, rules, cache_dir, io, on_started);
 #pragma once
 
 #include <functional>
@@ -16,8 +16,9 @@
 
 namespace cordon {
 
+// `cache_dir` keeps the compiled seccomp program between runs, as for bwrap.
 Result<ProcessOutcome> launch_landlock(const Plan& plan, const LandlockRules& rules,
-                                       const LaunchIo& io,
+                                       const std::string& cache_dir, const LaunchIo& io,
                                        const std::function<void(pid_t)>& on_started = {});
 
 }  // namespace cordon

@@ -36,6 +36,8 @@ std::optional<Error> loopback_mismatch(bool session_loopback, const LaunchIo& io
                     "the reverse); it was not run.");
 }
 
+}  // namespace
+
 // The filter is the same for every command: compile it once per process.
 Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
                                   const std::string& cache_dir) {
@@ -76,8 +78,6 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   have = true;
   return last_bpf;
 }
-
-}  // namespace
 
 Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap,
                                       const std::string& cache_dir, const LaunchIo& io,

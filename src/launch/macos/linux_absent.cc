@@ -49,7 +49,8 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
 }
 
 // LL-1: Landlock is Linux's; the backend choice refuses it on macOS before these are reached.
-Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const LaunchIo&,
+Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const std::string&,
+                                       const LaunchIo&,
                                        const std::function<void(pid_t)>&) {
   return make_error(ErrorKind::kUnavailable,
                     "Landlock is Linux's; this cordon was built for macOS");
