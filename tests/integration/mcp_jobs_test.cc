@@ -106,7 +106,9 @@ TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {  // JOB-1
   EXPECT_EQ(r["structuredContent"]["eof"], false) << r.dump();
   EXPECT_TRUE(has(m.text(r), "wrote 6 bytes")) << m.text(r);
   json out;
-  std::string seen;
+  // bash_write answers as bash_output does: what the job printed by then comes with it, and is
+  // not given again.
+  std::string seen = r["structuredContent"]["stdout"];
   ASSERT_TRUE(eventually([&] {
     out = m.tool("bash_output", {{"job", id}});
     seen += out["structuredContent"]["stdout"].get<std::string>();
@@ -116,6 +118,7 @@ TEST(McpJobs, BashWriteFeedsAJobsInputUntilEof) {  // JOB-1
   r = m.tool("bash_write", {{"job", id}, {"data", "to cat\n"}, {"eof", true}});
   ASSERT_EQ(r["isError"], false) << m.last.dump();
   EXPECT_TRUE(has(m.text(r), "and closed it")) << m.text(r);
+  seen += r["structuredContent"]["stdout"].get<std::string>();
   json end;
   ASSERT_TRUE(eventually([&] {
     end = m.tool("bash_output", {{"job", id}});
