@@ -135,12 +135,9 @@ int put_entry(int dirfd, const std::string& name, const GuardedEntry& e, std::st
   tmp = "." + name + ".cordon-restore-" + random_hex16();
   Fd fd(openat(dirfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (fd.fd < 0) return -1;
-  size_t done = 0;
-  while (done < e.content.size()) {
-    ssize_t n = write(fd.fd, e.content.data() + done, e.content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return -1;
-    done += static_cast<size_t>(n);
+  if (int err = write_fully(fd.fd, e.content.data(), e.content.size()); err != 0) {
+    errno = err;  // the caller names it
+    return -1;
   }
   if (fchmod(fd.fd, e.mode & 0777) != 0 || fsync(fd.fd) != 0) return -1;
   return 0;

@@ -7,23 +7,19 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
-#include "core/version.h"
 #include "host/namespace_conditions.h"
 #include "launch/linux/landlock_probe.h"
 #include "launch/linux/namespace_check.h"
-#include "launch/probe_cache.h"
-#include "process/process.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
 
 namespace {
 
-// Everything bubblewrap's failure to make namespaces depends on.
+// Everything bubblewrap's failure to make namespaces depends on: what a kept probe result
+// does, and what decides namespaces for this caller.
 std::string fallback_key(const ProbeInput& in) {
-  return fmt::format("{}|{}|{}|{}|{}|{}", current_boot_id(), in.bwrap,
-                     probe_file_stamp(in.bwrap), probe_file_stamp(in.cordon_exe), kCordonVersion,
-                     namespace_conditions());
+  return probe_cache_key(in) + "|" + namespace_conditions();
 }
 
 std::string fallback_file(const ProbeInput& in) {
@@ -92,8 +88,7 @@ SettledBackend settle_backend(BackendChoice choice, const ProbeInput& in) {
   // sandbox, a cache folder cordon cannot write or a bwrap failing for a reason of its own is
   // a fault to fix, not a machine without namespaces.
   if (r.failed_check != "bwrap_runs") return {choice, r, std::nullopt};
-  const std::string refused = namespaces_refused();
-  if (refused.empty()) return {choice, r, std::nullopt};
+  if (!namespaces_refused()) return {choice, r, std::nullopt};
   return after_bwrap_failed(choice, std::move(r), in);
 }
 

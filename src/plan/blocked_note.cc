@@ -175,6 +175,13 @@ void scan_line(const std::vector<std::string>& lines, size_t i, const Plan& plan
   if (f.path.empty()) f.path = p;
 }
 
+constexpr const char* kRunOutside =
+    "run it again with --outside-sandbox (outside_sandbox: true), which needs approval";
+
+std::string config_name(const Plan& plan) {
+  return plan.config_file.empty() ? "the config file" : plan.config_file;
+}
+
 std::string home_hint(const Plan& plan, const std::string& path) {
   std::string entry = writable_entry(path, plan.home);
   if (entry.empty()) return "";
@@ -182,7 +189,7 @@ std::string home_hint(const Plan& plan, const std::string& path) {
       " To let every sandboxed command of yours write there, add `writable = [\"{}\"]` under "
       "[sandbox] in {} (a program's folder in your home; cordon keeps package caches of its "
       "own, see `cordon policy`).",
-      entry, plan.config_file.empty() ? "the config file" : plan.config_file);
+      entry, config_name(plan));
 }
 
 Findings scan(const Plan& plan, const std::string& output) {
@@ -199,10 +206,6 @@ bool worth_telling(const Findings& f, int exit_code) {
   if (exit_code == 0 && !f.fs) return false;
   return f.fs || f.net || f.sock;
 }
-
-constexpr const char* kOutsideWays =
-    "If this step needs it, run it again with --outside-sandbox (outside_sandbox: true), which "
-    "needs approval";
 
 std::string write_rule(const Plan& plan) {
   return fmt::format(
@@ -252,7 +255,7 @@ std::optional<std::string> blocked_note(const Plan& plan, int exit_code,
     ways = "To reach the internet, run it again with --network (network: true); for anything "
            "else, --outside-sandbox (outside_sandbox: true)";
   else
-    ways = kOutsideWays;
+    ways = std::string("If this step needs it, ") + kRunOutside;
   return fmt::format("the sandbox may have blocked this command: {}.{}{} {}.", join_sentence(what),
                      where, hint, ways);
 }
@@ -267,9 +270,7 @@ std::vector<api::Violation> output_violations(const Plan& plan, int exit_code,
     out.push_back({std::move(kind), std::move(path), "", std::move(rule), std::move(fix),
                    "output"});
   };
-  const std::string outside_ways =
-      "if this step needs it, run it again with --outside-sandbox (outside_sandbox: true), which "
-      "needs approval";
+  const std::string outside_ways = std::string("if this step needs it, ") + kRunOutside;
   if (f.git_config)
     add("write", "", "git's config files and hooks are read-only inside the sandbox",
         "change the setting yourself outside the sandbox, or run the command again with "
@@ -280,9 +281,7 @@ std::vector<api::Violation> output_violations(const Plan& plan, int exit_code,
         entry.empty() ? outside_ways
                       : fmt::format("to let every sandboxed command write there, add `writable = "
                                     "[\"{}\"]` under [sandbox] in {}; for this step alone, {}",
-                                    entry,
-                                    plan.config_file.empty() ? "the config file" : plan.config_file,
-                                    outside_ways.substr(std::string("if this step needs it, ").size())));
+                                    entry, config_name(plan), kRunOutside));
   }
   if (f.net && !plan.share_network)
     add("network", "", network_rule(plan),

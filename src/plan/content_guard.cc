@@ -117,30 +117,27 @@ class Comparer {
     if (a.kind == Kind::kDir) planted_.push_back(k);
   }
 
-  static GuardStep move_aside(const GuardedEntry& e, bool in_folder) {
+  // A step on `e`: its place and name, the rest filled by the caller.
+  static GuardStep step(GuardStep::Do what, const GuardedEntry& e) {
     GuardStep s;
-    s.what = GuardStep::Do::kMoveAside;
+    s.what = what;
     s.root = e.root;
     s.rel = e.rel;
     s.shown = e.shown;
+    return s;
+  }
+  static GuardStep move_aside(const GuardedEntry& e, bool in_folder) {
+    GuardStep s = step(GuardStep::Do::kMoveAside, e);
     s.to_project_root = in_folder;
     return s;
   }
   static GuardStep restore(const GuardedEntry& e, size_t i) {
-    GuardStep s;
-    s.what = GuardStep::Do::kRestore;
-    s.root = e.root;
-    s.rel = e.rel;
-    s.shown = e.shown;
+    GuardStep s = step(GuardStep::Do::kRestore, e);
     s.index = i;
     return s;
   }
   static GuardStep note(const GuardedEntry& e, std::string text) {
-    GuardStep s;
-    s.what = GuardStep::Do::kNote;
-    s.root = e.root;
-    s.rel = e.rel;
-    s.shown = e.shown;
+    GuardStep s = step(GuardStep::Do::kNote, e);
     s.note = std::move(text);
     return s;
   }

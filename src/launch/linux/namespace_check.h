@@ -6,12 +6,10 @@
 // report, not a machine without namespaces (launch/backend_probe.cc).
 #pragma once
 
-#include <string>
-
 namespace cordon {
 
-// The refused step and its error ("unshare: Operation not permitted"), or "" when every step
-// worked (or the check itself could not run: then nothing is concluded).
-std::string namespaces_refused();
+// True when a step was refused; false when every step worked, or when the check itself could
+// not run (then nothing is concluded).
+bool namespaces_refused();
 
 }  // namespace cordon

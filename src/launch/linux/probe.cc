@@ -46,11 +46,6 @@ std::string file_stamp(const std::string& path) {
   return fmt::format("{}:{}:{}.{}", st.st_dev, st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 }
 
-std::string cache_key(const ProbeInput& in) {
-  return fmt::format("{}|{}|{}|{}|{}", current_boot_id(), in.bwrap, file_stamp(in.bwrap),
-                     file_stamp(in.cordon_exe), kCordonVersion);
-}
-
 long read_long_file(const char* path) {
   std::ifstream in(path);
   long v = -1;
@@ -90,6 +85,11 @@ void detect_container(HostHints& h) {
 
 }  // namespace
 
+std::string probe_cache_key(const ProbeInput& in) {
+  return fmt::format("{}|{}|{}|{}|{}", current_boot_id(), in.bwrap, file_stamp(in.bwrap),
+                     file_stamp(in.cordon_exe), kCordonVersion);
+}
+
 HostHints read_host_hints(const std::string& bwrap, const Folders& folders) {
   HostHints h;
   h.apparmor_restrict_userns =
@@ -122,7 +122,7 @@ ProbeReport run_probe(const ProbeInput& in) {
     return r;
   }
   r.bwrap = in.bwrap;
-  std::string key = cache_key(in);
+  std::string key = probe_cache_key(in);
   if (in.use_cache && load_probe_cache(cache_file, key, r)) return r;
   r.checks.push_back({"bwrap_present", true, 0, in.bwrap});
   {

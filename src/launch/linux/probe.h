@@ -47,6 +47,10 @@ struct ProbeInput {
 // Runs the probe (or returns the cached success of this boot).
 ProbeReport run_probe(const ProbeInput& in);
 
+// What a kept probe result depends on: this boot, the bwrap and cordon programs (replaced ones
+// change it) and cordon's version.
+std::string probe_cache_key(const ProbeInput& in);
+
 // What the machine says about user namespaces and containers, for the diagnosis (PROBE-4).
 HostHints read_host_hints(const std::string& bwrap, const Folders& folders);
 

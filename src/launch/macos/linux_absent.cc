@@ -55,7 +55,7 @@ Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const 
   return make_error(ErrorKind::kUnavailable,
                     "Landlock is Linux's; this cordon was built for macOS");
 }
-std::string namespaces_refused() { return ""; }
+bool namespaces_refused() { return false; }
 
 ProbeReport run_landlock_probe() {
   ProbeReport r;
@@ -96,6 +96,8 @@ SessionLoopback::SessionLoopback(SessionLoopback&&) noexcept = default;
 SessionLoopback& SessionLoopback::operator=(SessionLoopback&&) noexcept = default;
 SessionLoopback::~SessionLoopback() = default;
 std::vector<std::pair<int, int>> SessionLoopback::join() const { return {}; }
+
+std::string probe_cache_key(const ProbeInput&) { return ""; }
 
 ProbeReport run_probe(const ProbeInput&) {
   ProbeReport r;
