@@ -190,6 +190,28 @@ Proc World::cordon(const std::vector<std::string>& args, const std::string& cwd,
   return run_program(argv, env, cwd.empty() ? project_ : cwd, stdin_data);
 }
 
+pid_t World::spawn_cordon(const std::vector<std::string>& args) const {
+  std::vector<std::string> argv = wrapper;
+  argv.push_back(cordon_binary());
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> envs;
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  std::vector<char*> a, e;
+  for (auto& x : argv) a.push_back(x.data());
+  a.push_back(nullptr);
+  for (auto& x : envs) e.push_back(x.data());
+  e.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  if (chdir(project_.c_str()) != 0) _exit(121);
+  int devnull = open("/dev/null", O_RDWR);
+  dup2(devnull, 0);
+  dup2(devnull, 1);
+  dup2(devnull, 2);
+  execve(a[0], a.data(), e.data());
+  _exit(122);
+}
+
 Proc World::sh(const std::string& script, const std::vector<std::string>& flags) const {
   std::vector<std::string> args = {"run"};
   args.insert(args.end(), flags.begin(), flags.end());

@@ -53,6 +53,9 @@ class World {
   Proc py(const std::string& script, const std::vector<std::string>& flags = {}) const;
   // Runs a plain program (git, ...) outside cordon, in the project.
   Proc host(const std::vector<std::string>& argv, const std::string& cwd = "") const;
+  // Starts `cordon ARGS` (under `wrapper`) in the background, in the project, its input and
+  // output /dev/null; its pid, for the test to kill or wait for.
+  pid_t spawn_cordon(const std::vector<std::string>& args) const;
 
  private:
   std::string root_, home_, project_;

@@ -784,50 +784,22 @@ TEST(LandlockBackend, ClaudeWorktreesStayWritable) {  // LL-1, PROT-1
   EXPECT_EQ(r.err.find("worktrees/"), std::string::npos) << r.err;
 }
 
-// Starts `cordon ARGS` in the background, in the project, its output thrown away.
-pid_t spawn_cordon(const LandlockWorld& w, const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {cordon_binary()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> envs;
-  for (const auto& [k, v] : w.env) envs.push_back(k + "=" + v);
-  pid_t pid = fork();
-  if (pid != 0) return pid;
-  std::vector<char*> a, e;
-  for (auto& x : argv) a.push_back(x.data());
-  a.push_back(nullptr);
-  for (auto& x : envs) e.push_back(x.data());
-  e.push_back(nullptr);
-  if (chdir(w.project().c_str()) != 0) _exit(121);
-  int devnull = open("/dev/null", O_RDWR);
-  dup2(devnull, 0);
-  dup2(devnull, 1);
-  dup2(devnull, 2);
-  execve(a[0], a.data(), e.data());
-  _exit(122);
-}
-
-bool wait_until(const std::function<bool()>& cond) {
-  for (int i = 0; i < 500 && !cond(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  return cond();
-}
-
 // The bytes are kept in the leftover record: a command whose cordon was killed has its changes
 // put back by the next command's sweep.
 TEST(LandlockBackend, AKilledCommandsChangeIsPutBackByTheSweep) {  // LL-1, GIT-1, SES-3
   REQUIRE_LANDLOCK();
   LandlockWorld w;
   const std::string config = w.read(".git/config");
-  pid_t pid = spawn_cordon(
-      w, {"run", "--", "/bin/sh", "-c",
-          "printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config; touch started; "
-          "while [ ! -e go ]; do sleep 0.0331; done; touch ended"});
-  ASSERT_TRUE(wait_until([&] { return w.exists("started"); }));
+  pid_t pid = w.spawn_cordon({"run", "--", "/bin/sh", "-c",
+                              "printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config; "
+                              "touch started; while [ ! -e go ]; do sleep 0.0331; done; "
+                              "touch ended"});
+  ASSERT_TRUE(eventually([&] { return w.exists("started"); }, std::chrono::seconds(10)));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   EXPECT_NE(w.read(".git/config"), config);
   w.write("go", "");  // the command ends by itself
-  ASSERT_TRUE(wait_until([&] { return w.exists("ended"); }));
+  ASSERT_TRUE(eventually([&] { return w.exists("ended"); }, std::chrono::seconds(10)));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   Proc r = w.sh("true");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -36,31 +36,6 @@ bool host_has_process(const std::string& pattern) {
              .status == 0;
 }
 
-// Starts cordon in the background; returns its pid.
-pid_t spawn_cordon(const World& w, const std::vector<std::string>& args) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<std::string> argv = {cordon_binary()};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> a;
-    for (auto& s : argv) a.push_back(s.data());
-    a.push_back(nullptr);
-    std::vector<std::string> envs;
-    for (const auto& [k, v] : w.env) envs.push_back(k + "=" + v);
-    std::vector<char*> e;
-    for (auto& s : envs) e.push_back(s.data());
-    e.push_back(nullptr);
-    if (chdir(w.project().c_str()) != 0) _exit(121);
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, 0);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    execve(a[0], a.data(), e.data());
-    _exit(122);
-  }
-  return pid;
-}
-
 bool wait_for(const std::function<bool()>& cond, int ms = 10000) {
   for (int i = 0; i < ms / 20; ++i) {
     if (cond()) return true;
@@ -119,7 +94,7 @@ TEST(Session, KilledCordonIsCleanedUpByResume) {  // SES-2, SES-3, PROT-7
   World w;
   ASSERT_EQ(w.cordon({"session", "start", "--id", "00000000000c4a54"}).status, 0);
   std::string tag = "4" + std::to_string(getpid() % 10000) + "7";
-  pid_t pid = spawn_cordon(w, {"run", "--session", "00000000000c4a54", "--", "/bin/sh", "-c",
+  pid_t pid = w.spawn_cordon({"run", "--session", "00000000000c4a54", "--", "/bin/sh", "-c",
                                "echo 'export PLANTED=1' > .envrc; sleep " + tag});
   ASSERT_TRUE(wait_for([&] { return w.exists(".envrc"); }));
   std::string leftovers = state_dir(w) + "/leftovers/00000000000c4a54";
@@ -140,7 +115,7 @@ TEST(Session, KilledCordonIsCleanedUpByResume) {  // SES-2, SES-3, PROT-7
 TEST(Session, KilledEphemeralRunIsSweptByTheNextCommand) {  // SES-3
   REQUIRE_SANDBOX();
   World w;
-  pid_t pid = spawn_cordon(w, {"run", "--", "/bin/sh", "-c", "echo x > AGENTS.md; sleep 60"});
+  pid_t pid = w.spawn_cordon({"run", "--", "/bin/sh", "-c", "echo x > AGENTS.md; sleep 60"});
   ASSERT_TRUE(wait_for([&] { return w.exists("AGENTS.md"); }));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);

@@ -12,9 +12,7 @@ namespace {
 
 Plan sandbox_plan() {
   testing::FakeWorld w;
-  Request r;
-  r.argv = {"x"};
-  return make_plan(w.policy, w.facts, r);
+  return make_plan(w.policy, w.facts, testing::cmd({"x"}));
 }
 
 TEST(Violations, ARefusedWriteNamesItsPathFromTheOutput) {  // AUD-2, RES-3
@@ -29,10 +27,7 @@ TEST(Violations, ARefusedWriteNamesItsPathFromTheOutput) {  // AUD-2, RES-3
 }
 
 TEST(Violations, AFolderInTheHomeGetsTheWritableFix) {  // AUD-2, RES-3
-  testing::FakeWorld w;
-  Request r;
-  r.argv = {"x"};
-  Plan p = make_plan(w.policy, w.facts, r);
+  Plan p = sandbox_plan();
   auto v = output_violations(
       p, 1, "mkdir: cannot create directory '" + p.home + "/go/pkg': Read-only file system\n");
   ASSERT_EQ(v.size(), 1u);
