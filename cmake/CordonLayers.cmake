@@ -271,7 +271,7 @@ cordon_layer(launch DEPS host render)
 # net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
 # stage that runs first inside a sandbox (net/linux/; net/macos/net_absent.cc stands in for it
 # in a macOS build). Only commands under [network] allow start its thread.
-cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio)
+cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio OpenSSL::SSL OpenSSL::Crypto)
 # file_tools: the file tools (read, write, edit, search) on the host.
 cordon_layer(file_tools DEPS host)
 cordon_layer(review DEPS host)

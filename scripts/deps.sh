@@ -14,6 +14,8 @@ packages=(
   libcli11-dev libfmt-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   # the allowlist proxy (NET-7): standalone Asio, header-only
   libasio-dev
+  # credentials through the proxy (AUD-3): TLS for the bound hosts, cordon's CA and leaf certs
+  libssl-dev
 )
 case $what in
   build) ;;

@@ -165,4 +165,15 @@ json host_event(const AuditCommon& c, const std::string& command, const std::str
   return j;
 }
 
+json credential_event(const AuditCommon& c, const std::string& command,
+                      const std::string& credential, const std::string& host_port,
+                      unsigned count) {
+  json j = base(c, "credential_used");
+  j["command"] = command;
+  j["credential"] = credential;
+  j["host"] = host_port;
+  j["requests"] = count;
+  return j;
+}
+
 }  // namespace cordon

@@ -8,7 +8,8 @@
 //   nlohmann::json e = command_start_event(st, s);   // no stripped value anywhere in it
 //
 // Kinds: command_start, command_end (with the proxy's connections), way_out, network_host,
-// quarantine, resume, file_read_credential, file_write_outside, file_write_protected.
+// quarantine, resume, file_read_credential, file_write_outside, file_write_protected,
+// credential_used (AUD-3).
 #pragma once
 
 #include <cstdint>
@@ -116,5 +117,11 @@ nlohmann::json file_tool_event(const AuditCommon& c, const std::string& path,
 // NET-10: a host no [network] entry names, asked about while the command ran, decided.
 nlohmann::json host_event(const AuditCommon& c, const std::string& command,
                           const std::string& host_port, const AuditAnswer& answer);
+
+// AUD-3: a credential the proxy put on the wire for a command: its name (never its value), the
+// host:port and how many requests carried it ("credential_used").
+nlohmann::json credential_event(const AuditCommon& c, const std::string& command,
+                                const std::string& credential, const std::string& host_port,
+                                unsigned count);
 
 }  // namespace cordon

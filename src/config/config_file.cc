@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include "config/command_entry.h"
 #include "config/net_entry.h"
@@ -43,6 +45,17 @@ const char* to_string(BackendSetting b) {
       return "bwrap";
     case BackendSetting::kLandlock:
       return "landlock";
+  }
+  return "?";
+}
+const char* to_string(CredentialSend s) {
+  switch (s) {
+    case CredentialSend::kAuthorization:
+      return "authorization";
+    case CredentialSend::kBasic:
+      return "basic";
+    case CredentialSend::kHeader:
+      return "header";
   }
   return "?";
 }
@@ -505,6 +518,172 @@ Status parse_network(const Reader& r, const toml::table& t, Policy& p) {
   return ok_status();
 }
 
+// AUD-3: an environment variable's name as a shell writes it.
+bool env_name_ok(const std::string& n) {
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// AUD-3: a header name (RFC 9110 token), and not one the proxy or HTTP itself owns.
+std::optional<std::string> bad_header(const std::string& h) {
+  static const std::string tchar = "!#$%&'*+-.^_`|~";
+  if (h.empty() || !std::all_of(h.begin(), h.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || tchar.find(c) != std::string::npos;
+      }))
+    return fmt::format("\"{}\" is not a header name (letters, digits and -)", h);
+  std::string low = h;
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (low == "authorization")
+    return std::string("for the Authorization header use send = \"authorization\"");
+  if (low == "host" || low == "content-length" || low == "transfer-encoding" ||
+      low == "connection" || low.rfind("proxy-", 0) == 0)
+    return fmt::format("the {} header cannot carry a credential; name the header your service "
+                       "reads the key from, such as \"X-Api-Key\"",
+                       h);
+  return std::nullopt;
+}
+
+// AUD-3: one [credentials.NAME] table.
+Status parse_credential(const Reader& r, const std::string& cname, const toml::node& node,
+                        Policy& p) {
+  static const std::vector<std::string> known = {"env", "file", "hosts", "send", "header"};
+  const std::string table = "credentials." + cname;
+  const toml::table* t = node.as_table();
+  if (!t)
+    return r.err(node, "[" + table + "]",
+                 fmt::format("expected a table such as [credentials.github] with env, hosts and "
+                             "send, found {}",
+                             type_name(node)));
+  if (!std::all_of(cname.begin(), cname.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+      }) || cname.empty())
+    return r.err(node, "[" + table + "]",
+                 "a credential's name is letters, digits, '-' and '_' (such as \"github\")");
+  CredentialConfig c;
+  c.name = cname;
+  const toml::node* send_node = nullptr;
+  const toml::node* header_node = nullptr;
+  for (auto&& [k, v] : *t) {
+    std::string key(k.str());
+    std::string name = fmt::format("[{}] {}", table, key);
+    if (key == "env") {
+      CORDON_TRY(s, r.string(v, name));
+      if (!env_name_ok(s))
+        return r.err(v, name,
+                     fmt::format("\"{}\" is not a variable name (letters, digits and _, such "
+                                 "as \"GITHUB_TOKEN\")",
+                                 s));
+      c.env = s;
+    } else if (key == "file") {
+      CORDON_TRY(s, r.string(v, name));
+      if (!(s.rfind("~/", 0) == 0 || s[0] == '/') || s.find('\0') != std::string::npos)
+        return r.err(v, name,
+                     fmt::format("\"{}\" must be absolute or start with \"~/\"", s));
+      const std::string norm = s[0] == '/' ? normalize_path(s) : normalize_path(s.substr(2));
+      if (norm == "/" || norm == "." || norm == ".." || norm.rfind("../", 0) == 0)
+        return r.err(v, name, fmt::format("\"{}\" does not name a file", s));
+      c.file = s;
+    } else if (key == "hosts") {
+      CORDON_TRY(list, r.strings(v, name));
+      const toml::array& arr = *v.as_array();
+      for (size_t i = 0; i < list.size(); ++i)
+        if (auto e = parse_net_entry(list[i]); !e.ok())
+          return r.err(*arr.get(i), fmt::format("{}[{}]", name, i), e.error().message);
+      c.hosts = std::move(list);
+    } else if (key == "send") {
+      CORDON_TRY(s, r.string(v, name));
+      if (s == "authorization")
+        c.send = CredentialSend::kAuthorization;
+      else if (s == "basic")
+        c.send = CredentialSend::kBasic;
+      else if (s == "header")
+        c.send = CredentialSend::kHeader;
+      else
+        return r.err(v, name,
+                     fmt::format("\"{}\" is not allowed; use \"authorization\" (the "
+                                 "Authorization header), \"basic\" (the password of basic "
+                                 "auth) or \"header\" with header = \"X-Api-Key\"",
+                                 s));
+      send_node = &v;
+    } else if (key == "header") {
+      CORDON_TRY(s, r.string(v, name));
+      if (auto bad = bad_header(s)) return r.err(v, name, *bad);
+      c.header = s;
+      header_node = &v;
+    } else {
+      return r.unknown(v, table, key, known);
+    }
+  }
+  const std::string head = "[" + table + "]";
+  if (c.env.empty() == c.file.empty())
+    return r.err(node, head,
+                 "name where the real value is, either env = \"VARIABLE\" or file = "
+                 "\"~/path/to/token\" (one of them)");
+  if (c.hosts.empty())
+    return r.err(node, head,
+                 "hosts is missing or empty: name the hosts the credential may be sent to, "
+                 "such as hosts = [\"api.github.com\"]");
+  if (header_node && c.send != CredentialSend::kHeader) {
+    if (send_node)
+      return r.err(*header_node, head + " header",
+                   "header is only read with send = \"header\"; remove one of them");
+    c.send = CredentialSend::kHeader;  // header = "X-Api-Key" alone says it
+  }
+  if (c.send == CredentialSend::kHeader && c.header.empty())
+    return r.err(*send_node, head + " send",
+                 "send = \"header\" needs header = \"X-Api-Key\" (the header's name)");
+  p.credentials.push_back(std::move(c));
+  return ok_status();
+}
+
+Status parse_credentials(const Reader& r, const toml::table& t, Policy& p) {
+  for (auto&& [k, v] : t)
+    if (auto st = parse_credential(r, std::string(k.str()), v, p); !st.ok()) return st.error();
+  return ok_status();
+}
+
+// AUD-3: a credential goes only where the allowlist proxy goes: each of its hosts must be
+// covered by a [network] allow entry (and by no deny entry), and two credentials never share
+// a variable or a file.
+Status check_credentials(const Reader& r, const toml::table& root, const Policy& p) {
+  std::vector<NetEntry> allow, deny;
+  for (const auto& a : p.network.allow) allow.push_back(parse_net_entry(a).value());
+  for (const auto& d : p.network.deny) deny.push_back(parse_net_entry(d).value());
+  for (size_t i = 0; i < p.credentials.size(); ++i) {
+    const CredentialConfig& c = p.credentials[i];
+    const toml::node& node = *root["credentials"][c.name].node();
+    const std::string head = "[credentials." + c.name + "] hosts";
+    for (const auto& h : c.hosts) {
+      NetEntry e = parse_net_entry(h).value();
+      const bool allowed = std::any_of(allow.begin(), allow.end(),
+                                       [&](const NetEntry& a) { return entry_covers(a, e); });
+      if (!allowed)
+        return r.err(node, head,
+                     fmt::format("\"{}\" is not reached through [network] allow, so the "
+                                 "credential could never be sent there; add \"{}\" to "
+                                 "[network] allow, or remove it from hosts",
+                                 h, h));
+      for (const auto& d : deny)
+        if (entry_covers(d, e) || entry_covers(e, d))
+          return r.err(node, head,
+                       fmt::format("\"{}\" is denied by [network] deny \"{}\"; remove one of "
+                                   "them",
+                                   h, d.text));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const CredentialConfig& o = p.credentials[j];
+      if ((!c.env.empty() && c.env == o.env) || (!c.file.empty() && c.file == o.file))
+        return r.err(node, "[credentials." + c.name + "]",
+                     fmt::format("it reads the same {} as [credentials.{}]; keep one of them",
+                                 c.env.empty() ? "file" : "variable", o.name));
+    }
+  }
+  return ok_status();
+}
+
 // TOML allows no control character but tab, and newlines (LF, or CR before LF), anywhere in
 // a document, strings and comments included (escapes stand for the others). Found before the
 // parser sees them: toml++ 3.3 trips its own assertion on one where a key starts.
@@ -547,7 +726,8 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
   using Parser = Status (*)(const Reader&, const toml::table&, Policy&);
   static const std::pair<const char*, Parser> tables[] = {
       {"sandbox", parse_sandbox},     {"away", parse_away},         {"limits", parse_limits},
-      {"approvals", parse_approvals}, {"commands", parse_commands}, {"network", parse_network}};
+      {"approvals", parse_approvals}, {"commands", parse_commands}, {"network", parse_network},
+      {"credentials", parse_credentials}};
   for (auto&& [k, v] : root) {
     std::string key(k.str());
     Parser parser = nullptr;
@@ -565,6 +745,7 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
       return r.err(v, "[" + key + "]", fmt::format("expected a table, found {}", type_name(v)));
     if (auto st = parser(r, *t, p); !st.ok()) return st.error();
   }
+  if (auto st = check_credentials(r, root, p); !st.ok()) return st.error();
   if (!p.env_pass.empty() && p.mode != SandboxMode::kExternal)
     p.warnings.push_back(
         fmt::format("{}: [sandbox] env_pass is ignored unless mode = "

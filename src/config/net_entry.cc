@@ -210,4 +210,28 @@ std::optional<int> parse_port(std::string_view p) {
   return v;
 }
 
+bool entry_covers(const NetEntry& wide, const NetEntry& narrow) {
+  const bool port_ok = wide.port == -1 || wide.port == narrow.port;
+  if (!port_ok) return false;
+  auto below = [](const std::string& host, const std::string& base) {
+    return host.size() > base.size() + 1 &&
+           host.compare(host.size() - base.size(), base.size(), base) == 0 &&
+           host[host.size() - base.size() - 1] == '.';
+  };
+  using K = NetEntry::Kind;
+  switch (wide.kind) {
+    case K::kAddress:
+    case K::kExact:
+      return narrow.kind == wide.kind && narrow.host == wide.host;
+    case K::kSubdomains:  // strict subdomains: a name below, or a wildcard below
+      return narrow.kind != K::kAddress &&
+             (below(narrow.host, wide.host) ||
+              (narrow.kind == K::kSubdomains && narrow.host == wide.host));
+    case K::kDomain:
+      return narrow.kind != K::kAddress &&
+             (narrow.host == wide.host || below(narrow.host, wide.host));
+  }
+  return false;
+}
+
 }  // namespace cordon

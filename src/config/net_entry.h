@@ -35,6 +35,13 @@ Result<NetEntry> parse_net_entry(std::string_view text);
 // Example: canonical_ip("::ffff:127.0.0.1") == "127.0.0.1".
 std::optional<std::string> canonical_ip(std::string_view host);
 
+// AUD-3: whether every host and port `narrow` names is also named by `wide` (a credential's
+// host must be one the allowlist reaches). Ports: `wide`'s any port covers every one; its
+// default (80 and 443) covers the default; else the same port.
+// Example: entry_covers(**.npmjs.org, registry.npmjs.org) is true; (api.github.com,
+//          **.github.com) is false.
+bool entry_covers(const NetEntry& wide, const NetEntry& narrow);
+
 // NET-6, NET-8: a host as a client sent it, made comparable: lower-case, one trailing dot
 // removed, an IP literal canonical. Nothing when it is malformed (empty, control characters,
 // NUL, `%`, spaces, non-ASCII, a label longer than 63 or a name longer than 253 characters).

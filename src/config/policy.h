@@ -66,6 +66,26 @@ struct NetworkConfig {
   bool ask_unknown = false;  // unknown = "ask" (NET-10)
 };
 
+// AUD-3: how a credential goes on the wire (`send`).
+enum class CredentialSend {
+  kAuthorization,  // the whole Authorization header's value carries it (any scheme)
+  kBasic,          // the password of Authorization: Basic
+  kHeader,         // a header of the user's naming (`header = "X-Api-Key"`)
+};
+const char* to_string(CredentialSend s);
+
+// AUD-3: one `[credentials.NAME]` entry: where the real value is read from (an environment
+// variable of the user's, or a file), the hosts it may go to (`[network] allow` syntax, each
+// one allowed there) and how it is sent. Commands see a placeholder instead.
+struct CredentialConfig {
+  std::string name;                // "github"
+  std::string env;                 // "GITHUB_TOKEN", or empty
+  std::string file;                // "~/.config/x/token" or absolute, as written; or empty
+  std::vector<std::string> hosts;  // as written ("api.github.com", "**.npmjs.org")
+  CredentialSend send = CredentialSend::kAuthorization;
+  std::string header;  // kHeader: the header's name as written ("X-Api-Key")
+};
+
 struct Policy {
   // [sandbox] (CFG-3)
   SandboxMode mode = SandboxMode::kOn;
@@ -86,6 +106,7 @@ struct Policy {
   ApprovalsConfig approvals;
   CommandsConfig commands;
   NetworkConfig network;
+  std::vector<CredentialConfig> credentials;  // AUD-3, in the file's order
 
   // Where the policy came from, for messages ("set by ~/.config/cordon/config.toml").
   std::string source_file;

@@ -15,6 +15,7 @@
 
 #include "config/net_entry.h"
 #include "core/base64.h"
+#include "plan/credential_rules.h"
 #include "plan/net_request.h"
 
 namespace cordon {
@@ -89,6 +90,41 @@ struct ProxyServer::Impl {
   // for without it and not since with it, in first-seen order.
   std::string user, password;
   std::vector<std::string> unauthenticated;
+  // AUD-3: the command's credentials, and how often each went to each host.
+  std::shared_ptr<const CredentialProxying> credentials;
+  std::vector<CredentialUse> uses;
+
+  void count_use(const std::string& name, const std::string& hp) {
+    for (auto& u : uses)
+      if (u.name == name && u.host_port == hp) {
+        ++u.count;
+        return;
+      }
+    if (uses.size() < limits.max_entries) uses.push_back(CredentialUse{name, hp, 1});
+  }
+
+  // AUD-3: a TLS-terminated connection to a host a credential is bound to.
+  awaitable<void> relay_credentials(tcp::socket& s, tcp::socket& up, const ProxyRequest& req,
+                                    size_t rec) {
+    const std::string hp = host_port(req.host, req.port);
+    RelayHooks hooks;
+    hooks.bytes = [this, rec](bool outward, size_t n) {
+      (outward ? log[rec].bytes_out : log[rec].bytes_in) += n;
+    };
+    hooks.used = [this, hp](const std::string& name) { count_use(name, hp); };
+    hooks.refused = [this, hp](const std::string& name) {
+      record(hp, false, placeholder_rule(name));
+    };
+    co_await relay_with_credentials(s, up, req.host, req.port, *credentials, std::move(hooks),
+                                    limits.header_seconds, limits.idle_seconds,
+                                    rules.config_file);
+  }
+
+  // AUD-3: a request the proxy reads in the clear that carries a placeholder is refused.
+  std::optional<std::string> carries_placeholder(std::string_view head) const {
+    if (!credentials) return std::nullopt;
+    return placeholder_refusal(head, credentials->bindings, "");
+  }
 
   bool authorized(const std::string& proxy_authorization) const {
     return password.empty() || proxy_credential_matches(proxy_authorization, user, password);
@@ -313,6 +349,12 @@ struct ProxyServer::Impl {
       }
       unauthenticated.erase(std::remove(unauthenticated.begin(), unauthenticated.end(), hp),
                             unauthenticated.end());
+      if (auto name = carries_placeholder(std::string_view(buf).substr(0, end))) {  // AUD-3
+        record(hp, false, placeholder_rule(*name));
+        co_await answer(s, 403, "Forbidden", placeholder_rule(*name),
+                        placeholder_refusal_body(hp, *name, rules.config_file));
+        co_return;
+      }
       tcp::socket up(io);
       std::string rule;
       size_t rec = 0;
@@ -323,6 +365,11 @@ struct ProxyServer::Impl {
       }
       if (o != Outcome::kConnected) {
         co_await answer(s, 502, "Bad Gateway", "", refusal_body(hp, rule, rules.config_file));
+        co_return;
+      }
+      if (req->connect && credentials && end == buf.size() &&
+          any_credential_bound_to(credentials->bindings, req->host, req->port)) {
+        co_await relay_credentials(s, up, *req, rec);  // AUD-3
         co_return;
       }
       if (req->connect) {
@@ -664,6 +711,12 @@ void ProxyServer::require_password(std::string user, std::string password) {
   impl_->user = std::move(user);
   impl_->password = std::move(password);
 }
+
+void ProxyServer::use_credentials(std::shared_ptr<const CredentialProxying> credentials) {
+  impl_->credentials = std::move(credentials);
+}
+
+std::vector<CredentialUse> ProxyServer::credential_uses() const { return impl_->uses; }
 
 std::vector<NetConnection> ProxyServer::stop() {
   if (!impl_) return {};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "net/credential_relay.h"
 #include "plan/net_rules.h"
 
 namespace cordon {
@@ -67,6 +68,13 @@ class ProxyServer {
   // answered 407 when it does not; SOCKS5: RFC 1929's user and password). For a proxy on the
   // machine's loopback, which any process there can reach. Called before start().
   void require_password(std::string user, std::string password);
+
+  // AUD-3: the command's credentials: CONNECTs to their hosts are served by
+  // relay_with_credentials (TLS terminated, placeholders replaced), and a plain http:// request
+  // carrying a placeholder is refused. Called before start().
+  void use_credentials(std::shared_ptr<const CredentialProxying> credentials);
+  // AUD-3: the credentials put on the wire, after stop().
+  std::vector<CredentialUse> credential_uses() const;
 
   // Serves on a thread of its own until stop().
   void start();

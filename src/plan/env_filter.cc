@@ -164,6 +164,8 @@ bool should_strip(const std::string& name, const std::string& value, const Polic
       std::find(policy.env_pass.begin(), policy.env_pass.end(), name) != policy.env_pass.end())
     return false;  // ENV-3: exact, case-sensitive names only
   if (!value_credential(value).empty()) return true;
+  for (const auto& c : policy.credentials)  // AUD-3: a placeholder, or nothing, stands for it
+    if (c.env == name) return true;
   std::string upper = to_upper(name);
   for (const auto& p : policy.env_hide)
     if (glob_match(to_upper(p), upper)) return true;

@@ -194,7 +194,8 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
     add(tilde_path(folders.config_file, home), folders.config_file, "cordon's config file");
   else
     add(tilde_path(folders.config_dir, home), folders.config_dir, "cordon's config folder");
-  for (const char* sub : {"logs", "sessions", "checkpoints", "audit"}) {  // FS-8, AUD-1
+  for (const char* sub :
+       {"logs", "sessions", "checkpoints", "audit", "credentials"}) {  // FS-8, AUD-1, AUD-3
     std::string p = path_join(folders.data, sub);
     add(tilde_path(p, home), p, "cordon's own records");
   }
@@ -210,6 +211,11 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
     std::string p = normalize_path(expand_home(e, home));
     add(e, p, "[sandbox] hide");
   }
+  // AUD-3: a credential's file is never readable; under bubblewrap with the allowlist proxy a
+  // placeholder file is bound over it afterwards.
+  for (const auto& c : policy.credentials)
+    if (!c.file.empty())
+      add(c.file, normalize_path(expand_home(c.file, home)), "[credentials." + c.name + "] file");
   return out;
 }
 

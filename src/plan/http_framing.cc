@@ -6,7 +6,7 @@ namespace cordon {
 
 namespace {
 
-std::string lower(std::string_view s) {
+std::string framing_lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -61,7 +61,7 @@ bool control(char c) {
   return (u < 0x20 && c != '\t') || u == 0x7f;
 }
 
-bool hop_by_hop(const std::string& name) {
+bool framing_hop_by_hop(const std::string& name) {
   return name == "connection" || name == "keep-alive" || name == "proxy-connection" ||
          name == "upgrade" || name == "proxy-authenticate" || name == "te";
 }
@@ -77,7 +77,7 @@ std::vector<std::string> header_tokens(const std::vector<HeaderField>& fields,
     while (!v.empty()) {
       size_t comma = v.find(',');
       std::string_view t = trim_ows(v.substr(0, comma));
-      if (!t.empty()) out.push_back(lower(t));
+      if (!t.empty()) out.push_back(framing_lower(t));
       if (comma == std::string_view::npos) break;
       v.remove_prefix(comma + 1);
     }
@@ -102,7 +102,7 @@ std::optional<std::vector<HeaderField>> header_fields(std::string_view head) {
     std::string_view name = line.substr(0, colon);
     if (name.find_first_of(" \t\r\n") != std::string_view::npos) return std::nullopt;
     if (line.find_first_of("\r\n") != std::string_view::npos) return std::nullopt;
-    out.push_back({lower(name), line, std::string(trim_ows(line.substr(colon + 1)))});
+    out.push_back({framing_lower(name), line, std::string(trim_ows(line.substr(colon + 1)))});
   }
   return out;
 }
@@ -188,7 +188,7 @@ std::optional<ResponseHead> parse_response_head(std::string_view head, bool head
   const bool keep = r.keep_alive;
   r.head = std::string(first) + "\r\n";
   for (const auto& f : *fields) {
-    if (hop_by_hop(f.name) || std::find(named.begin(), named.end(), f.name) != named.end())
+    if (framing_hop_by_hop(f.name) || std::find(named.begin(), named.end(), f.name) != named.end())
       continue;
     r.head.append(f.line);
     r.head += "\r\n";

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/env.h"
+#include "plan/credential_rules.h"
 
 namespace cordon {
 
@@ -110,6 +111,8 @@ std::string refusal_body(const std::string& host_port, const std::string& rule,
         "proxy URL's user and password (curl, git, pip and npm do); do not try to get around "
         "the proxy.",
         host_port);
+  if (auto name = placeholder_rule_credential(rule))  // AUD-3
+    return placeholder_refusal_body(host_port, *name, config_file);
   if (rule.rfind("unreachable: ", 0) == 0)
     return fmt::format("cordon: {} could not be reached: {}.", host_port, rule.substr(13));
   if (rule.rfind("could not resolve ", 0) == 0)

@@ -364,7 +364,7 @@ std::optional<Refusal> sandbox_refusal(const Policy& policy, const Facts& facts,
                     "restore its permissions on the host, for example `chmod u+rwx "
                     "{}`.",
                     facts.project, facts.project_info.mode & 07777, shell_quote(facts.project))};
-  for (const char* sub : {"sessions", "checkpoints", "audit"}) {  // FS-8, AUD-1
+  for (const char* sub : {"sessions", "checkpoints", "audit", "credentials"}) {  // FS-8, AUD-1
     std::string d = path_join(facts.folders.data, sub);
     if (path_within(d, facts.project))
       return Refusal{ErrorKind::kRefused,
@@ -455,6 +455,32 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   p.tcp_refused_as_denied = opt.backend == Backend::kLandlock;
 }
 
+// AUD-3: each credential's variable holds its placeholder (ENV-1 stripped it: it is no longer
+// listed as stripped), and the tools trust cordon's CA through the bundle.
+void put_credential_variables(const CredentialSandbox& c, ProcessPart& part) {
+  for (const auto& item : c.items) {
+    if (item.env.empty()) continue;
+    part.env.set(item.env, item.placeholder);
+    part.stripped.erase(std::remove(part.stripped.begin(), part.stripped.end(), item.env),
+                        part.stripped.end());
+  }
+  if (c.ca_bundle.empty()) return;
+  for (const auto& v : ca_bundle_variables()) part.env.set(v, c.ca_bundle);
+}
+
+// AUD-3: after every other mount (the later wins): the placeholder files over the credentials'
+// files (hidden already), and the CA bundle where it lies in cordon's hidden data folder. Only
+// the bundle: the CA's key beside it stays hidden.
+void put_credential_mounts(const CredentialSandbox& c, Plan& p) {
+  for (const auto& item : c.items)
+    if (!item.file.empty() && !item.placeholder_file.empty())
+      p.mounts.push_back({MountKind::kRoBind, item.placeholder_file, item.file,
+                          "[credentials." + item.name + "]: the placeholder"});
+  if (!c.ca_bundle.empty() && p.proxy_port)
+    p.mounts.push_back({MountKind::kRoBind, c.ca_bundle, c.ca_bundle,
+                        "[credentials]: cordon's CA bundle"});
+}
+
 // MODE-1: a sandboxed command.
 Plan plan_sandboxed(const Policy& policy, const Facts& facts, const Request& req,
                     const PlanOptions& opt, Plan p) {
@@ -465,6 +491,7 @@ Plan plan_sandboxed(const Policy& policy, const Facts& facts, const Request& req
   if (auto r = writable_roots(policy, facts, p, writable)) return refuse(std::move(p), *r);
   plan_mounts_within_budget(policy, facts, req, writable, opt, p);
   if (p.refused()) return p;
+  if (opt.credentials && opt.backend == Backend::kBwrap) put_credential_mounts(*opt.credentials, p);
   // Later mount wins (mount_order.h); Seatbelt's profile reads every entry as a rule.
   if (opt.backend == Backend::kBwrap)
     if (auto r = dedupe_mounts(p.mounts)) return refuse(std::move(p), *r);
@@ -526,6 +553,7 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
       const int port = opt.proxy_port > 0 ? opt.proxy_port : kProxyPort;
       part.proxy_port = port;
       set_proxy_variables(part.env, port);
+      if (opt.credentials) put_credential_variables(*opt.credentials, part);  // AUD-3
     } else if (opt.backend == Backend::kLandlock && opt.proxy_port > 0) {
       part.proxy_port = opt.proxy_port;
       set_proxy_variables(part.env, opt.proxy_port, opt.proxy_password);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/policy.h"
+#include "plan/credential_rules.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
 #include "plan/request.h"
@@ -40,6 +41,9 @@ struct PlanOptions {
   // LL-1: the password the proxy on the machine's loopback asks for (any process of the
   // machine can reach that port): the proxy variables carry it. Empty under bubblewrap.
   std::string proxy_password;
+  // AUD-3: the credentials' placeholders and the CA bundle, when [credentials] is set and the
+  // command goes through the allowlist proxy under bubblewrap; not owned. Nothing else sees them.
+  const CredentialSandbox* credentials = nullptr;
 };
 
 // NET-6, NET-7: whether a sandboxed command goes through the allowlist proxy: [network] allow

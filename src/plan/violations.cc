@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "plan/blocked_note.h"
+#include "plan/credential_rules.h"
 
 namespace cordon {
 
@@ -15,6 +16,16 @@ std::vector<api::Violation> proxy_violations(const std::vector<api::Connection>&
     // An allowed host that did not answer is no refusal of cordon's.
     if (c.allowed || c.rule.rfind("unreachable", 0) == 0) continue;
     const std::string host = c.host.substr(0, c.host.rfind(':'));
+    if (auto name = placeholder_rule_credential(c.rule)) {  // AUD-3
+      out.push_back({"network", "", c.host, c.rule,
+                     fmt::format("send the credential only to the hosts of [credentials.{}] in "
+                                 "{}, over https; if {} should get it, ask the user to add it "
+                                 "there",
+                                 *name, config_file.empty() ? "your config file" : config_file,
+                                 host),
+                     "cordon"});
+      continue;
+    }
     out.push_back(
         {"network", "", c.host, c.rule,
          fmt::format("if the command needs {}, add it to allow under [network] in {}, or run it "

@@ -257,6 +257,7 @@ CommandResult Session::run(Prepared prepared) {
   if (prepared.audit) audit_started(*prepared.audit);  // AUD-1: before it starts
   trace("audit: written");
   CommandResult res = run_started(r.c, r.p, r.io);
+  audit_credentials(r.audit_id, r.c.early.net.get());  // AUD-3: after the proxy's end
   res.out.notes.insert(res.out.notes.begin(), r.approval_notes.begin(), r.approval_notes.end());
   trace("audit: writing");
   if (prepared.audit) audit_ended(*prepared.audit, res);
@@ -316,11 +317,13 @@ std::optional<Refusal> Session::start_sandbox_early(const Request& req, LaunchIo
   po.session_loopback = lo != nullptr;
   e.port = network_.take_port(po.session_loopback);
   po.proxy_port = e.port.value();
+  const SessionCredentials& creds = credentials();  // AUD-3
+  po.credentials = &creds.sandbox;
   e.part = sandbox_process_part(opts_.policy, opts_.env, req, record_.project, po);
   if (e.part->session_loopback) io.join_namespaces = lo->join();
   // NET-7: the allowlist proxy, when the command uses it (its stage goes first in the sandbox).
   auto proxy = CommandProxy::start(*e.part, io, opts_.policy, opts_.home,
-                                   host_ask(req, io, audit_id), connections_);
+                                   host_ask(req, io, audit_id), connections_, creds.proxying);
   if (!proxy.ok()) return Refusal{ErrorKind::kUnavailable, proxy.error().message};
   e.net = std::move(proxy).value();
   if (io.tty) {  // JOB-3: after the proxy's stage, which runs it

@@ -253,7 +253,26 @@ Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPar
   po.proxy_port = loopback_proxy_port;  // LL-1: the proxy on the machine's loopback
   po.proxy_password = proxy_password;
   if (backend_.backend == Backend::kLandlock) po.backend = Backend::kLandlock;  // LL-1
+  // AUD-3: placeholders and the CA bundle under bubblewrap; under Landlock the variables are
+  // stripped and the files hidden, as without [credentials].
+  const bool credentials_here = !opts_.policy.credentials.empty() &&
+                                backend_.backend == Backend::kBwrap;
+  if (credentials_here) po.credentials = &credentials().sandbox;
   Plan plan = make_plan(opts_.policy, facts, req, po);
+  if (!opts_.policy.credentials.empty() && plan.runner == Runner::kSandbox) {
+    if (credentials_here && plan.proxy_port)
+      plan.notices.insert(plan.notices.end(), credentials().notices.begin(),
+                          credentials().notices.end());
+    else if (backend_.backend == Backend::kLandlock)
+      plan.notices.push_back(
+          "[credentials] needs the bubblewrap sandbox; with the Landlock backend the "
+          "credentials' variables are stripped and their files hidden.");
+    else if (!plan.proxy_port)
+      plan.notices.push_back(
+          "[credentials] works through the allowlist proxy only; this command has none (no "
+          "[network] allow, or a way out), so the credentials' variables are stripped and "
+          "their files hidden.");
+  }
   // LL-1: said at the session's start, in every face (the start notices come from a plan).
   if (backend_.backend == Backend::kLandlock && plan.runner == Runner::kSandbox)
     plan.notices.push_back(backend_notice(backend_));

@@ -40,6 +40,7 @@
 #include "session/leftover_sweep.h"
 #include "session/plant_watch.h"
 #include "session/record_sync.h"
+#include "session/session_credentials.h"
 #include "session/session_network.h"
 #include "session/session_store.h"
 
@@ -276,6 +277,11 @@ class Session {
   std::mutex secrets_mu_;
   std::optional<AuditSecrets> secrets_;  // made once, by audit_secrets
   std::atomic<uint64_t> audit_commands_{0};
+  // AUD-3: the session's [credentials], made on first use (session_credentials.h).
+  const SessionCredentials& credentials() const;
+  mutable std::once_flag credentials_once_;
+  mutable SessionCredentials credentials_;
+  void audit_credentials(const std::string& command, const CommandProxy* net);
 };
 
 }  // namespace cordon

@@ -72,6 +72,14 @@ const AuditSecrets& Session::audit_secrets(const Plan* plan) {
   secrets_.emplace();
   for (const auto& name : names)
     if (auto v = opts_.env.get(name)) secrets_->vars.emplace_back(name, *v);
+  // AUD-3: the credentials' real values (their variables hold placeholders in the sandbox, so
+  // the plan does not list them as stripped; files are read by the session).
+  for (const auto& c : opts_.policy.credentials)
+    if (auto v = c.env.empty() ? std::nullopt : opts_.env.get(c.env))
+      secrets_->vars.emplace_back(c.env, *v);
+  if (!opts_.policy.credentials.empty() && credentials().proxying)
+    for (const auto& b : credentials().proxying->bindings)
+      secrets_->vars.emplace_back("credentials." + b.name, b.secret);
   return *secrets_;
 }
 
@@ -169,6 +177,20 @@ void Session::audit_resume(const ResumeReport& rep, bool moves) {
 // A moved path as the log keeps it: absolute (the results give it relative to the project).
 std::string Session::in_project(const std::string& path) const {
   return path.empty() || path[0] == '/' ? path : path_join(record_.project, path);
+}
+
+void Session::audit_credentials(const std::string& command, const CommandProxy* net) {
+  if (!net) return;
+  for (const auto& u : net->credential_uses())
+    audit(credential_event(audit_common(), command, u.name, u.host_port, u.count));
+}
+
+const SessionCredentials& Session::credentials() const {
+  std::call_once(credentials_once_, [this] {
+    credentials_ = make_session_credentials(opts_.policy, opts_.env, opts_.home,
+                                            opts_.folders.data, record_.id);
+  });
+  return credentials_;
 }
 
 }  // namespace cordon

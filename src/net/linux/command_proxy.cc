@@ -53,7 +53,7 @@ int listen_on_loopback(int& port) {
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
     const ProcessPart& part, LaunchIo& io, const NetRules& rules, HostAsk ask,
-    std::shared_ptr<ConnectionBudget> session) {
+    std::shared_ptr<ConnectionBudget> session, std::shared_ptr<const CredentialProxying> credentials) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   std::unique_ptr<CommandProxy> p(new CommandProxy());
   int sv[2];
@@ -72,6 +72,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
   p->rules_ = rules;
   p->ask_ = std::move(ask);
   p->session_ = std::move(session);
+  p->credentials_ = std::move(credentials);
   io.extra_fds.push_back({p->child_sock_, kChildSock});
   io.extra_fds.push_back({p->exe_, kChildExe});
   // First: a later stage (JOB-3's terminal) is run by this one.
@@ -88,6 +89,7 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
     if (l < 0) return;
     self->server_ = std::make_unique<ProxyServer>(l, self->rules_, own_networks(), ProxyLimits{},
                                                   self->ask_, self->session_);
+    if (self->credentials_) self->server_->use_credentials(self->credentials_);  // AUD-3
     self->server_->start();
   });
   return p;
@@ -95,11 +97,13 @@ Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(
     const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
-    HostAsk ask, std::shared_ptr<ConnectionBudget> session) {
+    HostAsk ask, std::shared_ptr<ConnectionBudget> session,
+    std::shared_ptr<const CredentialProxying> credentials) {
   if (!part.proxy_port) return std::unique_ptr<CommandProxy>();
   auto rules = rules_of(policy, home);
   if (!rules.ok()) return rules.error();
-  return start(part, io, rules.value(), std::move(ask), std::move(session));
+  return start(part, io, rules.value(), std::move(ask), std::move(session),
+               std::move(credentials));
 }
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start_on_loopback(
@@ -127,7 +131,10 @@ std::vector<NetConnection> CommandProxy::finish() {
   finished_ = true;
   if (sock_ >= 0) shutdown(sock_, SHUT_RDWR);  // wakes the receiver when no socket came
   if (receiver_.joinable()) receiver_.join();
-  if (server_) result_ = server_->stop();
+  if (server_) {
+    result_ = server_->stop();
+    uses_ = server_->credential_uses();
+  }
   server_.reset();
   for (int* fd : {&sock_, &child_sock_, &exe_})
     if (*fd >= 0) {

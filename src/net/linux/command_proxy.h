@@ -28,14 +28,17 @@ class CommandProxy {
   // `ask`: how hosts no entry names are asked about when the rules say unknown = "ask"
   // (NET-10); called on the proxy's own thread, and never after finish() returned.
   // `session`: the connections the session's commands may hold at once (NET-8), shared.
+  // `credentials` (AUD-3): the command's [credentials], for the hosts they are bound to.
   static Result<std::unique_ptr<CommandProxy>> start(
       const ProcessPart& part, LaunchIo& io, const NetRules& rules, HostAsk ask = {},
-      std::shared_ptr<ConnectionBudget> session = {});
+      std::shared_ptr<ConnectionBudget> session = {},
+      std::shared_ptr<const CredentialProxying> credentials = {});
   // The same, with the rules of `policy` ([network] allow/deny/unknown); `home` shortens the
   // config file's name in messages.
   static Result<std::unique_ptr<CommandProxy>> start(
       const ProcessPart& part, LaunchIo& io, const Policy& policy, const std::string& home,
-      HostAsk ask = {}, std::shared_ptr<ConnectionBudget> session = {});
+      HostAsk ask = {}, std::shared_ptr<ConnectionBudget> session = {},
+      std::shared_ptr<const CredentialProxying> credentials = {});
   // LL-1: the proxy for a command without a network namespace of its own (the Landlock
   // backend): it listens on the machine's loopback, on a free port (port()), serves at once,
   // and asks every request for `password` (any process of the machine can reach that port).
@@ -49,6 +52,8 @@ class CommandProxy {
 
   // Ends the proxy (the command has ended) and lists its hosts.
   std::vector<NetConnection> finish();
+  // AUD-3: the credentials put on the wire, once finish() returned.
+  const std::vector<CredentialUse>& credential_uses() const { return uses_; }
 
  private:
   CommandProxy() = default;
@@ -61,6 +66,8 @@ class CommandProxy {
   NetRules rules_;
   HostAsk ask_;
   std::shared_ptr<ConnectionBudget> session_;
+  std::shared_ptr<const CredentialProxying> credentials_;
+  std::vector<CredentialUse> uses_;
   std::unique_ptr<ProxyServer> server_;
   std::thread receiver_;
   [[maybe_unused]] bool finished_ = false;

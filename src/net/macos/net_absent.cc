@@ -20,14 +20,16 @@ constexpr const char* kNoNetStage =
 // macOS build never reaches these; if one is reached, it says why it cannot run.
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
                                                           const NetRules&, HostAsk,
-                                                          std::shared_ptr<ConnectionBudget>) {
+                                                          std::shared_ptr<ConnectionBudget>,
+                                                          std::shared_ptr<const CredentialProxying>) {
   return make_error(ErrorKind::kUnavailable, kNoNetStage);
 }
 
 Result<std::unique_ptr<CommandProxy>> CommandProxy::start(const ProcessPart&, LaunchIo&,
                                                           const Policy&, const std::string&,
                                                           HostAsk,
-                                                          std::shared_ptr<ConnectionBudget>) {
+                                                          std::shared_ptr<ConnectionBudget>,
+                                                          std::shared_ptr<const CredentialProxying>) {
   return make_error(ErrorKind::kUnavailable, kNoNetStage);
 }
 

@@ -1,0 +1,165 @@
+#include "net/cert_authority.h"
+
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "config/net_entry.h"
+#include "core/paths.h"
+#include "sys/fs_util.h"
+
+namespace cordon {
+
+namespace {
+
+Error ssl_error(const std::string& what) {
+  return make_error(ErrorKind::kNet,
+                    "cordon's certificate authority for [credentials]: " + what +
+                        " failed (OpenSSL). Remove the folder of its files to make a new one.");
+}
+
+EVP_PKEY* new_key() { return EVP_EC_gen("P-256"); }
+
+std::string pem_of(X509* cert) {
+  BIO* b = BIO_new(BIO_s_mem());
+  PEM_write_bio_X509(b, cert);
+  char* data = nullptr;
+  long n = BIO_get_mem_data(b, &data);
+  std::string out(data, static_cast<size_t>(n));
+  BIO_free(b);
+  return out;
+}
+
+std::string pem_of(EVP_PKEY* key) {
+  BIO* b = BIO_new(BIO_s_mem());
+  PEM_write_bio_PrivateKey(b, key, nullptr, nullptr, 0, nullptr, nullptr);
+  char* data = nullptr;
+  long n = BIO_get_mem_data(b, &data);
+  std::string out(data, static_cast<size_t>(n));
+  BIO_free(b);
+  return out;
+}
+
+bool add_ext(X509* cert, X509* issuer, int nid, const std::string& value) {
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
+  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
+  if (!ext) return false;
+  const bool ok = X509_add_ext(cert, ext, -1) == 1;
+  X509_EXTENSION_free(ext);
+  return ok;
+}
+
+void random_serial(X509* cert) {
+  unsigned char bytes[16];
+  RAND_bytes(bytes, sizeof bytes);
+  bytes[0] &= 0x7f;  // positive
+  BIGNUM* bn = BN_bin2bn(bytes, sizeof bytes, nullptr);
+  BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert));
+  BN_free(bn);
+}
+
+// A certificate with `subject_cn`, valid from an hour ago for `days`, for `key`.
+X509* new_cert(const std::string& subject_cn, EVP_PKEY* key, long days) {
+  X509* cert = X509_new();
+  X509_set_version(cert, 2);
+  random_serial(cert);
+  X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
+  X509_gmtime_adj(X509_getm_notAfter(cert), days * 24 * 3600);
+  X509_set_pubkey(cert, key);
+  X509_NAME* name = X509_get_subject_name(cert);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8,
+                             reinterpret_cast<const unsigned char*>(subject_cn.c_str()), -1, -1,
+                             0);
+  return cert;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& dir) {
+  std::shared_ptr<CertAuthority> ca(new CertAuthority());
+  if (auto st = make_dirs(dir, 0700); !st.ok()) return st.error();
+  const std::string key_path = path_join(dir, "ca.key"), cert_path = path_join(dir, "ca.pem");
+  auto key_text = read_file_nofollow(key_path, 1 << 20);
+  auto cert_text = read_file_nofollow(cert_path, 1 << 20);
+  if (key_text.ok() && cert_text.ok()) {
+    BIO* kb = BIO_new_mem_buf(key_text->data(), static_cast<int>(key_text->size()));
+    ca->key_ = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
+    BIO_free(kb);
+    BIO* cb = BIO_new_mem_buf(cert_text->data(), static_cast<int>(cert_text->size()));
+    ca->cert_ = PEM_read_bio_X509(cb, nullptr, nullptr, nullptr);
+    BIO_free(cb);
+    if (!ca->key_ || !ca->cert_ || X509_check_private_key(ca->cert_, ca->key_) != 1 ||
+        X509_cmp_current_time(X509_get0_notAfter(ca->cert_)) <= 0)
+      return ssl_error("reading " + key_path + " and " + cert_path);
+  } else {
+    ca->key_ = new_key();
+    if (!ca->key_) return ssl_error("making a key");
+    ca->cert_ = new_cert("cordon credentials proxy CA (this machine only)", ca->key_, 3650);
+    X509_set_issuer_name(ca->cert_, X509_get_subject_name(ca->cert_));
+    if (!add_ext(ca->cert_, ca->cert_, NID_basic_constraints, "critical,CA:TRUE,pathlen:0") ||
+        !add_ext(ca->cert_, ca->cert_, NID_key_usage, "critical,keyCertSign,cRLSign") ||
+        !add_ext(ca->cert_, ca->cert_, NID_subject_key_identifier, "hash") ||
+        X509_sign(ca->cert_, ca->key_, EVP_sha256()) == 0)
+      return ssl_error("making the CA certificate");
+    // The key first, never readable by others; then the certificate that names it.
+    if (auto st = write_file_atomic(key_path, pem_of(ca->key_), true, 0600); !st.ok())
+      return st.error();
+    if (auto st = write_file_atomic(cert_path, pem_of(ca->cert_), true, 0600); !st.ok())
+      return st.error();
+  }
+  ca->ca_pem_ = pem_of(ca->cert_);
+  ca->leaf_key_ = new_key();
+  if (!ca->leaf_key_) return ssl_error("making a key");
+  ca->leaf_key_pem_ = pem_of(ca->leaf_key_);
+  return ca;
+}
+
+CertAuthority::~CertAuthority() {
+  EVP_PKEY_free(key_);
+  X509_free(cert_);
+  EVP_PKEY_free(leaf_key_);
+}
+
+Result<CertAuthority::Leaf> CertAuthority::leaf_for(const std::string& host) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = leaves_.find(host); it != leaves_.end()) return it->second;
+  const bool literal = canonical_ip(host).has_value();
+  X509* cert = new_cert(host, leaf_key_, 397);
+  X509_set_issuer_name(cert, X509_get_subject_name(cert_));
+  const bool ok =
+      add_ext(cert, cert_, NID_basic_constraints, "critical,CA:FALSE") &&
+      add_ext(cert, cert_, NID_key_usage, "critical,digitalSignature") &&
+      add_ext(cert, cert_, NID_ext_key_usage, "serverAuth") &&
+      add_ext(cert, cert_, NID_subject_key_identifier, "hash") &&
+      add_ext(cert, cert_, NID_authority_key_identifier, "keyid:always") &&
+      add_ext(cert, cert_, NID_subject_alt_name, (literal ? "IP:" : "DNS:") + host) &&
+      X509_sign(cert, key_, EVP_sha256()) != 0;
+  if (!ok) {
+    X509_free(cert);
+    return ssl_error("making a certificate for " + host);
+  }
+  Leaf leaf{pem_of(cert) + ca_pem_, leaf_key_pem_};
+  X509_free(cert);
+  return leaves_.emplace(host, std::move(leaf)).first->second;
+}
+
+Result<std::string> CertAuthority::write_bundle(const std::string& dir,
+                                                const std::string& system_bundle) const {
+  std::string text;
+  if (auto sys = read_file(system_bundle, 16 << 20); sys.ok()) text = std::move(sys).value();
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  text += ca_pem_;
+  const std::string path = path_join(dir, "ca-bundle.pem");
+  if (auto st = write_file_atomic(path, text, false, 0644); !st.ok()) return st.error();
+  return path;
+}
+
+}  // namespace cordon
