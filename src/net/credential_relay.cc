@@ -105,10 +105,10 @@ awaitable<void> pump(A& from, B& to, RelayHooks& hooks, bool outward) {
 }  // namespace credential_relay_detail
 
 asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
-                                             asio::ip::tcp::socket& up, std::string host,
+                                             asio::ip::tcp::socket& up, const std::string& host,
                                              int port, const CredentialProxying& creds,
-                                             RelayHooks hooks, int header_seconds,
-                                             int idle_seconds, std::string config_file) {
+                                             RelayHooks& hooks, int header_seconds,
+                                             int idle_seconds, const std::string& config_file) {
   using namespace credential_relay_detail;
   const std::string hp = host_port(host, port);
   auto leaf = creds.ca->leaf_for(host);
@@ -149,12 +149,12 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
     Timeout t(up, header_seconds);
     auto [e] = co_await out.async_handshake(asio::ssl::stream_base::client, use_tuple);
     if (e) {  // the host's certificate did not verify, or TLS failed: the client is told
-      const std::string body = fmt::format(
-          "cordon: the TLS connection to {} failed ({}); the credential was not sent.", hp,
-          e.message());
-      co_await asio::async_write(in, asio::buffer(answer(502, "Bad Gateway", "upstream tls",
-                                                         body)),
-                                 use_tuple);
+      // Named, not temporaries inside the co_await: g++ 12 destroys such temporaries twice.
+      const std::string msg = answer(
+          502, "Bad Gateway", "upstream tls",
+          fmt::format("cordon: the TLS connection to {} failed ({}); the credential was not sent.",
+                      hp, e.message()));
+      co_await asio::async_write(in, asio::buffer(msg), use_tuple);
       co_return;
     }
   }
@@ -179,11 +179,10 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
       const std::string body =
           rw.refusal ? placeholder_refusal_body(hp, *rw.refusal, config_file)
                      : "cordon: the request is malformed: " + why + ".";
-      co_await asio::async_write(
-          in,
-          asio::buffer(answer(rw.refusal ? 403 : 400, rw.refusal ? "Forbidden" : "Bad Request",
-                              rw.refusal ? placeholder_rule(*rw.refusal) : "malformed", body)),
-          use_tuple);
+      const std::string msg =
+          answer(rw.refusal ? 403 : 400, rw.refusal ? "Forbidden" : "Bad Request",
+                 rw.refusal ? placeholder_rule(*rw.refusal) : "malformed", body);
+      co_await asio::async_write(in, asio::buffer(msg), use_tuple);
       co_return;
     }
     for (const auto& name : rw.used) hooks.used(name);

@@ -41,10 +41,11 @@ struct RelayHooks {
 
 // Serves the client's TLS connection after CONNECT host:port (the 200 is sent here), with `up`
 // connected to the checked address. Returns when either side closes or a request is refused.
+// Every argument must outlive the awaiting (the caller's named locals).
 asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
-                                             asio::ip::tcp::socket& up, std::string host, int port,
-                                             const CredentialProxying& creds, RelayHooks hooks,
-                                             int header_seconds, int idle_seconds,
-                                             std::string config_file);
+                                             asio::ip::tcp::socket& up, const std::string& host,
+                                             int port, const CredentialProxying& creds,
+                                             RelayHooks& hooks, int header_seconds,
+                                             int idle_seconds, const std::string& config_file);
 
 }  // namespace cordon

@@ -115,7 +115,7 @@ struct ProxyServer::Impl {
     hooks.refused = [this, hp](const std::string& name) {
       record(hp, false, placeholder_rule(name));
     };
-    co_await relay_with_credentials(s, up, req.host, req.port, *credentials, std::move(hooks),
+    co_await relay_with_credentials(s, up, req.host, req.port, *credentials, hooks,
                                     limits.header_seconds, limits.idle_seconds,
                                     rules.config_file);
   }
@@ -350,9 +350,11 @@ struct ProxyServer::Impl {
       unauthenticated.erase(std::remove(unauthenticated.begin(), unauthenticated.end(), hp),
                             unauthenticated.end());
       if (auto name = carries_placeholder(std::string_view(buf).substr(0, end))) {  // AUD-3
-        record(hp, false, placeholder_rule(*name));
-        co_await answer(s, 403, "Forbidden", placeholder_rule(*name),
-                        placeholder_refusal_body(hp, *name, rules.config_file));
+        // Named, not temporaries inside the co_await: g++ 12 destroys such temporaries twice.
+        const std::string rule = placeholder_rule(*name);
+        const std::string body = placeholder_refusal_body(hp, *name, rules.config_file);
+        record(hp, false, rule);
+        co_await answer(s, 403, "Forbidden", rule, body);
         co_return;
       }
       tcp::socket up(io);

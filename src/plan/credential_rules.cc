@@ -212,7 +212,11 @@ std::string placeholder_refusal_body(const std::string& host_port, const std::st
 const std::vector<std::string>& ca_bundle_variables() {
   static const std::vector<std::string> v = {"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS",
                                              "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO",
-                                             "CURL_CA_BUNDLE"};
+                                             "CURL_CA_BUNDLE",
+                                             // npm's own: Debian's npm names the system bundle
+                                             // in its global npmrc, which NODE_EXTRA_CA_CERTS
+                                             // does not extend
+                                             "npm_config_cafile"};
   return v;
 }
 

@@ -194,11 +194,14 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
     add(tilde_path(folders.config_file, home), folders.config_file, "cordon's config file");
   else
     add(tilde_path(folders.config_dir, home), folders.config_dir, "cordon's config folder");
-  for (const char* sub :
-       {"logs", "sessions", "checkpoints", "audit", "credentials"}) {  // FS-8, AUD-1, AUD-3
+  for (const char* sub : {"logs", "sessions", "checkpoints", "audit"}) {  // FS-8, AUD-1
     std::string p = path_join(folders.data, sub);
     add(tilde_path(p, home), p, "cordon's own records");
   }
+  // AUD-3: the key of cordon's CA for [credentials]. Its certificate, the CA bundle and the
+  // placeholder files beside it hold nothing secret; the bundle is what commands trust.
+  const std::string ca_key = path_join(folders.data, "credentials/ca.key");
+  add(tilde_path(ca_key, home), ca_key, "the key of cordon's CA ([credentials])");
   // FS-13: the state folder holds other commands' leftover records (their command lines) and
   // session records; the cache holds every session's private /tmp. A command needs neither:
   // its own /tmp is bound at /tmp, and the placeholders hidden paths show are bind sources,

@@ -73,6 +73,8 @@ Status Session::prepare() {
   open_audit();  // AUD-1
   trace("audit: written");
   if (opts_.policy.mode != SandboxMode::kOn) return ok_status();
+  // AUD-3: the CA's key exists before any command's facts are read (which hide it).
+  if (!opts_.policy.credentials.empty()) (void)credentials();
   return make_folders();
 }
 
