@@ -640,8 +640,14 @@ Status parse_credential(const Reader& r, const std::string& cname, const toml::n
 }
 
 Status parse_credentials(const Reader& r, const toml::table& t, Policy& p) {
-  for (auto&& [k, v] : t)
-    if (auto st = parse_credential(r, std::string(k.str()), v, p); !st.ok()) return st.error();
+  // In the file's order (the table iterates by name).
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (auto&& [k, v] : t) entries.emplace_back(std::string(k.str()), &v);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+  for (const auto& [name, node] : entries)
+    if (auto st = parse_credential(r, name, *node, p); !st.ok()) return st.error();
   return ok_status();
 }
 

@@ -200,8 +200,10 @@ std::vector<HideEntry> hide_entries(const Policy& policy, const Folders& folders
   }
   // AUD-3: the key of cordon's CA for [credentials]. Its certificate, the CA bundle and the
   // placeholder files beside it hold nothing secret; the bundle is what commands trust.
-  const std::string ca_key = path_join(folders.data, "credentials/ca.key");
-  add(tilde_path(ca_key, home), ca_key, "the key of cordon's CA ([credentials])");
+  if (!folders.data.empty()) {
+    const std::string ca_key = path_join(folders.data, "credentials/ca.key");
+    add(tilde_path(ca_key, home), ca_key, "the key of cordon's CA ([credentials])");
+  }
   // FS-13: the state folder holds other commands' leftover records (their command lines) and
   // session records; the cache holds every session's private /tmp. A command needs neither:
   // its own /tmp is bound at /tmp, and the placeholders hidden paths show are bind sources,
