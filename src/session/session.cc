@@ -175,6 +175,7 @@ Session::~Session() {
   // An empty /tmp (the usual case) goes with one rmdir, which never follows a symlink.
   if (ephemeral_ && !tmp_.empty() && rmdir(tmp_.c_str()) != 0) (void)remove_tree(tmp_);
   rmdir(store_.leftovers_dir(record_.id).c_str());  // only when empty
+  remove_session_credentials(credentials_);           // AUD-3: the placeholder files
 }
 
 Status Session::end() {

@@ -1,6 +1,7 @@
 #include "session/session_credentials.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "core/paths.h"
 #include "net/cert_authority.h"
@@ -61,7 +62,9 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
   proxying->ca = ca.value();
   proxying->test_upstream_ca = env.value(kTestUpstreamCaVariable);
   out.sandbox.ca_bundle = bundle;
-  const std::string placeholders = path_join(dir, "session-" + session_id);
+  // One folder per process of the session (a named session's commands may come from several).
+  const std::string placeholders =
+      path_join(dir, fmt::format("session-{}-{}", session_id, getpid()));
   std::vector<std::string> names;
   std::vector<std::optional<std::string>> secrets;
   for (const auto& c : policy.credentials) {
@@ -100,6 +103,16 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
   if (bindings.ok()) proxying->bindings = std::move(bindings).value();
   if (!proxying->bindings.empty()) out.proxying = std::move(proxying);
   return out;
+}
+
+void remove_session_credentials(const SessionCredentials& c) {
+  std::string dir;
+  for (const auto& item : c.sandbox.items)
+    if (!item.placeholder_file.empty()) {
+      unlink(item.placeholder_file.c_str());
+      dir = path_parent(item.placeholder_file);
+    }
+  if (!dir.empty()) rmdir(dir.c_str());
 }
 
 }  // namespace cordon

@@ -31,6 +31,10 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
                                             const std::string& home, const std::string& data,
                                             const std::string& session_id);
 
+// The placeholder files, at the session's end (they hold no secret; a command still running
+// keeps its bound copy).
+void remove_session_credentials(const SessionCredentials& c);
+
 // The test-only variable naming one more CA the proxy trusts for the bound hosts' servers.
 inline constexpr const char* kTestUpstreamCaVariable = "CORDON_TEST_UPSTREAM_CA";
 

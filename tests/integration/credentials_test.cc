@@ -3,7 +3,9 @@
 // and puts the real value in the configured header. Network rule of these tests: only HTTPS
 // servers of the test's own on the machine's loopback (listed as 127.0.0.1:<port>; their CA
 // trusted by the proxy through the test-only CORDON_TEST_UPSTREAM_CA), and names under .invalid.
+#include <linux/landlock.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -270,6 +272,22 @@ TEST_F(Credentials, WithoutTheProxyTheVariableIsStripped) {
   EXPECT_EQ(r.out.find(kRealFile), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("[credentials] works through the allowlist proxy only"), std::string::npos)
       << r.err;
+}
+
+// AUD-3, LL-1: the Landlock backend has no mount namespace for the bundle and the placeholder
+// file: no placeholder is given, the variable is stripped and the file hidden, and a notice says
+// why.
+TEST_F(Credentials, UnderLandlockTheVariableIsStripped) {
+  REQUIRE_SANDBOX();
+  if (syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION) < 4)
+    GTEST_SKIP() << "Landlock ABI 4 is unavailable";
+  TlsServer bound(certs_, "bound"), other(certs_, "other");
+  w_.config("[sandbox]\nbackend = \"landlock\"\n" + config(bound, other));
+  Proc r = w_.sh("echo \"token=${GITHUB_TOKEN:-unset}\"; cat ~/.config/x/token; echo");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("token=unset"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(kRealFile), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("[credentials] needs the bubblewrap sandbox"), std::string::npos) << r.err;
 }
 
 // AUD-3: npm with a project .npmrc naming ${NPM_TOKEN}: the registry gets the real value. npm's
