@@ -7,6 +7,10 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -87,6 +91,17 @@ Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& di
   std::shared_ptr<CertAuthority> ca(new CertAuthority());
   if (auto st = make_dirs(dir, 0700); !st.ok()) return st.error();
   const std::string key_path = path_join(dir, "ca.key"), cert_path = path_join(dir, "ca.pem");
+  // Two cordons opening it at once make one CA, not a key of one and a certificate of the
+  // other: the folder's lock is held while it is read or made.
+  const std::string lock_path = path_join(dir, "lock");
+  const int lock = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);
+    }
+  } unlock{lock};
   auto key_text = read_file_nofollow(key_path, 1 << 20);
   auto cert_text = read_file_nofollow(cert_path, 1 << 20);
   if (key_text.ok() && cert_text.ok()) {
@@ -158,6 +173,8 @@ Result<std::string> CertAuthority::write_bundle(const std::string& dir,
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += ca_pem_;
   const std::string path = path_join(dir, "ca-bundle.pem");
+  if (auto now = read_file_nofollow(path, 32 << 20); now.ok() && now.value() == text)
+    return path;  // unchanged: not rewritten at every session's start
   if (auto st = write_file_atomic(path, text, false, 0644); !st.ok()) return st.error();
   return path;
 }
