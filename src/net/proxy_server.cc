@@ -107,6 +107,8 @@ struct ProxyServer::Impl {
   awaitable<void> relay_credentials(tcp::socket& s, tcp::socket& up, const ProxyRequest& req,
                                     size_t rec) {
     const std::string hp = host_port(req.host, req.port);
+    // Held by the frame too: it may be destroyed with the io_context, after the Impl's members.
+    const std::shared_ptr<const CredentialProxying> held = credentials;
     RelayHooks hooks;
     hooks.bytes = [this, rec](bool outward, size_t n) {
       (outward ? log[rec].bytes_out : log[rec].bytes_in) += n;
@@ -115,7 +117,7 @@ struct ProxyServer::Impl {
     hooks.refused = [this, hp](const std::string& name) {
       record(hp, false, placeholder_rule(name));
     };
-    co_await relay_with_credentials(s, up, req.host, req.port, *credentials, hooks,
+    co_await relay_with_credentials(s, up, req.host, req.port, *held, hooks,
                                     limits.header_seconds, limits.idle_seconds,
                                     rules.config_file);
   }
