@@ -166,10 +166,24 @@ Result<CertAuthority::Leaf> CertAuthority::leaf_for(const std::string& host) {
   return leaves_.emplace(host, std::move(leaf)).first->second;
 }
 
+const std::vector<std::string>& CertAuthority::system_bundles() {
+  static const std::vector<std::string> v = {
+      "/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
+      "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", "/etc/ssl/ca-bundle.pem",
+      "/etc/ssl/cert.pem"};
+  return v;
+}
+
 Result<std::string> CertAuthority::write_bundle(const std::string& dir,
-                                                const std::string& system_bundle) const {
+                                                const std::vector<std::string>& bundles) const {
   std::string text;
-  if (auto sys = read_file(system_bundle, 16 << 20); sys.ok()) text = std::move(sys).value();
+  for (const auto& b : bundles) {
+    if (b.empty()) continue;
+    if (auto sys = read_file(b, 16 << 20); sys.ok() && !sys.value().empty()) {
+      text = std::move(sys).value();
+      break;
+    }
+  }
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += ca_pem_;
   const std::string path = path_join(dir, "ca-bundle.pem");

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 
@@ -36,11 +37,14 @@ class CertAuthority {
   };
   Result<Leaf> leaf_for(const std::string& host);
 
-  // Writes <dir>/ca-bundle.pem: the system's bundle (`system_bundle`, when readable) and the
-  // CA's certificate, replaced atomically; its path.
+  // Writes <dir>/ca-bundle.pem: the first readable of `system_bundles` (the user's own
+  // SSL_CERT_FILE first, then the systems' usual places) and the CA's certificate, replaced
+  // atomically when it changed; its path.
   Result<std::string> write_bundle(const std::string& dir,
-                                   const std::string& system_bundle =
-                                       "/etc/ssl/certs/ca-certificates.crt") const;
+                                   const std::vector<std::string>& system_bundles) const;
+
+  // Where the systems keep their bundle: Debian and Ubuntu, Fedora and RHEL, openSUSE, Alpine.
+  static const std::vector<std::string>& system_bundles();
 
  private:
   CertAuthority() = default;

@@ -48,7 +48,9 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
   auto ca = CertAuthority::open(dir);
   std::string bundle;
   if (ca.ok()) {
-    auto b = ca.value()->write_bundle(dir);
+    std::vector<std::string> bundles = {env.value("SSL_CERT_FILE")};  // the user's own first
+    for (const auto& s : CertAuthority::system_bundles()) bundles.push_back(s);
+    auto b = ca.value()->write_bundle(dir, bundles);
     if (b.ok()) bundle = b.value();
   }
   if (!ca.ok() || bundle.empty()) {
