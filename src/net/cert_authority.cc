@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -104,17 +105,16 @@ Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& di
   } unlock{lock};
   auto key_text = read_file_nofollow(key_path, 1 << 20);
   auto cert_text = read_file_nofollow(cert_path, 1 << 20);
-  if (key_text.ok() && cert_text.ok()) {
-    BIO* kb = BIO_new_mem_buf(key_text->data(), static_cast<int>(key_text->size()));
-    ca->key_ = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
-    BIO_free(kb);
-    BIO* cb = BIO_new_mem_buf(cert_text->data(), static_cast<int>(cert_text->size()));
-    ca->cert_ = PEM_read_bio_X509(cb, nullptr, nullptr, nullptr);
-    BIO_free(cb);
-    if (!ca->key_ || !ca->cert_ || X509_check_private_key(ca->cert_, ca->key_) != 1 ||
-        X509_cmp_current_time(X509_get0_notAfter(ca->cert_)) <= 0)
-      return ssl_error("reading " + key_path + " and " + cert_path);
-  } else {
+  if (key_text.ok() && cert_text.ok() &&
+      cert_text->find("-----BEGIN CERTIFICATE-----") != std::string::npos) {
+    // Read as text only: OpenSSL parses them when the proxy first needs a leaf (PERF: opening
+    // a session costs no key parsing).
+    ca->key_pem_ = std::move(key_text).value();
+    ca->ca_pem_ = std::move(cert_text).value();
+    ca->key_path_ = key_path;
+    return ca;
+  }
+  {
     ca->key_ = new_key();
     if (!ca->key_) return ssl_error("making a key");
     ca->cert_ = new_cert("cordon credentials proxy CA (this machine only)", ca->key_, 3650);
@@ -131,10 +131,29 @@ Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& di
       return st.error();
   }
   ca->ca_pem_ = pem_of(ca->cert_);
-  ca->leaf_key_ = new_key();
-  if (!ca->leaf_key_) return ssl_error("making a key");
-  ca->leaf_key_pem_ = pem_of(ca->leaf_key_);
+  ca->key_path_ = key_path;
   return ca;
+}
+
+// Under mu_: the key and certificate parsed, checked, and the leaves' key made, once.
+Status CertAuthority::load() {
+  if (!key_) {
+    BIO* kb = BIO_new_mem_buf(key_pem_.data(), static_cast<int>(key_pem_.size()));
+    key_ = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
+    BIO_free(kb);
+  }
+  if (!cert_) {
+    BIO* cb = BIO_new_mem_buf(ca_pem_.data(), static_cast<int>(ca_pem_.size()));
+    cert_ = PEM_read_bio_X509(cb, nullptr, nullptr, nullptr);
+    BIO_free(cb);
+  }
+  if (!key_ || !cert_ || X509_check_private_key(cert_, key_) != 1 ||
+      X509_cmp_current_time(X509_get0_notAfter(cert_)) <= 0)
+    return ssl_error("reading " + key_path_ + " and its certificate");
+  if (!leaf_key_) leaf_key_ = new_key();
+  if (!leaf_key_) return ssl_error("making a key");
+  if (leaf_key_pem_.empty()) leaf_key_pem_ = pem_of(leaf_key_);
+  return ok_status();
 }
 
 CertAuthority::~CertAuthority() {
@@ -146,6 +165,7 @@ CertAuthority::~CertAuthority() {
 Result<CertAuthority::Leaf> CertAuthority::leaf_for(const std::string& host) {
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = leaves_.find(host); it != leaves_.end()) return it->second;
+  if (auto st = load(); !st.ok()) return st.error();
   const bool literal = canonical_ip(host).has_value();
   X509* cert = new_cert(host, leaf_key_, 397);
   X509_set_issuer_name(cert, X509_get_subject_name(cert_));
@@ -176,6 +196,24 @@ const std::vector<std::string>& CertAuthority::system_bundles() {
 
 Result<std::string> CertAuthority::write_bundle(const std::string& dir,
                                                 const std::vector<std::string>& bundles) const {
+  const std::string path = path_join(dir, "ca-bundle.pem");
+  // PERF: unchanged since the last session (not older than its sources, of their size
+  // together): not read again.
+  auto newer_or_same = [](const struct stat& a, const struct stat& b) {
+    return a.st_mtim.tv_sec > b.st_mtim.tv_sec ||
+           (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec >= b.st_mtim.tv_nsec);
+  };
+  struct stat have {}, ca {};
+  if (stat(path.c_str(), &have) == 0 && stat(path_join(dir, "ca.pem").c_str(), &ca) == 0 &&
+      newer_or_same(have, ca))
+    for (const auto& b : bundles) {
+      struct stat sys {};
+      if (b.empty() || stat(b.c_str(), &sys) != 0 || sys.st_size == 0) continue;
+      const auto want = sys.st_size + static_cast<off_t>(ca_pem_.size());
+      if ((have.st_size == want || have.st_size == want + 1) && newer_or_same(have, sys))
+        return path;
+      break;
+    }
   std::string text;
   for (const auto& b : bundles) {
     if (b.empty()) continue;
@@ -186,9 +224,6 @@ Result<std::string> CertAuthority::write_bundle(const std::string& dir,
   }
   if (!text.empty() && text.back() != '\n') text += '\n';
   text += ca_pem_;
-  const std::string path = path_join(dir, "ca-bundle.pem");
-  if (auto now = read_file_nofollow(path, 32 << 20); now.ok() && now.value() == text)
-    return path;  // unchanged: not rewritten at every session's start
   if (auto st = write_file_atomic(path, text, false, 0644); !st.ok()) return st.error();
   return path;
 }

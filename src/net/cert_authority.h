@@ -30,7 +30,7 @@ class CertAuthority {
   const std::string& certificate_pem() const { return ca_pem_; }
 
   // A leaf certificate for `host` (a name, or an IP literal), PEM, with its key (PEM); made
-  // once per host. Thread-safe.
+  // once per host. Thread-safe. The first call parses the CA's key (not done at open()).
   struct Leaf {
     std::string cert_pem;  // the leaf, then the CA's certificate
     std::string key_pem;
@@ -48,6 +48,9 @@ class CertAuthority {
 
  private:
   CertAuthority() = default;
+  Status load();
+  std::string key_pem_;  // read at open; parsed by load()
+  std::string key_path_;
   EVP_PKEY* key_ = nullptr;
   X509* cert_ = nullptr;
   std::string ca_pem_;

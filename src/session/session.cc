@@ -74,7 +74,11 @@ Status Session::prepare() {
   trace("audit: written");
   if (opts_.policy.mode != SandboxMode::kOn) return ok_status();
   // AUD-3: the CA's key exists before any command's facts are read (which hide it).
-  if (!opts_.policy.credentials.empty()) (void)credentials();
+  if (!opts_.policy.credentials.empty()) {
+    trace("credentials: making");
+    (void)credentials();
+    trace("credentials: made");
+  }
   return make_folders();
 }
 

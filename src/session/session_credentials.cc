@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/paths.h"
+#include "core/trace.h"
 #include "net/cert_authority.h"
 #include "sys/fs_util.h"
 
@@ -46,6 +47,7 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
   if (policy.credentials.empty()) return out;
   const std::string dir = path_join(data, "credentials");
   auto ca = CertAuthority::open(dir);
+  trace("credentials: ca opened");
   std::string bundle;
   if (ca.ok()) {
     std::vector<std::string> bundles = {env.value("SSL_CERT_FILE")};  // the user's own first
@@ -60,6 +62,7 @@ SessionCredentials make_session_credentials(const Policy& policy, const EnvMap& 
         ca.ok() ? "the CA bundle could not be written in " + dir : ca.error().message));
     return out;
   }
+  trace("credentials: bundle written");
   auto proxying = std::make_shared<CredentialProxying>();
   proxying->ca = ca.value();
   proxying->test_upstream_ca = env.value(kTestUpstreamCaVariable);
