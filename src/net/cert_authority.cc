@@ -17,6 +17,7 @@
 
 #include "config/net_entry.h"
 #include "core/paths.h"
+#include "host/file_open.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -200,8 +201,8 @@ Result<std::string> CertAuthority::write_bundle(const std::string& dir,
   // PERF: unchanged since the last session (not older than its sources, of their size
   // together): not read again.
   auto newer_or_same = [](const struct stat& a, const struct stat& b) {
-    return a.st_mtim.tv_sec > b.st_mtim.tv_sec ||
-           (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec >= b.st_mtim.tv_nsec);
+    const timespec x = stat_mtime(a), y = stat_mtime(b);
+    return x.tv_sec > y.tv_sec || (x.tv_sec == y.tv_sec && x.tv_nsec >= y.tv_nsec);
   };
   struct stat have {}, ca {};
   if (stat(path.c_str(), &have) == 0 && stat(path_join(dir, "ca.pem").c_str(), &ca) == 0 &&
