@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #ifdef __linux__
@@ -53,7 +54,7 @@ bool byte_exact_names(int dirfd) {
 }
 
 // Every name in the folder, unless it has more than kListingCap (then false).
-bool read_names(int fd, std::set<std::string>& names) {
+bool read_names(int fd, std::vector<std::string>& names) {
   alignas(8) char buf[32768];
   while (true) {
     long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
@@ -61,7 +62,7 @@ bool read_names(int fd, std::set<std::string>& names) {
     if (n == 0) return true;
     for (long off = 0; off < n;) {
       auto* e = reinterpret_cast<struct dirent64*>(buf + off);
-      names.insert(e->d_name);
+      names.emplace_back(e->d_name);
       off += e->d_reclen;
     }
     if (names.size() > ListingScope::kListingCap) return false;
@@ -69,7 +70,7 @@ bool read_names(int fd, std::set<std::string>& names) {
 }
 #else
 bool byte_exact_names(int) { return false; }  // APFS and HFS+ fold case by default
-bool read_names(int, std::set<std::string>&) { return false; }
+bool read_names(int, std::vector<std::string>&) { return false; }
 #endif
 
 }  // namespace
@@ -86,7 +87,7 @@ const ListingScope::Listing& ListingScope::listing_of(const std::string& dir) {
   // A folder its own folder's listing (when already read) lacks holds nothing: no open.
   if (dir != "/") {
     auto up = listings_.find(path_parent(dir));
-    if (up != listings_.end() && up->second.trusted && !up->second.names.count(path_base(dir))) {
+    if (up != listings_.end() && up->second.trusted && !up->second.has(path_base(dir))) {
       l.trusted = true;
       return l;
     }
@@ -100,6 +101,7 @@ const ListingScope::Listing& ListingScope::listing_of(const std::string& dir) {
   }
   l.trusted = byte_exact_names(fd) && read_names(fd, l.names);
   if (!l.trusted) l.names.clear();
+  std::sort(l.names.begin(), l.names.end());
   close(fd);
   return l;
 }
@@ -127,12 +129,24 @@ bool ListingScope::plain_absolute(const std::string& path) {
   return path.size() > 1 && path[0] == '/' && normalize_path(path) == path;
 }
 
+bool ListingScope::Listing::has(const std::string& name) const {
+  return std::binary_search(names.begin(), names.end(), name);
+}
+
 bool ListingScope::known_missing(const std::string& path) {
   if (!plain_absolute(path)) return false;
   std::string name = path_base(path);
   if (name.empty() || name == "." || name == "..") return false;
-  const Listing& l = listing_of(path_parent(path));
-  return l.trusted && l.names.count(name) == 0;
+  const std::string dir = path_parent(path);
+  // A folder is listed once lstat has found it lacking kListAfterMisses names: one where most
+  // of what is asked exists (/etc for its shadow files) is not worth listing.
+  if (!listings_.count(dir) && misses_[dir] < kListAfterMisses) return false;
+  const Listing& l = listing_of(dir);
+  return l.trusted && !l.has(name);
+}
+
+void ListingScope::note_missing(const std::string& path) {
+  if (plain_absolute(path)) ++misses_[path_parent(path)];
 }
 
 }  // namespace cordon

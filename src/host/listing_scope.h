@@ -5,7 +5,8 @@
 // alive on a thread, read_path_info() asks it first: the path's folder is listed once (one
 // open, one or two getdents) and a name absent from it is missing without a syscall. A name
 // present, a folder that cannot be listed, or one the scope does not trust, goes to lstat as
-// before, so every answer is the one lstat would give at that moment.
+// before, so every answer is the one lstat would give at that moment. A folder is listed only
+// after lstat found two names missing in it.
 //
 // Trusted folders are an allowlist: a filesystem that compares names byte for byte (ext4,
 // btrfs, tmpfs, overlayfs, f2fs) and a folder without the case-folding flag. A folder on any
@@ -18,14 +19,15 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
+#include <vector>
 
 namespace cordon {
 
 class ListingScope {
  public:
   static constexpr size_t kListingCap = 4096;
+  static constexpr int kListAfterMisses = 2;
 
   ListingScope();
   ~ListingScope();
@@ -39,18 +41,22 @@ class ListingScope {
   // True when `path` (absolute, normalized) is certainly missing: its folder was listed in
   // this scope, is trusted, and has no entry of that name. False means "ask lstat".
   bool known_missing(const std::string& path);
+  // lstat found `path` missing: its folder is worth listing once that happens again.
+  void note_missing(const std::string& path);
   // realpath() of a folder, remembered for the scope; empty when it does not resolve.
   const std::string& real_dir(const std::string& dir);
 
  private:
   struct Listing {
     bool trusted = false;
-    std::set<std::string> names;
+    std::vector<std::string> names;  // sorted
+    bool has(const std::string& name) const;
   };
   const Listing& listing_of(const std::string& dir);
 
   std::map<std::string, Listing> listings_;
   std::map<std::string, std::string> real_dirs_;
+  std::map<std::string, int> misses_;
   ListingScope* outer_ = nullptr;
 };
 

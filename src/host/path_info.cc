@@ -62,6 +62,8 @@ PathInfo read_path_info(const std::string& path) {
     if (errno != ENOENT && errno != ENOTDIR) {
       info.error = true;
       info.err = errno;
+    } else if (ListingScope* scope = ListingScope::current()) {
+      scope->note_missing(path);
     }
     return info;
   }

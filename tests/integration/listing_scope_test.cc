@@ -79,13 +79,33 @@ TEST_F(ListingScopeTest, EveryAnswerIsLstats) {  // FS-1, PERF-1
     for (const auto& p : paths(r)) plain.push_back(read_path_info(p));
     ListingScope scope;
     std::vector<std::string> ps = paths(r);
-    for (size_t i = 0; i < ps.size(); ++i) expect_same(read_path_info(ps[i]), plain[i]);
+    // Twice: the first pass lists the folders it finds lacking, the second is answered by them.
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t i = 0; i < ps.size(); ++i) expect_same(read_path_info(ps[i]), plain[i]);
+  }
+}
+
+// A folder lstat found lacking two names is worth listing.
+void found_lacking(ListingScope& scope, const std::string& dir) {
+  scope.note_missing(dir + "/a");
+  scope.note_missing(dir + "/b");
+}
+
+TEST_F(ListingScopeTest, AFolderIsListedOnlyOnceNamesWereMissingInIt) {  // PERF-1
+  for (const auto& r : roots_) {
+    ListingScope scope;
+    EXPECT_FALSE(scope.known_missing(r + "/home/.netrc")) << "not listed yet: lstat answers";
+    EXPECT_FALSE(read_path_info(r + "/home/.netrc").exists());
+    EXPECT_FALSE(read_path_info(r + "/home/.pgpass").exists());
+    EXPECT_TRUE(scope.known_missing(r + "/home/.git-credentials")) << r;
   }
 }
 
 TEST_F(ListingScopeTest, MissingNamesAreAnsweredFromTheListing) {  // PERF-1
   for (const auto& r : roots_) {
     ListingScope scope;
+    for (const char* d : {"/home", "/home/.config/gh", "/home/afile", "/home/.aws"})
+      found_lacking(scope, r + d);
     EXPECT_TRUE(scope.known_missing(r + "/home/.netrc")) << r;
     EXPECT_TRUE(scope.known_missing(r + "/home/.config/gh/hosts.yml")) << r;  // no .config
     EXPECT_TRUE(scope.known_missing(r + "/home/afile/x")) << r;               // under a file
@@ -98,6 +118,7 @@ TEST_F(ListingScopeTest, MissingNamesAreAnsweredFromTheListing) {  // PERF-1
 TEST_F(ListingScopeTest, AFilesystemNotOnTheListIsNotAnswered) {  // FS-1: names may fold
   ListingScope scope;
   // procfs is not one of the filesystems that compare names byte for byte on the list.
+  found_lacking(scope, "/proc/self");
   EXPECT_FALSE(scope.known_missing("/proc/self/no-such-entry"));
   EXPECT_FALSE(read_path_info("/proc/self/no-such-entry").exists());
 }
@@ -106,7 +127,9 @@ TEST_F(ListingScopeTest, AListingLastsOnlyForItsScope) {  // PERF-1: no stale an
   for (const auto& r : roots_) {
     {
       ListingScope scope;
+      found_lacking(scope, r + "/home");
       EXPECT_FALSE(read_path_info(r + "/home/.netrc").exists());
+      EXPECT_TRUE(scope.known_missing(r + "/home/.netrc"));
     }
     std::ofstream(r + "/home/.netrc") << "machine x";
     ListingScope scope;

@@ -102,6 +102,23 @@ Status write_value(const std::string& file, const std::string& value) {
   return ok_status();
 }
 
+// Removes the empty cordon-* cgroups in `parent` older than a minute (not one another cordon has
+// just made and is about to join).
+void sweep_cgroups_under(const std::string& parent) {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  DIR* d = opendir(parent.c_str());
+  if (!d) return;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
+    std::string dir = path_join(parent, e->d_name);
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
+    (void)rmdir(dir.c_str());  // fails while a process is in it
+  }
+  closedir(d);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
@@ -194,7 +211,6 @@ bool cgroup_v2_usable() {
 }
 
 int CgroupAttach::prepare_birth(const Limits& limits) {
-  limits_ = limits;
   if (!limits.memory && !limits.cgroup_pids()) return -1;
   auto made = make_cgroups(limits, random_hex16());
   if (!made.ok()) return -1;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
@@ -204,9 +220,10 @@ int CgroupAttach::prepare_birth(const Limits& limits) {
 }
 
 CgroupAttach::~CgroupAttach() {
-  const bool made = !join_.empty();
+  std::vector<std::string> parents;  // where ours were: earlier commands' may be left there
+  for (const auto& d : join_.dirs) parents.push_back(path_parent(d));
   remove_cgroups(join_);
-  if (made) sweep_leftover_cgroups(limits_);  // earlier commands' that could not be removed
+  for (const auto& p : parents) sweep_cgroups_under(p);
 }
 
 void remove_cgroups(CgroupJoin& j) {
@@ -225,6 +242,7 @@ void remove_cgroups(CgroupJoin& j) {
   trace("cgroup: removed");
 }
 
+
 void sweep_leftover_cgroups(const Limits& limits) {
   if (!limits.memory && !limits.cgroup_pids()) return;
   Layout l = read_layout();
@@ -232,23 +250,8 @@ void sweep_leftover_cgroups(const Limits& limits) {
   if (l.v2) hs.push_back(l.unified);
   for (const auto& h : {l.memory, l.pids})
     if (!h.mount.empty()) hs.push_back(h);
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  for (const auto& h : hs) {
-    if (!can_make_under(h)) continue;
-    const std::string parent = parent_dir(h);
-    DIR* d = opendir(parent.c_str());
-    if (!d) continue;
-    while (dirent* e = readdir(d)) {
-      if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
-      std::string dir = path_join(parent, e->d_name);
-      struct stat st;
-      // Older than a minute: not one another cordon has just made and is about to join.
-      if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
-      (void)rmdir(dir.c_str());  // fails while a process is in it
-    }
-    closedir(d);
-  }
+  for (const auto& h : hs)
+    if (can_make_under(h)) sweep_cgroups_under(parent_dir(h));
 }
 
 }  // namespace cordon

@@ -79,7 +79,6 @@ class CgroupAttach {
 
  private:
   CgroupJoin join_;
-  Limits limits_;
 };
 
 // Whether make_cgroups would use cgroup v2 here (it has the memory and pids controllers and
