@@ -201,7 +201,6 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
     j.procs_fds.push_back(fd);
     if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   }
-  j.mechanism = limit_mechanisms(limits);
   return j;
 }
 

@@ -19,7 +19,6 @@ struct CgroupJoin {
   std::vector<std::string> dirs;   // the cgroups made for this command (removed afterwards)
   std::vector<int> procs_fds;      // their cgroup.procs, written "0" by the child before exec
   int v2_dir_fd = -1;              // the cgroup v2 folder (the only one), CLONE_INTO_CGROUP
-  std::map<std::string, std::string> mechanism;  // limit name -> "rlimit and cgroup v1 ..."
   bool empty() const { return dirs.empty(); }
 };
 
