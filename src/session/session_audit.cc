@@ -86,6 +86,7 @@ void Session::audit(const nlohmann::json& event) {
 std::shared_ptr<CommandStart> Session::audit_start(const Request& req) {
   auto s = std::make_shared<CommandStart>();
   s->command = fmt::format("{}-{}", getpid(), ++audit_commands_);
+  s->job = req.job;
   s->argv = req.argv;
   s->script = req.script;
   s->cwd = run_folder(req.cwd);
@@ -141,6 +142,7 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
                            audit_secrets(nullptr)));
   CommandEnd e;
   e.command = s.command;
+  e.job = s.job;
   e.ran = res.ran;
   e.exit_code = res.out.exit_code;
   e.duration_ms = res.out.duration_ms;
@@ -156,6 +158,14 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
 
 void Session::audit_file_tool(const std::string& path, const AuditAnswer& answer) {
   audit(file_tool_event(audit_common(), path, answer, audit_secrets(nullptr)));
+}
+
+void Session::audit_job_input(const std::string& job, uint64_t bytes, bool eof) {
+  audit(job_input_event(audit_common(), job, bytes, eof));
+}
+
+void Session::audit_job_signal(const std::string& job, int signal) {
+  audit(job_signal_event(audit_common(), job, signal));
 }
 
 void Session::audit_resume(const ResumeReport& rep, bool moves) {
