@@ -11,6 +11,12 @@
 // the log was truncated). Past kAuditRotateBytes the log is renamed `<session>.<n>.jsonl` (n =
 // 1, 2, ...) and the chain goes on in a new `<session>.jsonl`.
 //
+// A session that only this process writes (a `cordon run` without a session: its id is made
+// here and given to no other process) appends alone (set_sole_writer): no lock, no check for
+// another process's rotation, the file's size and the chain's end kept in memory, and its new
+// log made with O_EXCL, so no head is read for it. The chain, the head per event and the
+// one-write-per-event are the same.
+//
 //   AuditLog log(audit_dir(folders), session_id);
 //   (void)log.append(command_start_event(...));
 #pragma once
@@ -44,12 +50,15 @@ class AuditLog {
   Status make_dir();
   // Appends one event (its "seq" and "prev" set here). Thread-safe.
   Status append(const nlohmann::json& event);
+  // Before the first append: no other process writes this session's log (above).
+  void set_sole_writer() { sole_ = true; }
 
   std::string current_path() const;
   std::string head_path() const;
 
  private:
   Status append_locked(const struct stat& st, const nlohmann::json& event);
+  std::optional<Status> append_alone(const nlohmann::json& event);
   ChainHead chain_end(const struct stat& st);
   Status rotate();
   void write_head(const ChainHead& head);
@@ -58,6 +67,7 @@ class AuditLog {
   uint64_t rotate_bytes_;
   std::mutex mu_;  // guards what follows
   bool dir_made_ = false;
+  bool sole_ = false;
   Fd log_, head_;  // kept open from one append to the next
   // The file as this process last wrote it, and the chain's end then.
   struct Known {

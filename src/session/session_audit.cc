@@ -54,6 +54,9 @@ void Session::open_audit() {
   if (auto v = opts_.env.get("CORDON_AUDIT_ROTATE"))
     if (auto n = parse_size(*v); n && *n > 0) rotate = *n;
   audit_ = std::make_unique<AuditLog>(audit_dir(opts_.folders), record_.id, rotate);
+  // An ephemeral session's id was made here and is given to no other process: its log has one
+  // writer, which needs no lock (the cost of a `cordon run` without a session).
+  if (ephemeral_) audit_->set_sole_writer();
   // Made now, before any command is planned, so that every command's plan hides it (FS-8).
   if (!audit_->make_dir().ok()) trace("audit: the folder was not made");
 }
