@@ -1,6 +1,8 @@
 // AUD-2: every result carries what was refused, for the agent to act on: through the binary
 // (`cordon run`'s block after the output), serve's `exec` result and the MCP `bash` tool.
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -162,6 +164,26 @@ TEST(Violations, McpRefusedCallEndsWithThem) {  // AUD-2, CMD-4, SRV-2
   // Valid against bash's output schema: its required fields are there.
   for (const char* k : {"stdout", "stderr", "timed_out", "notes", "quarantined"})
     EXPECT_TRUE(sc.contains(k)) << k << r.dump();
+  // A background job refused before it ran: bash_output says so, with the line (its state is
+  // what the job tools' schema wants, so no structured content).
+  r = client.call("tools/call",
+                  {{"name", "bash"},
+                   {"arguments", {{"command", "mkfs.ext4 -q -F disk.img"},
+                                  {"run_in_background", true}}}});
+  ASSERT_TRUE(r.contains("result")) << r.dump();
+  const std::string job = r["result"]["structuredContent"].value("job", "");
+  ASSERT_FALSE(job.empty()) << r.dump();
+  json out;
+  for (int i = 0; i < 100; ++i) {
+    out = client.call("tools/call", {{"name", "bash_output"}, {"arguments", {{"job", job}}}});
+    if (out["result"].value("isError", false)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(out["result"]["isError"], true) << out.dump();
+  EXPECT_NE(out["result"]["content"][0]["text"].get<std::string>().find("[violation] policy: "),
+            std::string::npos)
+      << out.dump();
+  EXPECT_FALSE(out["result"].contains("structuredContent")) << out.dump();
   // A file tool's refusal (nobody to ask: no elicitation) carries it, with no schema to fill.
   r = client.call("tools/call",
                   {{"name", "write_file"},
