@@ -142,6 +142,17 @@ TEST(Violations, ServeFileToolRefusedWriteCarriesIt) {  // AUD-2, FILE-5
   EXPECT_NE(v[0]["rule"].get<std::string>().find("the user denied it"), std::string::npos)
       << r.dump();
   EXPECT_FALSE(w.exists(outside));
+  // A hidden path is refused without a question, with its violation too.
+  w.write(w.home() + "/.ssh/id_rsa", "PRIVATE KEY\n");
+  r = client.call("read_file", {{"path", w.home() + "/.ssh/id_rsa"}});
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  const json& h = r["error"]["data"]["violations"];
+  ASSERT_EQ(h.size(), 1u) << r.dump();
+  EXPECT_EQ(h[0]["kind"], "read");
+  EXPECT_EQ(h[0]["path"], w.home() + "/.ssh/id_rsa");
+  EXPECT_NE(r["error"]["message"].get<std::string>().find(h[0]["rule"].get<std::string>()),
+            std::string::npos)
+      << r.dump();
 }
 
 TEST(Violations, McpRefusedCallEndsWithThem) {  // AUD-2, CMD-4, SRV-2
