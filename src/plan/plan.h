@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/policy.h"
+#include "cordon/violation.h"
 #include "core/env.h"
 #include "core/error_code.h"
 
@@ -56,6 +57,7 @@ struct SeccompRule {
 struct Refusal {
   ErrorKind reason{};   // kRefused, kUnavailable, kHeld, kInvalid or kConfig
   std::string message;  // starts with what happened, ends with the fix
+  std::vector<api::Violation> violations{};  // AUD-2: what was refused, its rule and fix
 };
 
 enum class Runner { kSandbox, kUnconfined };
