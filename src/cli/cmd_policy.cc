@@ -106,7 +106,9 @@ void print_ssh(const Policy& p, const Plan& plan) {
                 printable(host).c_str());
   std::printf("  agent:  %s\n",
               p.ssh.agent ? "given ([ssh] agent = true): commands can ask it to sign with any key "
-                            "it holds, for any allowed host, while they run"
+                            "it holds, for any allowed host,\n          while they run; they may "
+                            "create Unix sockets (to reach it, and any other socket file they can "
+                            "see)"
                           : "not given ([ssh] agent)");
   if (plan.ssh)
     for (const auto& pr : plan.ssh->problems) std::printf("  note:   %s\n", printable(pr).c_str());

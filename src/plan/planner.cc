@@ -251,7 +251,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
   plan_home_config_copies(facts, p);
-  plan_ssh(policy, facts, req, backend == Backend::kBwrap, p);  // NET-12: last, over /tmp
+  plan_ssh(policy, facts, req, backend, p);  // NET-12: last, over /tmp
 }
 
 }  // namespace

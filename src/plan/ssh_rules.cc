@@ -79,8 +79,11 @@ void set_ssh_variables(const Policy& policy, const EnvMap& user_env, const Reque
     env.set("SSH_AUTH_SOCK", ssh_agent_inside(bwrap, inside_dir, user_env));
 }
 
-void plan_ssh(const Policy& policy, const Facts& facts, const Request& req, bool bwrap, Plan& p) {
-  if (!ssh_route_on(policy, req)) return;
+void plan_ssh(const Policy& policy, const Facts& facts, const Request& req, Backend backend,
+              Plan& p) {
+  // MAC-1: Seatbelt commands have no proxy yet, so no route.
+  if (!ssh_route_on(policy, req) || backend == Backend::kSeatbelt) return;
+  const bool bwrap = backend == Backend::kBwrap;
   if (!facts.ssh.on) {
     SshRoutePlan r;
     r.entries = ssh_route_entries(policy.network.allow);

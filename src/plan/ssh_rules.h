@@ -16,6 +16,7 @@
 #include "core/env.h"
 #include "plan/facts.h"
 #include "plan/plan.h"
+#include "plan/planner.h"
 #include "plan/request.h"
 
 namespace cordon {
@@ -65,7 +66,8 @@ void set_ssh_variables(const Policy& policy, const EnvMap& user_env, const Reque
 // /tmp/.cordon-ssh, cordon's binary, the named keys and the agent socket bound on their
 // placeholders), the environment (GIT_SSH_COMMAND, SSH_AUTH_SOCK with the agent), and what
 // `cordon policy` shows.
-void plan_ssh(const Policy& policy, const Facts& facts, const Request& req, bool bwrap, Plan& p);
+void plan_ssh(const Policy& policy, const Facts& facts, const Request& req, Backend backend,
+              Plan& p);
 
 // NET-12: a note when a failed command's output shows ssh's own refusals through the route:
 // an unknown host key (run ssh once outside to accept it) or no key (which opt-in to use).
