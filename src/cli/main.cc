@@ -18,6 +18,8 @@
 #include "launch/linux/session_loopback.h"
 #include "launch/linux/tty_stage.h"
 #include "net/linux/net_stage.h"
+#include "net/ssh_connect.h"
+#include "plan/ssh_rules.h"
 #include "server/server_main.h"
 #include "server/session_keeper.h"
 #include "sys/open_files.h"
@@ -69,6 +71,8 @@ int main(int argc, char** argv) {
     return probe_inside_main(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], kNetStageWord) == 0)  // NET-7, inside a sandbox
     return net_stage_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], kSshConnectWord) == 0)  // NET-12, inside a sandbox
+    return ssh_connect_main(argc, argv);
   if (argc == 2 && std::strcmp(argv[1], kLoopbackChildWord) == 0)  // a session's loopback
     return loopback_child_main();
   if (argc >= 2 && std::strcmp(argv[1], kTtyStageWord) == 0)  // JOB-3, inside a sandbox

@@ -66,6 +66,15 @@ struct NetworkConfig {
   bool ask_unknown = false;  // unknown = "ask" (NET-10)
 };
 
+// [ssh] (NET-12): git over ssh through the allowlist proxy. Without either opt-in, ssh inside
+// the sandbox has no key. `keys`: host (lower-case, as written) -> the key file ("~/..." or
+// absolute, as written), bound read-only for that host only. `agent`: the user's ssh agent
+// socket (SSH_AUTH_SOCK) is given to commands, which may then ask it to sign while they run.
+struct SshConfig {
+  bool agent = false;
+  std::vector<std::pair<std::string, std::string>> keys;
+};
+
 struct Policy {
   // [sandbox] (CFG-3)
   SandboxMode mode = SandboxMode::kOn;
@@ -86,6 +95,7 @@ struct Policy {
   ApprovalsConfig approvals;
   CommandsConfig commands;
   NetworkConfig network;
+  SshConfig ssh;  // NET-12
 
   // Where the policy came from, for messages ("set by ~/.config/cordon/config.toml").
   std::string source_file;

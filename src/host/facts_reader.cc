@@ -1,4 +1,5 @@
 #include "host/facts_reader.h"
+#include "host/ssh_folder.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -150,6 +151,16 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     f.credential_files = std::move(scan.files);
     f.credential_copies = std::move(scan.copies);
     f.credential_scan_refusal = std::move(scan.refusal);
+  }
+  if (in.ssh_route && !in.session_tmp.empty()) {  // NET-12
+    SshFolderInput si;
+    si.policy = &policy;
+    si.env = in.env;
+    si.home = in.home;
+    si.session_tmp = in.session_tmp;
+    si.cordon_exe = in.cordon_exe;
+    si.bwrap = in.ssh_bwrap;
+    f.ssh = prepare_ssh_folder(si);
   }
   CacheFactsInput ci;
   ci.mode = policy.caches;
