@@ -243,7 +243,11 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   }
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
-  plan_hidden(facts, bound, p);
+  // FS-3: only bwrap replaces the machine's /tmp; under Landlock and Seatbelt it stays
+  // visible, so what is hidden there must be hidden like anywhere else.
+  std::vector<std::string> visible_in_tmp = bound;
+  if (backend != Backend::kBwrap) visible_in_tmp.push_back("/tmp");
+  plan_hidden(facts, visible_in_tmp, p);
   // PKG-2: inside cordon's hidden cache folder; Seatbelt and Landlock have no mounts over a
   // tool's path.
   plan_project_caches(policy, facts, p, backend == Backend::kBwrap);
