@@ -536,6 +536,11 @@ int main(int argc, char** argv) {
     if (!also.empty()) {
       Cmd o = c, ob = big;
       o.argv[0] = ob.argv[0] = also;
+      // Cache folders of their own: the probe's cache is keyed by the binary, and two binaries
+      // sharing one would probe bwrap again at every command (and each home keeps its own).
+      o.env.push_back("XDG_CACHE_HOME=" + f.root + "/cache-also");
+      ob.env.push_back("XDG_CACHE_HOME=" + f.root + "/cache-also-big");
+      time_once(o);
       time_once(ob);
       cmds.push_back(o);
       cmds.push_back(ob);

@@ -35,6 +35,8 @@ case $what in
   # Docker's own daemon, whose default seccomp profile refuses user namespaces, and debootstrap
   # for its base image (no registry). Where no systemd runs, the scripts start dockerd themselves.
   docker.io debootstrap
+  # the library the unpacked sshd of the git-over-ssh tests needs (NET-12: fetch_sshd below)
+  libwrap0
   ) ;;
   *) echo "deps.sh: unknown set '$what' (build, demo or test)" >&2; exit 2 ;;
 esac
@@ -50,6 +52,28 @@ done
 if [ "$what" = test ] && { ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; }; then
   missing+=(nodejs npm)
 fi
+# git over ssh through the allowlist (NET-12, GitSsh.*): a real sshd on loopback, fetched and
+# unpacked into a cache folder, never installed (installing openssh-server would start a
+# daemon on port 22). The tests run it themselves, unprivileged (as root: as cordon-test, so
+# no privilege-separation user is needed).
+fetch_sshd() {
+  local dir=/var/cache/cordon-test/openssh-server
+  [ -x "$dir/usr/sbin/sshd" ] && return 0
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  local tmp
+  tmp=$(mktemp -d)
+  echo "cordon: fetching openssh-server (unpacked into $dir, not installed) for the ssh tests"
+  (cd "$tmp" && chmod 755 . && "${sudo[@]}" apt-get download -qq openssh-server openssh-sftp-server) ||
+    { "${sudo[@]}" apt-get update -qq &&
+      (cd "$tmp" && "${sudo[@]}" apt-get download -qq openssh-server openssh-sftp-server); }
+  "${sudo[@]}" mkdir -p "$dir.new"
+  for deb in "$tmp"/*.deb; do "${sudo[@]}" dpkg -x "$deb" "$dir.new"; done
+  "${sudo[@]}" rm -rf "$dir" && "${sudo[@]}" mv "$dir.new" "$dir"
+  "${sudo[@]}" rm -rf "$tmp"
+}
+[ "$what" = test ] && fetch_sshd
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "cordon: installing missing packages: ${missing[*]}"

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cordon/result.h"
+#include "cordon/violation.h"
 
 namespace cordon::api {
 
@@ -16,6 +18,9 @@ struct Error {
   std::string message;  // full sentence(s) a person can act on
   std::string path;     // the path concerned, when there is one
   int sys_errno = 0;    // errno when a syscall failed
+  // AUD-2: for a refusal before anything ran (the command policy, a refused way out, a file
+  // tool's refused question): what was refused, its rule and fix. Empty otherwise.
+  std::vector<Violation> violations{};
   // The same error in libcordon's own form (its code as libcordon's kind), for the faces.
   operator cordon::Error() const;  // NOLINT(google-explicit-constructor)
 };

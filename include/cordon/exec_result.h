@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cordon/violation.h"
+
 namespace cordon::api {
 
 struct Moved {
@@ -20,19 +22,6 @@ struct Connection {
   std::string rule;  // "allow registry.npmjs.org", "not in allow", "deny ...", "address ..."
   unsigned long long bytes_out = 0, bytes_in = 0;  // to the host, from the host
   unsigned count = 0;                              // connections made or refused
-};
-
-// AUD-2: one thing the sandbox or the policy refused, which the agent can act on.
-struct Violation {
-  std::string kind;    // "write", "read", "network", "socket", "plant" or "policy"
-  std::string path;    // write, read, plant: the path concerned ("" when the output named none)
-  std::string host;    // network: "host:port" ("" when only the output's wording told)
-  std::string rule;    // the rule that refused it, in a person's words
-  std::string fix;     // what to do about it
-  // "cordon" when cordon knows it for certain (a proxy refusal, a quarantine, a refused way
-  // out); "output" when read from the command's own error messages (a refused write).
-  std::string source = "cordon";
-  bool operator==(const Violation&) const = default;
 };
 
 struct ExecResult {

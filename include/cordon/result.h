@@ -8,6 +8,9 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
+
+#include "cordon/violation.h"
 
 namespace cordon {
 
@@ -49,6 +52,9 @@ struct Error {
   std::string message;  // full sentence(s) a person can act on
   std::string path;     // the path concerned, when there is one
   int sys_errno = 0;    // errno when a syscall failed
+  // AUD-2: a refusal before anything ran (the command policy, a way out or a file tool's
+  // question refused): what was refused, its rule and fix.
+  std::vector<api::Violation> violations{};
 };
 
 inline Error make_error(ErrorKind code, std::string message, std::string path = {},

@@ -12,6 +12,7 @@
 #include "api/face_options.h"
 #include "api/job_registry.h"
 #include "approval/approver.h"
+#include "approval/refusal_violation.h"
 #include "config/config_file.h"
 #include "cordon/cordon.h"
 #include "core/error_code.h"
@@ -44,12 +45,22 @@ Error fail(ErrorCode code, std::string message, std::string path = {}) {
 // Every message and name handed to a face is printable (issue 13: a planted file name must not
 // rewrite the terminal or start a forged `cordon: note:` line). Every error of the library
 // becomes one of the public codes (core/error_code.h).
+// AUD-2: paths and hosts come from the disk, the command and the output.
+std::vector<Violation> printable_violations(std::vector<Violation> vs) {
+  for (auto& v : vs)
+    for (std::string* f : {&v.path, &v.host, &v.rule, &v.fix}) *f = printable(*f);
+  return vs;
+}
+
 Error from_refusal(const Refusal& r) {
-  return fail(public_error_code(r.reason), printable(r.message));
+  Error e = fail(public_error_code(r.reason), printable(r.message));
+  e.violations = printable_violations(r.violations);  // AUD-2
+  return e;
 }
 
 Error normalized(const cordon::Error& e) {
-  return Error{public_error_code(e.code), printable(e.message), printable(e.path), e.sys_errno};
+  return Error{public_error_code(e.code), printable(e.message), printable(e.path), e.sys_errno,
+               printable_violations(e.violations)};
 }
 
 template <class T>
@@ -68,6 +79,7 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
     Error e = r.error();
     e.message = printable(e.message);
     e.path = printable(e.path);
+    e.violations = printable_violations(std::move(e.violations));
     return e;
   }
   ExecResult out = std::move(*r);
@@ -76,8 +88,7 @@ Result<ExecResult> printable_result(Result<ExecResult> r) {
   out.messages = printable_all(std::move(out.messages));
   for (auto& m : out.quarantined) m = Moved{printable(m.from), printable(m.to)};
   for (auto& c : out.connections) c.host = printable(c.host);  // NET-9
-  for (auto& v : out.violations)  // AUD-2: paths and hosts come from the disk and the output
-    for (std::string* f : {&v.path, &v.host, &v.rule, &v.fix}) *f = printable(*f);
+  out.violations = printable_violations(std::move(out.violations));  // AUD-2
   return out;
 }
 
@@ -88,7 +99,7 @@ class SessionImpl : public Session {
         face_(face),
         host_(std::move(host)),
         policy_(std::move(policy)),
-        jobs_(opts.max_jobs) {}
+        jobs_(opts.max_jobs, job_observer()) {}
   // Every job ends (its whole tree) before the session it runs in (issue 30).
   ~SessionImpl() override { jobs_.end_all(); }
 
@@ -191,8 +202,9 @@ class SessionImpl : public Session {
                                          std::function<void(Job&)> on_end) override {
     auto r = checked_request(req);
     if (!r.ok()) return r.error();
-    auto run = [this, r = *r](const ExecRequest& q, std::shared_ptr<ProcessFeed> feed,
-                              const Cancel& cancel) {
+    auto run = [this, r = *r](const ExecRequest& q, const std::string& id,
+                              std::shared_ptr<ProcessFeed> feed, const Cancel& cancel) mutable {
+      r.job = id;  // AUD-1: its start and end in the log name the job
       return printable_result(run_request(r, job_io(q, std::move(feed), cancel)));
     };
     return jobs_.start(req, command_text(req), std::move(run), std::move(on_end));
@@ -427,6 +439,18 @@ class SessionImpl : public Session {
     approver_ = std::make_unique<Approver>(ac, clock_, judge_.get(), asker_);
   }
 
+  // AUD-1: each job's input written and signal sent, in the session's log. The jobs end before
+  // the session does (the destructor), so the session is there whenever a job is.
+  JobObserver job_observer() {
+    return JobObserver{
+        [this](const std::string& job, uint64_t bytes, bool eof) {
+          if (session_) session_->audit_job_input(job, bytes, eof);
+        },
+        [this](const std::string& job, int sig) {
+          if (session_) session_->audit_job_signal(job, sig);
+        }};
+  }
+
   struct NoAsker : Asker {
     std::string note;
     PersonAnswer ask(const Question&) override { return {Reply::kUnavailable, note}; }
@@ -475,7 +499,11 @@ class SessionImpl : public Session {
       session_->audit_file_tool(  // AUD-1
           r->ask->path, AuditAnswer{to_string(ask.kind), d.allowed, to_string(d.basis), d.risk,
                                     d.breaker_tripped});
-      if (!d.allowed) return fail(ErrorCode::kRefused, d.message, r->ask->path);
+      if (!d.allowed) {  // AUD-2: the refused read or write, with its rule and fix
+        Error e = fail(ErrorCode::kRefused, d.message, r->ask->path);
+        e.violations = printable_violations({answer_violation(ask, d)});
+        return e;
+      }
       req.approved = *r->ask;
     }
     return fail(ErrorCode::kRefused,

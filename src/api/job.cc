@@ -8,8 +8,8 @@
 
 namespace cordon::api {
 
-JobImpl::JobImpl(std::string id, std::string command, bool tty)
-    : id_(std::move(id)), command_(std::move(command)) {
+JobImpl::JobImpl(std::string id, std::string command, bool tty, JobObserver observer)
+    : id_(std::move(id)), command_(std::move(command)), observer_(std::move(observer)) {
   feed_ = std::make_shared<ProcessFeed>([this](int stream, const char* d, size_t n) {
     std::lock_guard<std::mutex> lock(mu_);
     log_.add(stream, std::string_view(d, n));
@@ -44,6 +44,7 @@ Status JobImpl::write(std::string_view data, bool eof) {
                  "job " + id_ + " has ended; its input is closed and nothing was written.", "", 0};
   auto st = feed_->write(data, eof);
   if (!st.ok()) return Error{ErrorCode::kInvalid, st.error().message, "", 0};
+  if (observer_.wrote) observer_.wrote(id_, data.size(), eof);  // AUD-1
   return Ok{};
 }
 
@@ -54,6 +55,7 @@ Status JobImpl::signal(int sig) {
     return Error{ErrorCode::kInvalid, "job " + id_ + " has ended already; nothing was sent.", "",
                  0};
   feed_->signal(sig);
+  if (observer_.signaled) observer_.signaled(id_, sig);  // AUD-1
   // Before its process runs (an open question, the planning) only a cancel ends it.
   if (sig == SIGKILL && !feed_->attached()) cancel_.cancel();
   return Ok{};

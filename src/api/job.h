@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,10 +16,17 @@
 
 namespace cordon::api {
 
+// AUD-1: told of each input written (its length, never the bytes) and each signal sent, once
+// done, for the session's audit log.
+struct JobObserver {
+  std::function<void(const std::string& job, uint64_t bytes, bool eof)> wrote;
+  std::function<void(const std::string& job, int sig)> signaled;
+};
+
 class JobImpl : public Job {
  public:
   // `tty`: the command has a terminal (JOB-3), which resize() sizes.
-  JobImpl(std::string id, std::string command, bool tty);
+  JobImpl(std::string id, std::string command, bool tty, JobObserver observer = {});
 
   const std::string& id() const override { return id_; }
   const std::string& command() const override { return command_; }
@@ -37,6 +45,7 @@ class JobImpl : public Job {
 
  private:
   const std::string id_, command_;
+  const JobObserver observer_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
   OutputLog log_;

@@ -46,12 +46,13 @@ Result<std::shared_ptr<Job>> JobRegistry::start_locked(const ExecRequest& req, s
                              max_jobs_),
                  "", 0};
   forget_old_locked(old);
-  auto job = std::make_shared<JobImpl>(std::to_string(next_id_++), std::move(command), req.tty);
+  auto job = std::make_shared<JobImpl>(std::to_string(next_id_++), std::move(command), req.tty,
+                                       observer_);
   Entry e{job, {}};
   try {
     e.thread = std::thread([job, req, run = std::move(run), on_end = std::move(on_end)] {
       block_sigpipe();
-      job->finish(run(req, job->feed(), job->cancel()));
+      job->finish(run(req, job->id(), job->feed(), job->cancel()));
       if (on_end) on_end(*job);
     });
   } catch (const std::system_error&) {

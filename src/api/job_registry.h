@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/job.h"
 #include "cordon/cordon.h"
 #include "process/process_feed.h"
 
@@ -22,11 +23,14 @@ class JobImpl;
 
 class JobRegistry {
  public:
-  // Runs one request to its end with the job's feed (input, output, signals) and cancel.
-  using Runner = std::function<Result<ExecResult>(const ExecRequest&, std::shared_ptr<ProcessFeed>,
-                                                  const Cancel&)>;
+  // Runs one request to its end as the job `id`, with the job's feed (input, output, signals)
+  // and cancel.
+  using Runner = std::function<Result<ExecResult>(const ExecRequest&, const std::string& id,
+                                                  std::shared_ptr<ProcessFeed>, const Cancel&)>;
 
-  explicit JobRegistry(size_t max_jobs) : max_jobs_(max_jobs) {}
+  // `observer`: told of every job's input and signals (AUD-1).
+  explicit JobRegistry(size_t max_jobs, JobObserver observer = {})
+      : max_jobs_(max_jobs), observer_(std::move(observer)) {}
   ~JobRegistry() { end_all(); }
   JobRegistry(const JobRegistry&) = delete;
   JobRegistry& operator=(const JobRegistry&) = delete;
@@ -51,6 +55,7 @@ class JobRegistry {
   void forget_old_locked(std::vector<Entry>& old);
 
   const size_t max_jobs_;
+  const JobObserver observer_;
   mutable std::mutex mu_;
   std::vector<Entry> entries_;
   uint64_t next_id_ = 1;

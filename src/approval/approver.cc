@@ -20,6 +20,9 @@ std::string sentence(std::string phrase) {
 
 constexpr const char* kKeepGoing =
     "Keep going with what needs no approval, and name the skipped step in your final report.";
+constexpr const char* kStopHere = "Stop here and report what you did and what is left.";
+constexpr const char* kDoNotRetry =
+    "Do not retry it; carry on without it, and name the skipped step in your final report.";
 
 std::string with_note(const std::string& note) {
   return note.empty() ? std::string() : fmt::format(" ({})", note);
@@ -37,11 +40,25 @@ Decision approve(Basis basis, std::string message) {
   return d;
 }
 
-Decision refuse(Basis basis, std::string message) {
+// A refusal: "<what> was refused: <rule>. <fix>", its rule and fix kept apart too (AUD-2).
+Decision refuse(Basis basis, const ApprovalRequest& r, std::string rule, std::string fix) {
+  Decision d;
+  d.allowed = false;
+  d.basis = basis;
+  d.message = fmt::format("{} was refused: {}. {}", sentence(describe(r)), rule, fix);
+  d.rule = std::move(rule);
+  d.fix = std::move(fix);
+  return d;
+}
+
+// A refusal whose message is worded otherwise ("... was denied by the user. <fix>").
+Decision refuse_as(Basis basis, std::string message, std::string rule, std::string fix) {
   Decision d;
   d.allowed = false;
   d.basis = basis;
   d.message = std::move(message);
+  d.rule = std::move(rule);
+  d.fix = std::move(fix);
   return d;
 }
 
@@ -115,11 +132,10 @@ Approver::Step Approver::done(const ApprovalRequest& request, Decision decision)
 }
 
 Decision Approver::task_ended_locked(const ApprovalRequest& r) const {
-  return refuse(Basis::kTaskEnded,
-                fmt::format("{} was refused: this task has ended, because a question went "
-                            "unanswered after the breaker tripped. Stop here and report what "
-                            "you did and what is left.",
-                            sentence(describe(r))));
+  return refuse(Basis::kTaskEnded, r,
+                "this task has ended, because a question went unanswered after the breaker "
+                "tripped",
+                kStopHere);
 }
 
 Approver::Step Approver::start(const ApprovalRequest& r) {
@@ -130,12 +146,11 @@ Approver::Step Approver::start(const ApprovalRequest& r) {
                        r.kind == AskKind::kNetworkHost;
   // NET-5: not an approval refusal, so it never counts toward the breaker.
   if (way_out && config_.escape == EscapeMode::kNever)
-    return done(r, refuse(Basis::kEscapeNever,
-                          fmt::format("{} was refused: [sandbox] escape = \"never\" in the "
-                                      "user's config removes the network and outside_sandbox "
-                                      "ways out. Carry on inside the sandbox, and name the "
-                                      "skipped step in your final report.",
-                                      sentence(describe(r)))));
+    return done(r, refuse(Basis::kEscapeNever, r,
+                          "[sandbox] escape = \"never\" in the user's config removes the "
+                          "network and outside_sandbox ways out",
+                          "Carry on inside the sandbox, and name the skipped step in your final "
+                          "report."));
   if (r.kind != AskKind::kOutsideSandbox && config_.preapproved.count(r.kind))
     return done(r, approve(Basis::kPreapproved,
                            fmt::format("approved in advance by the user for this session ({})",
@@ -143,11 +158,10 @@ Approver::Step Approver::start(const ApprovalRequest& r) {
   if (r.kind == AskKind::kOutsideSandbox) {
     // APR-2: approve-all never approves it, and assumes nobody is there to ask.
     if (config_.mode == ApprovalMode::kApproveAll)
-      return done(r, refuse(Basis::kApproveAll,
-                            fmt::format("{} was refused: under approve-all nothing runs "
-                                        "outside the sandbox. Carry on without it, and name "
-                                        "the skipped step in your final report.",
-                                        sentence(describe(r)))));
+      return done(r, refuse(Basis::kApproveAll, r,
+                            "under approve-all nothing runs outside the sandbox",
+                            "Carry on without it, and name the skipped step in your final "
+                            "report."));
     // APR-3: no judge, no grant; a person, for this one call.
     return to_person_locked(r, "", /*grantable=*/false);
   }
@@ -178,11 +192,11 @@ Approver::Step Approver::on_verdict(const Step& step, const JudgeVerdict& v) {
   // A verdict without a problem but also without a risk is as good as no answer.
   const bool answered = v.problem.empty() && v.risk.has_value();
   if (answered && v.decision == JudgeDecision::kDeny) {
-    Decision d =
-        refuse(Basis::kJudge,
-               fmt::format("{} was refused by the judge (risk {}). Do not retry it; carry on "
-                           "without it, and name the skipped step in your final report.",
-                           sentence(describe(r)), *v.risk));
+    Decision d = refuse_as(
+        Basis::kJudge,
+        fmt::format("{} was refused by the judge (risk {}). {}", sentence(describe(r)), *v.risk,
+                    kDoNotRetry),
+        fmt::format("the approval judge refused it (risk {})", *v.risk), kDoNotRetry);
     d.risk = v.risk;
     if (away) count_refusal_locked(d);
     return done(r, std::move(d));
@@ -220,9 +234,9 @@ Approver::Step Approver::to_person_locked(const ApprovalRequest& r, std::string 
 }
 
 Decision Approver::refuse_away_locked(const ApprovalRequest& r, const std::string& judge_note) {
-  Decision d = refuse(Basis::kAway,
-                      fmt::format("{} was refused: the user is away and cannot approve it{}. {}",
-                                  sentence(describe(r)), with_note(judge_note), kKeepGoing));
+  Decision d = refuse(Basis::kAway, r,
+                      fmt::format("the user is away and cannot approve it{}", with_note(judge_note)),
+                      kKeepGoing);
   count_refusal_locked(d);
   return d;
 }
@@ -251,48 +265,48 @@ Decision Approver::on_answer(const Step& step, const PersonAnswer& a) {
                          : "approved by the user");
     }
     case Reply::kDeny: {
-      Decision d =
-          refuse(Basis::kUser,
-                 fmt::format("{} was denied by the user. Do not retry it; carry on without it, "
-                             "or ask the user how they want to proceed.",
-                             sentence(describe(r))));
+      const char* fix =
+          "Do not retry it; carry on without it, or ask the user how they want to proceed.";
+      Decision d = refuse_as(Basis::kUser,
+                             fmt::format("{} was denied by the user. {}", sentence(describe(r)), fix),
+                             "the user denied it", fix);
       if (away_locked()) count_refusal_locked(d);
       return d;
     }
     case Reply::kUnavailable:
-      return refuse(Basis::kNobodyToAsk,
-                    fmt::format("{} was refused: {}.", sentence(describe(r)),
-                                a.note.empty() ? "nobody can be asked to approve it" : a.note));
+      // The face's note says why nobody can be asked and what to do (MCP: no elicitation).
+      return refuse_as(Basis::kNobodyToAsk,
+                       fmt::format("{} was refused: {}.", sentence(describe(r)),
+                                   a.note.empty() ? "nobody can be asked to approve it" : a.note),
+                       "nobody can be asked to approve it", a.note.empty() ? kKeepGoing : a.note);
     case Reply::kCanceled:  // neither a yes nor a no: no breaker, no away
-      return refuse(Basis::kCanceled,
+      return refuse_as(Basis::kCanceled,
                     fmt::format("{} was canceled before it ran; its question was withdrawn.",
-                                sentence(describe(r))));
+                                sentence(describe(r))),
+                       "its question was withdrawn", "");
     case Reply::kTimeout:
       break;
   }
   const std::string waited = timeout_text(config_.timeout);
-  Decision d = refuse(Basis::kTimeout, "");
-  if (!this_task) {
-    // The task that asked is over; its timeout does not send the new one away.
-    d.message = fmt::format("{} was refused: the user did not answer within {}. {}",
-                            sentence(describe(r)), waited, kKeepGoing);
-    return d;
-  }
+  if (!this_task)  // the task that asked is over; its timeout does not send the new one away
+    return refuse(Basis::kTimeout, r, fmt::format("the user did not answer within {}", waited),
+                  kKeepGoing);
   if (tripped_) {
     // APR-6: after a trip, a timeout ends the task instead of restarting away.
     task_ended_ = true;
+    Decision d = refuse(Basis::kTimeout, r,
+                        fmt::format("the user did not answer within {} after the breaker "
+                                    "tripped, so this task has ended",
+                                    waited),
+                        kStopHere);
     d.end_task = true;
-    d.message = fmt::format(
-        "{} was refused: the user did not answer within {} after the "
-        "breaker tripped, so this task has ended. Stop here and report what "
-        "you did and what is left.",
-        sentence(describe(r)), waited);
     return d;
   }
-  d.message = fmt::format(
-      "{} was refused: the user did not answer within {}, so they are "
-      "treated as away for the rest of this task. {}",
-      sentence(describe(r)), waited, kKeepGoing);
+  Decision d = refuse(Basis::kTimeout, r,
+                      fmt::format("the user did not answer within {}, so they are treated as "
+                                  "away for the rest of this task",
+                                  waited),
+                      kKeepGoing);
   if (!away_locked()) {
     // APR-5: the rest of the task runs away; the stretch starts with this refusal.
     reset_counts_locked();
@@ -311,11 +325,13 @@ void Approver::count_refusal_locked(Decision& d) {
   if (!row && in_stretch_ < kBreakerPerStretch) return;
   // APR-6: away ends; the next ask waits for the user as an ordinary question.
   d.breaker_tripped = true;
-  d.message += fmt::format(
+  const std::string tripped = fmt::format(
       " That makes {} while the user is away, so the breaker tripped: away has ended, and the "
       "next request will wait for the user's answer.",
       row ? fmt::format("{} refusals in a row", in_a_row_)
           : fmt::format("{} refusals since the user went away", in_stretch_));
+  d.message += tripped;
+  d.fix += tripped;
   user_away_ = false;
   timeout_away_ = false;
   tripped_ = true;

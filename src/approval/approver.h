@@ -60,6 +60,9 @@ struct Decision {
   // For the caller (the agent): why it was refused and what to do next. SRV-1 puts it in the
   // JSON-RPC error message of a refused exec.
   std::string message;
+  // AUD-2: a refusal's two halves, which `message` is made of: why (the rule, "the user is
+  // away and cannot approve it") and what to do ("Keep going with what needs no approval, ...").
+  std::string rule, fix;
   // This refusal tripped the breaker: away has ended; tell the person (APR-6).
   bool breaker_tripped = false;
   // This timeout made the rest of the task run away; tell the person (APR-5).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "approval/refusal_violation.h"
 #include "approval/request.h"
 
 namespace cordon {
@@ -15,11 +16,9 @@ ExecGate gate_exec(const ExecGateInput& in) {
   const bool network = sandbox_mode && in.network && !outside;
   g.unconfined = !sandbox_mode || outside;
   if (in.verdict && in.verdict->cls == CommandVerdict::kDenied) {
-    g.refusal = fmt::format(
-        "`{}` was refused: the command policy denies it ({}). Do not retry "
-        "it in another form; carry on without it, and name the skipped "
-        "step in your final report.",
-        in.command, in.verdict->reason);
+    g.violation = policy_violation(in.verdict->reason);  // AUD-2: the message's own words
+    g.refusal = fmt::format("`{}` was refused: {}. {}", in.command, g.violation->rule,
+                            as_sentence(g.violation->fix));
     return g;
   }
   auto ask = [&](AskKind kind, std::string why) {

@@ -23,6 +23,7 @@
 
 #include "config/policy.h"
 #include "cordon/approval.h"
+#include "cordon/violation.h"
 
 namespace cordon {
 
@@ -54,6 +55,7 @@ struct ExecGateInput {
 struct ExecGate {
   // A denied command (CMD-4): refused before any question. The message is for the agent.
   std::optional<std::string> refusal;
+  std::optional<api::Violation> violation;  // AUD-2: the refusal's kind, rule and fix
   // Every question that must be allowed before the command runs, in order.
   std::vector<ApprovalRequest> asks;
   // The command runs unconfined (mode off/external, or outside_sandbox in mode on).

@@ -73,6 +73,7 @@ json stored_argv(const std::vector<std::string>& argv) {
 json command_start_event(const AuditCommon& c, const CommandStart& s, const AuditSecrets& secrets) {
   json j = base(c, "command_start");
   j["command"] = s.command;
+  if (!s.job.empty()) j["job"] = s.job;
   // Redacted before the hash of a long text is taken: not even a hash of a value is kept.
   if (s.script) {
     j["script"] = stored_text(redact(*s.script, secrets));
@@ -95,6 +96,7 @@ json command_start_event(const AuditCommon& c, const CommandStart& s, const Audi
 json command_end_event(const AuditCommon& c, const CommandEnd& e, const AuditSecrets& secrets) {
   json j = base(c, "command_end");
   j["command"] = e.command;
+  if (!e.job.empty()) j["job"] = e.job;
   j["ran"] = e.ran;
   j["exit"] = e.exit_code;
   j["duration_ms"] = std::round(e.duration_ms * 10) / 10;
@@ -150,6 +152,21 @@ json file_tool_event(const AuditCommon& c, const std::string& path, const AuditA
   j["by"] = answer.by;
   if (answer.risk) j["risk"] = *answer.risk;
   redact_all(j, secrets);
+  return j;
+}
+
+json job_input_event(const AuditCommon& c, const std::string& job, uint64_t bytes, bool eof) {
+  json j = base(c, "job_input");
+  j["job"] = job;
+  j["bytes"] = bytes;
+  if (eof) j["eof"] = true;
+  return j;
+}
+
+json job_signal_event(const AuditCommon& c, const std::string& job, int signal) {
+  json j = base(c, "job_signal");
+  j["job"] = job;
+  j["signal"] = signal;
   return j;
 }
 

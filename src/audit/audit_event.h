@@ -9,7 +9,7 @@
 //
 // Kinds: command_start, command_end (with the proxy's connections), way_out, network_host,
 // quarantine, resume, file_read_credential, file_write_outside, file_write_protected,
-// credential_used (AUD-3).
+// job_input, job_signal, credential_used (AUD-3).
 #pragma once
 
 #include <cstdint>
@@ -69,6 +69,7 @@ struct AuditCommon {
 // start and its end pair up when several processes write one session's log.
 struct CommandStart {
   std::string command;
+  std::string job;  // a background job's id (its start and end carry it); "" for exec
   std::vector<std::string> argv;
   std::optional<std::string> script;
   std::string cwd;
@@ -82,6 +83,7 @@ struct CommandStart {
 
 struct CommandEnd {
   std::string command;
+  std::string job;  // as CommandStart's
   bool ran = false;
   int exit_code = 0;
   double duration_ms = 0;
@@ -113,6 +115,14 @@ nlohmann::json resume_event(const AuditCommon& c, const std::string& finding,
 // protected path ("file_write_protected"); `answer.kind` is the ask's ("credential_read", ...).
 nlohmann::json file_tool_event(const AuditCommon& c, const std::string& path,
                                const AuditAnswer& answer, const AuditSecrets& secrets);
+
+// A background job's input written (`cordon job write`, serve's job/write, MCP's bash_write):
+// how many bytes and whether the input was closed; never the bytes, nor a hash of them (a
+// typed password's hash could be guessed back).
+nlohmann::json job_input_event(const AuditCommon& c, const std::string& job, uint64_t bytes,
+                               bool eof);
+// A signal sent to a background job (`cordon job kill`, serve's job/signal, MCP's kill_bash).
+nlohmann::json job_signal_event(const AuditCommon& c, const std::string& job, int signal);
 
 // NET-10: a host no [network] entry names, asked about while the command ran, decided.
 nlohmann::json host_event(const AuditCommon& c, const std::string& command,

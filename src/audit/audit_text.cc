@@ -37,15 +37,22 @@ std::string decision_words(const json& d) {
   return s;
 }
 
+// A background job's command is marked as such: "#123-4 (job 2)".
+std::string command_id(const json& e) {
+  std::string id = e.value("command", std::string());
+  if (e.contains("job")) id += fmt::format(" (job {})", e.value("job", std::string()));
+  return id;
+}
+
 std::string details(const json& e, const std::string& kind) {
   if (kind == "command_start")
-    return fmt::format("#{} {} [{}, {}, {}] in {}: {}", e.value("command", std::string()),
-                       command_words(e), e.value("runner", ""), e.value("backend", ""),
+    return fmt::format("#{} {} [{}, {}, {}] in {}: {}", command_id(e), command_words(e),
+                       e.value("runner", ""), e.value("backend", ""),
                        e.value("mode", ""), e.value("cwd", ""),
                        decision_words(e.value("decision", json::object())));
   if (kind == "command_end") {
     std::string s =
-        fmt::format("#{} exit {} ({} ms){}", e.value("command", std::string()), e.value("exit", 0),
+        fmt::format("#{} exit {} ({} ms){}", command_id(e), e.value("exit", 0),
                     e.value("duration_ms", 0.0), e.value("ran", false) ? "" : ", not run");
     if (e.contains("refusal")) s += ": " + text_of(e["refusal"]);
     if (e.contains("connections"))
@@ -64,6 +71,12 @@ std::string details(const json& e, const std::string& kind) {
   if (kind == "quarantine")
     return fmt::format("#{} {} moved to {}", e.value("command", std::string()),
                        text_of(e.value("from", json(""))), text_of(e.value("to", json(""))));
+  if (kind == "job_input")
+    return fmt::format("job {}: {} bytes written to its input{}", e.value("job", std::string()),
+                       e.value("bytes", 0), e.value("eof", false) ? ", then closed" : "");
+  if (kind == "job_signal")
+    return fmt::format("job {}: signal {} sent", e.value("job", std::string()),
+                       e.value("signal", 0));
   if (kind == "resume") return text_of(e.value("finding", json("")));
   if (e.contains("path"))
     return fmt::format("{} {} by {}", text_of(e["path"]),

@@ -12,6 +12,7 @@
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
 #include "plan/planner.h"
+#include "plan/ssh_rules.h"
 #include "render/backend_limits.h"
 #include "render/seatbelt_plan.h"
 #include "session/policy_report.h"
@@ -80,6 +81,37 @@ void print_allowlist(const Policy& p, const Plan& plan, bool landlock) {
       "  addresses: only globally reachable unicast, by IANA's special-purpose address\n"
       "  registries; unless an allow entry names the address itself, refused:\n");
   for (const auto& r : refused_ranges()) std::printf("    %s\n", r.c_str());
+}
+
+// NET-12: git over ssh through the proxy: the entries that open port 22 and the opt-ins.
+void print_ssh(const Policy& p, const Plan& plan) {
+  const auto entries = ssh_route_entries(p.network.allow);
+  if (entries.empty() && p.ssh.keys.empty() && !p.ssh.agent) return;
+  std::printf("\ngit over ssh ([network] allow entries with :22, [ssh]):\n");
+  if (entries.empty()) {
+    std::printf("  off: no [network] allow entry names port 22 (write \"github.com:22\")\n");
+    return;
+  }
+  std::string hosts;
+  for (const auto& e : entries) hosts += (hosts.empty() ? "" : ", ") + printable(e);
+  std::printf("  hosts:  %s (an entry without a port never opens 22)\n", hosts.c_str());
+  if (plan.ssh)
+    std::printf("  GIT_SSH_COMMAND=%s (through the proxy; host keys checked\n"
+                "          against a read-only copy of ~/.ssh/known_hosts; ~/.ssh stays hidden)\n",
+                printable(plan.ssh->command).c_str());
+  if (p.ssh.keys.empty())
+    std::printf("  keys:   none named ([ssh] keys)\n");
+  for (const auto& [host, file] : p.ssh.keys)
+    std::printf("  key:    %s for %s (commands can read this key)\n", printable(file).c_str(),
+                printable(host).c_str());
+  std::printf("  agent:  %s\n",
+              p.ssh.agent ? "given ([ssh] agent = true): commands can ask it to sign with any key "
+                            "it holds, for any allowed host,\n          while they run; they may "
+                            "create Unix sockets (to reach it, and any other socket file they can "
+                            "see)"
+                          : "not given ([ssh] agent)");
+  if (plan.ssh)
+    for (const auto& pr : plan.ssh->problems) std::printf("  note:   %s\n", printable(pr).c_str());
 }
 
 // GPU-1: what [sandbox] gpu = true bound.
@@ -215,6 +247,7 @@ int cmd_policy(const CliContext& ctx, const PolicyArgs& args) {
     }
     print_gpu(p, plan);
     print_allowlist(p, plan, bc.backend == Backend::kLandlock);  // NET-11
+    print_ssh(p, plan);                                            // NET-12
     // PKG-4: each package cache, where it lives and its mode.
     std::printf("\npackage caches ([sandbox] caches = \"%s\"): %s.\n", to_string(p.caches),
                 cache_mode_summary(p.caches).c_str());

@@ -157,6 +157,7 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
   trace("run returned");
   if (!res.ok()) {
     print_error(res.error().message);
+    print_violations(res.error().violations, ctx.home);  // AUD-2: refused before it started
     return kExitRefused;
   }
   for (const auto& m : res->messages) print_error(m);

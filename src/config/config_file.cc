@@ -518,6 +518,47 @@ Status parse_network(const Reader& r, const toml::table& t, Policy& p) {
   return ok_status();
 }
 
+// NET-12: [ssh] agent = true, keys = { "github.com" = "~/.ssh/id_ed25519_github" }.
+Status parse_ssh(const Reader& r, const toml::table& t, Policy& p) {
+  static const std::vector<std::string> known = {"agent", "keys"};
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    std::string name = "[ssh] " + key;
+    if (key == "agent") {
+      CORDON_TRY(b, r.boolean(v, name));
+      p.ssh.agent = b;
+    } else if (key == "keys") {
+      const toml::table* keys = v.as_table();
+      if (!keys)
+        return r.err(v, name,
+                     fmt::format("expected a table of host = \"key file\", found {}; for "
+                                 "example keys = {{ \"github.com\" = \"~/.ssh/id_ed25519\" }}",
+                                 type_name(v)));
+      for (auto&& [hk, hv] : *keys) {
+        std::string host(hk.str());
+        std::string entry = fmt::format("{}.\"{}\"", name, host);
+        auto norm = normalize_host(host);
+        if (!norm || host.find('*') != std::string::npos || host.find(':') != std::string::npos)
+          return r.err(hv, entry,
+                       "the key is not a host name; name one host exactly as in your remote "
+                       "(github.com), without a port or a wildcard");
+        if (!hv.is_string()) return r.err(hv, entry, "expected a string (the key file)");
+        std::string file = hv.value_or(std::string());
+        const bool from_home = file.size() >= 2 && file[0] == '~' && file[1] == '/';
+        if (!from_home && (file.empty() || file[0] != '/'))
+          return r.err(hv, entry,
+                       fmt::format("\"{}\" is not a path from the home (~/...) or the root (/...); "
+                                   "name the private key file, for example \"~/.ssh/id_ed25519\"",
+                                   file));
+        p.ssh.keys.emplace_back(*norm, file);
+      }
+    } else {
+      return r.unknown(v, "ssh", key, known);
+    }
+  }
+  return ok_status();
+}
+
 // AUD-3: an environment variable's name as a shell writes it.
 bool env_name_ok(const std::string& n) {
   if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
@@ -733,6 +774,7 @@ Result<Policy> parse_config(std::string_view text, const std::string& file_name)
   static const std::pair<const char*, Parser> tables[] = {
       {"sandbox", parse_sandbox},     {"away", parse_away},         {"limits", parse_limits},
       {"approvals", parse_approvals}, {"commands", parse_commands}, {"network", parse_network},
+      {"ssh", parse_ssh},
       {"credentials", parse_credentials}};
   for (auto&& [k, v] : root) {
     std::string key(k.str());

@@ -66,6 +66,15 @@ struct NetworkConfig {
   bool ask_unknown = false;  // unknown = "ask" (NET-10)
 };
 
+// [ssh] (NET-12): git over ssh through the allowlist proxy. Without either opt-in, ssh inside
+// the sandbox has no key. `keys`: host (lower-case, as written) -> the key file ("~/..." or
+// absolute, as written), bound read-only for that host only. `agent`: the user's ssh agent
+// socket (SSH_AUTH_SOCK) is given to commands, which may then ask it to sign while they run.
+struct SshConfig {
+  bool agent = false;
+  std::vector<std::pair<std::string, std::string>> keys;
+};
+
 // AUD-3: how a credential goes on the wire (`send`).
 enum class CredentialSend {
   kAuthorization,  // the whole Authorization header's value carries it (any scheme)
@@ -106,6 +115,7 @@ struct Policy {
   ApprovalsConfig approvals;
   CommandsConfig commands;
   NetworkConfig network;
+  SshConfig ssh;  // NET-12
   std::vector<CredentialConfig> credentials;  // AUD-3, in the file's order
 
   // Where the policy came from, for messages ("set by ~/.config/cordon/config.toml").

@@ -100,7 +100,7 @@ ErrorKind error_kind(ErrorCode code) {
 namespace cordon::api {
 
 Error::operator cordon::Error() const {
-  return cordon::Error{error_kind(code), message, path, sys_errno};
+  return cordon::Error{error_kind(code), message, path, sys_errno, violations};
 }
 
 }  // namespace cordon::api

@@ -6,7 +6,8 @@ namespace cordon {
 // Reads CORDON_TRACE once (the faces call it with their environment).
 void trace_enable(bool on);
 bool trace_enabled();
-// Prints "cordon trace: +X.XXX ms <what>" relative to the first call in this process.
+// Prints "cordon trace: +X.XXX ms (cpu Y.YYY ms) <what>": the wall time since the program
+// started and the CPU time the process has used.
 void trace(const char* what);
 
 }  // namespace cordon

@@ -230,11 +230,19 @@ FileDecision decide_file_access(const FileContext& ctx, const FileRequest& req,
   // FS-4, FILE-5: what the sandbox hides, the file tools neither read nor write.
   const HiddenPath* hidden = hidden_match(ctx, abs);
   if (!hidden) hidden = hidden_match(ctx, real);
-  if (hidden)
-    return refuse(ErrorKind::kRefused,
-                  fmt::format("refused: {} is hidden from sandboxed commands ({}, {}); the file "
-                              "tools do not read or write hidden paths",
-                              shown, hidden->entry, hidden->why));
+  if (hidden) {  // AUD-2: with its violation, the message made of its rule
+    api::Violation v{req.tool == FileTool::kWrite || req.tool == FileTool::kEdit ? "write" : "read",
+                     real, "",
+                     fmt::format("hidden from sandboxed commands ({}, {}); the file tools do not "
+                                 "read or write hidden paths",
+                                 hidden->entry, hidden->why),
+                     "carry on without it; if the step needs it, ask the user to do it or to "
+                     "change the hidden list in their config",
+                     "cordon"};
+    refuse(ErrorKind::kRefused, fmt::format("refused: {} is {}", shown, v.rule));
+    d.error.violations.push_back(std::move(v));
+    return d;
+  }
 
   // FILE-1: kernel files first (a /proc file looks like a regular file of size 0).
   if (in_proc_or_sys(abs) || in_proc_or_sys(real) || facts.kernel_fs)

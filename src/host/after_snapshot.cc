@@ -4,12 +4,14 @@
 
 #include "core/paths.h"
 #include "host/beneath.h"
+#include "host/listing_scope.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
 
 namespace cordon {
 
 ProtectedSnapshot read_snapshot_after(const ProtectedSnapshot& before) {
+  ListingScope listings;  // PERF-1: reads only, after the command
   std::vector<ProtectEntry> entries;
   GitFacts git;
   for (const auto& e : before.entries) {

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "core/paths.h"
+#include "host/listing_scope.h"
 #include "host/path_info.h"
 #include "plan/config_copy_rules.h"
 #include "sys/fs_util.h"
@@ -75,6 +76,8 @@ std::vector<GitConfigCopyFact> sanitized_home_configs(const std::vector<std::str
                                                       const std::string& home,
                                                       const std::string& cache_dir) {
   std::vector<GitConfigCopyFact> out;
+  // PERF-1: most rows do not exist; the copies are written to the cache, never looked up here.
+  ListingScope listings;
   for (const auto& base : homes) {
     if (base.empty()) continue;
     for (const auto& row : sanitized_home_rows()) {

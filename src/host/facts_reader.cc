@@ -1,4 +1,5 @@
 #include "host/facts_reader.h"
+#include "host/ssh_folder.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "host/git_facts.h"
 #include "host/gpu_facts.h"
 #include "host/hidden_links.h"
+#include "host/listing_scope.h"
 #include "host/package_caches.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
@@ -80,6 +82,21 @@ void read_hidden_links(Facts& f, const std::string& cache_dir) {
   for (auto& l : scan.links) f.hidden[owner[l.root]].links.push_back(std::move(l.info));
 }
 
+// FS-1: what each hidden entry names now. Most do not exist: their folders' listings say so.
+std::vector<HiddenFact> read_hidden_facts(const Policy& policy, const FactsInput& in) {
+  ListingScope listings;  // PERF-1: reads only, so no listing goes stale within it
+  std::vector<HiddenFact> out;
+  for (const auto& e : hide_entries(policy, in.folders, in.home)) {
+    HiddenFact h{e.entry, e.why, {}, {}};
+    for (const auto& p : expand_last_glob(e.path)) {
+      PathInfo info = read_path_info(p);
+      if (info.exists() || info.error) h.matches.push_back(std::move(info));
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
 }  // namespace
 
 Facts gather_facts(const Policy& policy, const FactsInput& in) {
@@ -98,14 +115,7 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
   f.empty_file = in.empty_file;
   f.empty_dir = in.empty_dir;
   f.env = in.env;
-  for (const auto& e : hide_entries(policy, in.folders, in.home)) {
-    HiddenFact h{e.entry, e.why, {}, {}};
-    for (const auto& p : expand_last_glob(e.path)) {
-      PathInfo info = read_path_info(p);
-      if (info.exists() || info.error) h.matches.push_back(std::move(info));
-    }
-    f.hidden.push_back(std::move(h));
-  }
+  f.hidden = read_hidden_facts(policy, in);
   read_hidden_links(f, in.folders.cache);
   for (const auto& w : policy.writable)
     f.writable.push_back(read_path_info(expand_home(w, in.home)));
@@ -141,6 +151,16 @@ Facts gather_facts(const Policy& policy, const FactsInput& in) {
     f.credential_files = std::move(scan.files);
     f.credential_copies = std::move(scan.copies);
     f.credential_scan_refusal = std::move(scan.refusal);
+  }
+  if (in.ssh_route && !in.session_tmp.empty()) {  // NET-12
+    SshFolderInput si;
+    si.policy = &policy;
+    si.env = in.env;
+    si.home = in.home;
+    si.session_tmp = in.session_tmp;
+    si.cordon_exe = in.cordon_exe;
+    si.bwrap = in.ssh_bwrap;
+    f.ssh = prepare_ssh_folder(si);
   }
   CacheFactsInput ci;
   ci.mode = policy.caches;

@@ -24,6 +24,11 @@ struct FactsInput {
   std::string empty_dir;     // exists
   bool network = false;      // gather NET-3 credential files
   bool prepare_caches = false;  // make the project's package cache folders (PKG-2)
+  // NET-12: the ssh route is on for this command: make the session's ssh folder, bound at
+  // /tmp/.cordon-ssh (`ssh_bwrap`) or used where it is; `cordon_exe` is the connect helper.
+  bool ssh_route = false;
+  bool ssh_bwrap = true;
+  std::string cordon_exe;
 };
 
 // The project root for a working folder: the nearest folder at or above it holding `.git`

@@ -13,6 +13,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "host/listing_scope.h"
 #include "host/path_info.h"
 #include "plan/cache_tools.h"
 #include "sys/fs_util.h"
@@ -103,10 +104,13 @@ std::string first_line(const std::string& file) {
 
 CacheFacts read_cache_facts(const CacheFactsInput& in) {
   CacheFacts f;
-  for (const auto& t : cache_tools()) {
-    f.own.push_back(read_path_info(own_path(t, in)));
-    f.anchors.push_back(t.anchor.empty() ? PathInfo{}
-                                         : read_path_info(expand_home(t.anchor, in.home)));
+  {
+    ListingScope listings;  // PERF-1: most tools' caches do not exist; nothing written here
+    for (const auto& t : cache_tools()) {
+      f.own.push_back(read_path_info(own_path(t, in)));
+      f.anchors.push_back(t.anchor.empty() ? PathInfo{}
+                                           : read_path_info(expand_home(t.anchor, in.home)));
+    }
   }
   if (in.mode != CacheMode::kProject || in.folders.cache.empty()) return f;
   std::string root = project_cache_root(in.folders.cache, in.project);

@@ -13,6 +13,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/file_open.h"
+#include "host/listing_scope.h"
 
 namespace cordon {
 
@@ -23,14 +24,46 @@ Kind kind_of(mode_t m) {
   return Kind::kOther;
 }
 
+namespace {
+
+// The real entry's identity, from a stat of it (or lstat's, for an entry that is not a link).
+void fill_real(PathInfo& info, const struct stat& rs) {
+  info.real_kind = kind_of(rs.st_mode);
+  info.dev = rs.st_dev;
+  info.ino = rs.st_ino;
+  info.nlink = rs.st_nlink;
+  info.mode = rs.st_mode;
+  info.uid = rs.st_uid;
+}
+
+// PERF-1: inside a listing scope, an entry that is not a link is its folder's real path (the
+// scope remembers each folder's) and its name, and lstat's answer is stat's.
+bool real_from_scope(PathInfo& info, const struct stat& st) {
+  ListingScope* scope = ListingScope::current();
+  if (!scope || info.kind == Kind::kSymlink || !ListingScope::plain_absolute(info.path))
+    return false;
+  const std::string& dir = scope->real_dir(path_parent(info.path));
+  if (dir.empty()) return false;
+  info.real = path_join(dir, path_base(info.path));
+  fill_real(info, st);
+  return true;
+}
+
+}  // namespace
+
 PathInfo read_path_info(const std::string& path) {
   PathInfo info;
   info.path = path;
+  // PERF-1: within a listing scope, a name its folder does not have is missing without lstat.
+  if (ListingScope* scope = ListingScope::current(); scope && scope->known_missing(path))
+    return info;
   struct stat st;
   if (lstat(path.c_str(), &st) < 0) {
     if (errno != ENOENT && errno != ENOTDIR) {
       info.error = true;
       info.err = errno;
+    } else if (ListingScope* scope = ListingScope::current()) {
+      scope->note_missing(path);
     }
     return info;
   }
@@ -42,28 +75,16 @@ PathInfo read_path_info(const std::string& path) {
     ssize_t n = readlink(path.c_str(), buf, sizeof buf - 1);
     if (n >= 0) info.link_target.assign(buf, static_cast<size_t>(n));
   }
-  char* r = realpath(path.c_str(), nullptr);
-  if (r) {
+  if (real_from_scope(info, st)) return info;
+  if (char* r = realpath(path.c_str(), nullptr)) {
     info.real = r;
     free(r);
     struct stat rs;
-    if (stat(info.real.c_str(), &rs) == 0) {
-      info.real_kind = kind_of(rs.st_mode);
-      info.dev = rs.st_dev;
-      info.ino = rs.st_ino;
-      info.nlink = rs.st_nlink;
-      info.mode = rs.st_mode;
-      info.uid = rs.st_uid;
-    }
+    if (stat(info.real.c_str(), &rs) == 0) fill_real(info, rs);
   } else if (info.kind != Kind::kSymlink) {
     // Exists but cannot be resolved (an unsearchable parent): keep lstat's view.
     info.real = path;
-    info.real_kind = info.kind;
-    info.dev = st.st_dev;
-    info.ino = st.st_ino;
-    info.nlink = st.st_nlink;
-    info.mode = st.st_mode;
-    info.uid = st.st_uid;
+    fill_real(info, st);
   }
   return info;
 }

@@ -11,6 +11,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/beneath.h"
+#include "host/listing_scope.h"
 #include "host/path_info.h"
 
 namespace cordon {
@@ -85,12 +86,21 @@ void walk(int dirfd, const std::string& rel, size_t cap, ProtectedFact& f) {
   }
 }
 
+// The files git tracks at or under `rel`.
+std::vector<std::string> tracked_under(const GitFacts& git, const std::string& rel) {
+  std::vector<std::string> out;
+  for (const auto& t : git.tracked)
+    if (t == rel || starts_with(t, rel + "/")) out.push_back(t);
+  return out;
+}
+
 }  // namespace
 
 std::vector<ProtectedFact> read_protected_facts(const std::vector<ProtectEntry>& entries,
                                                 const std::string& project,
                                                 const GitFacts& git) {
   std::vector<ProtectedFact> out;
+  ListingScope listings;  // PERF-1: reads only, so no listing goes stale within it
   auto beneath = Beneath::open(project);
   for (const auto& e : entries) {
     if (e.anywhere) continue;  // `**/` entries are for the file tools only (PROT-1)
@@ -98,6 +108,15 @@ std::vector<ProtectedFact> read_protected_facts(const std::vector<ProtectEntry>&
     f.rel = e.rel;
     f.folder = e.folder;
     f.why = e.why;
+    // Most protected names are not in the project: when the first folder on the way is not
+    // there, there is no link on the way and no folder to search either.
+    const std::string first = e.rel.substr(0, e.rel.find('/'));
+    if (listings.known_missing(path_join(project, first))) {
+      f.info.path = path_join(project, e.rel);
+      f.tracked = tracked_under(git, e.rel);
+      out.push_back(std::move(f));
+      continue;
+    }
     f.info = read_path_info(path_join(project, e.rel));
     // FS-2, PROT-7: a link on the way (`.cargo -> ~/.cargo`) is noted, never walked through.
     BeneathStat bs = beneath.ok() ? beneath->lstat(e.rel) : BeneathStat{};
@@ -121,8 +140,7 @@ std::vector<ProtectedFact> read_protected_facts(const std::vector<ProtectEntry>&
         f.unreadable_dirs.push_back(e.rel);
       }
     }
-    for (const auto& t : git.tracked)
-      if (t == e.rel || starts_with(t, e.rel + "/")) f.tracked.push_back(t);
+    f.tracked = tracked_under(git, e.rel);
     out.push_back(std::move(f));
   }
   return out;

@@ -56,7 +56,9 @@ int read_signal(const json& v) {
 
 // A job's error as its answers give it: {reason, message}.
 json error_fields(const cordon::Error& e) {
-  return {{"reason", wire_reason(e)}, {"message", e.message}};
+  json j{{"reason", wire_reason(e)}, {"message", e.message}};
+  if (!e.violations.empty()) j["violations"] = violations_json(e.violations);  // AUD-2
+  return j;
 }
 
 // The end of a job, as exec would have answered it (an error: what refused it).

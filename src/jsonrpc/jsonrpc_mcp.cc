@@ -68,11 +68,28 @@ json tool_result(const std::string& version, std::string text, std::optional<jso
 }
 
 // A refusal is the tool's answer, for the model to read and act on (isError), led by the
-// same stable reason word as the server's errors. No structured content: a client checks
-// it against the tool's output schema even in an error.
-json refusal_result(const std::string& version, const Error& e) {
-  return tool_result(version, fmt::format("[{}] {}", wire_reason(e), e.message), std::nullopt,
-                     true);
+// same stable reason word as the server's errors. AUD-2: a refusal with violations ends with
+// their `[violation]` lines and has them as structured content, as a command's result does; a
+// client checks structured content against the tool's output schema even in an error, so a
+// command tool's carries the fields bash's schema requires (nothing ran: empty output, the
+// message as its note). The job tools' (a job refused before it ran, read by bash_output) have
+// the lines only: their schema wants the job's state, which a refusal does not have. Other
+// refusals have none.
+enum class Shape { kFree, kBash, kJobTool };
+json refusal_result(const std::string& version, const Error& e, Shape shape) {
+  std::string text = fmt::format("[{}] {}", wire_reason(e), e.message);
+  if (e.violations.empty()) return tool_result(version, std::move(text), std::nullopt, true);
+  json structured{{"violations", violations_json(e.violations)}};
+  text += violations_text(structured);
+  if (shape == Shape::kJobTool) return tool_result(version, std::move(text), std::nullopt, true);
+  if (shape == Shape::kBash) {
+    structured["stdout"] = "";
+    structured["stderr"] = "";
+    structured["timed_out"] = false;
+    structured["notes"] = json::array({e.message});
+    structured["quarantined"] = json::array();
+  }
+  return tool_result(version, std::move(text), std::move(structured), true);
 }
 
 }  // namespace
@@ -506,7 +523,9 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
                         std::nullopt, true));
   if (job_tool || *t == Tool::kBash)
     if (auto r = call_job_tool(*session, name, args, cancel)) {
-      if (!r->ok()) return make_response(id, refusal_result(version, r->error()));
+      if (!r->ok())
+        return make_response(
+            id, refusal_result(version, r->error(), job_tool ? Shape::kJobTool : Shape::kBash));
       std::string text = job_tool ? job_text(**r) : started_text(**r);
       return make_response(id, tool_result(version, std::move(text), std::move(**r), false));
     }
@@ -516,7 +535,9 @@ json McpConnection::call_tool(const json& id, const json& params, const api::Can
     args["timeout_ms"] =
         std::min<uint64_t>(static_cast<uint64_t>(opts_.default_timeout.count()), kMaxTimeoutMs);
   auto r = rpc::call_tool(*session, *t, args, cancel, progress_sink(*t, id));
-  if (!r.ok()) return make_response(id, refusal_result(version, r.error()));
+  if (!r.ok())
+    return make_response(
+        id, refusal_result(version, r.error(), *t == Tool::kBash ? Shape::kBash : Shape::kFree));
   std::string text = tool_text(*t, *r, default_timeout);
   return make_response(id, tool_result(version, std::move(text), std::move(*r), false));
 }

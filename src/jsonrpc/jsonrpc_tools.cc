@@ -304,7 +304,10 @@ std::string wire_reason(const Error& e) { return std::string(to_string(wire_code
 
 json error_response(const json& id, const Error& e) {
   const ErrorCode code = wire_code(e);
-  return make_error_reply(id, jsonrpc_code(code), e.message, std::string(to_string(code)));
+  json reply = make_error_reply(id, jsonrpc_code(code), e.message, std::string(to_string(code)));
+  // AUD-2: a refusal before anything ran says what was refused, its rule and fix.
+  if (!e.violations.empty()) reply["error"]["data"]["violations"] = violations_json(e.violations);
+  return reply;
 }
 
 bool wait_for_end(const api::Job& job, std::chrono::milliseconds timeout,

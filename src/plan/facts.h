@@ -148,6 +148,27 @@ struct CacheFacts {
   std::vector<PathInfo> anchors;  // a mounted tool's folder in the home (`~/.cargo`)
 };
 
+// NET-12: the session's ssh folder, made on the host when the ssh route is on
+// (src/host/ssh_folder): `dir` holds `config`, `known_hosts` (the user's, copied) and the
+// placeholders the bwrap backend binds cordon's binary, the keys and the agent socket on.
+struct SshKeyFact {
+  std::string host;    // as in [ssh] keys
+  std::string shown;   // the key file as written ("~/.ssh/id_ed25519_github")
+  std::string real;    // the key file on the host; "" when it is missing or not a regular file
+  std::string inside;  // where the command's ssh reads it
+};
+struct SshFacts {
+  bool on = false;          // the folder was made for this command
+  std::string dir;          // on the host
+  std::string inside_dir;   // as the command sees it (/tmp/.cordon-ssh under bwrap)
+  std::string exe;          // cordon's binary on the host (real)
+  std::string exe_inside;   // as the command runs it
+  std::vector<SshKeyFact> keys;
+  std::string agent;         // the agent socket on the host, when given
+  std::string agent_inside;  // as the command reaches it
+  std::vector<std::string> problems;  // what could not be given, for a person
+};
+
 struct Facts {
   std::string home;                   // normalized home folder
   std::string cwd;                    // the caller's working folder (real)
@@ -185,6 +206,7 @@ struct Facts {
   std::string hidden_links_refusal;
   MachineFacts machine;
   CacheFacts caches;
+  SshFacts ssh;  // NET-12
 };
 
 }  // namespace cordon

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/policy.h"
+#include "cordon/violation.h"
 #include "core/env.h"
 #include "core/error_code.h"
 
@@ -56,6 +57,7 @@ struct SeccompRule {
 struct Refusal {
   ErrorKind reason{};   // kRefused, kUnavailable, kHeld, kInvalid or kConfig
   std::string message;  // starts with what happened, ends with the fix
+  std::vector<api::Violation> violations{};  // AUD-2: what was refused, its rule and fix
 };
 
 enum class Runner { kSandbox, kUnconfined };
@@ -85,6 +87,16 @@ struct CacheDecision {
   std::string state;  // "project", "shared (writable)", "read-only", "not used: ..."
 };
 
+// NET-12: git over ssh through the proxy, as `cordon policy` and the notes tell it.
+struct SshRoutePlan {
+  std::vector<std::string> entries;  // allow entries that reach port 22 ("github.com:22")
+  std::vector<std::string> keys;     // "github.com: ~/.ssh/id_ed25519_github" (named keys given)
+  bool agent = false;                // the user's agent socket is given
+  bool agent_wanted = false;         // [ssh] agent = true
+  std::string command;               // GIT_SSH_COMMAND
+  std::vector<std::string> problems;
+};
+
 struct Plan {
   Runner runner = Runner::kSandbox;
   SandboxMode mode = SandboxMode::kOn;
@@ -101,6 +113,7 @@ struct Plan {
   // NET-7: the allowlist proxy answers on 127.0.0.1:<port> inside the sandbox ([network]
   // allow is set, the command has no way out); nothing otherwise.
   std::optional<int> proxy_port;
+  std::optional<SshRoutePlan> ssh;  // NET-12
   std::vector<SeccompRule> seccomp;
   Limits limits;
   std::optional<std::chrono::milliseconds> timeout;

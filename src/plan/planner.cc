@@ -18,6 +18,7 @@
 #include "plan/project_rules.h"
 #include "plan/protect_rules.h"
 #include "plan/seccomp_rules.h"
+#include "plan/ssh_rules.h"
 #include "plan/wsl_rules.h"
 
 namespace cordon {
@@ -242,7 +243,11 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   }
   plan_caches(policy, facts, p);  // PKG-4 "shared", before the hidden paths inside
   plan_protected(policy, facts, p, coarse);
-  plan_hidden(facts, bound, p);
+  // FS-3: only bwrap replaces the machine's /tmp; under Landlock and Seatbelt it stays
+  // visible, so what is hidden there must be hidden like anywhere else.
+  std::vector<std::string> visible_in_tmp = bound;
+  if (backend != Backend::kBwrap) visible_in_tmp.push_back("/tmp");
+  plan_hidden(facts, visible_in_tmp, p);
   // PKG-2: inside cordon's hidden cache folder; Seatbelt and Landlock have no mounts over a
   // tool's path.
   plan_project_caches(policy, facts, p, backend == Backend::kBwrap);
@@ -250,6 +255,7 @@ void build_sandbox_mounts(const Policy& policy, const Facts& facts, const Reques
   plan_credentials(facts, req, p);
   plan_git_config(facts, p);
   plan_home_config_copies(facts, p);
+  plan_ssh(policy, facts, req, backend, p);  // NET-12: last, over /tmp
 }
 
 }  // namespace
@@ -450,6 +456,9 @@ void put_process_part(const Policy& policy, const Facts& facts, const Request& r
   // MAC-1, LL-1: without a mount namespace nothing can be put at /tmp; TMPDIR names the
   // private folder where it is.
   if (opt.backend != Backend::kBwrap) p.env.set("TMPDIR", facts.session_tmp);
+  if (opt.backend == Backend::kLandlock)  // NET-12: the ssh folder where the temp folder is
+    set_ssh_variables(policy, facts.env, req, false, ssh_inside_dir(false, facts.session_tmp),
+                      p.env);
   p.tmp_at_slash_tmp = opt.backend == Backend::kBwrap;
   p.locks_git_files = opt.backend != Backend::kLandlock;
   p.tcp_refused_as_denied = opt.backend == Backend::kLandlock;
@@ -562,7 +571,11 @@ ProcessPart sandbox_process_part(const Policy& policy, const EnvMap& env, const 
   // JOB-2: the session's loopback, unless the command has the machine's network.
   part.session_loopback = opt.session_loopback && !req.network && !req.outside_sandbox &&
                           opt.backend == Backend::kBwrap;
-  part.seccomp = default_seccomp_rules();  // NET-1, PROC-2
+  // NET-12: git over ssh through the proxy (bwrap: the folder is at /tmp/.cordon-ssh).
+  if (opt.backend == Backend::kBwrap && part.proxy_port)
+    set_ssh_variables(policy, env, req, true, ssh_inside_dir(true, ""), part.env);
+  // NET-1, PROC-2; NET-12: the agent opt-in lets the command's ssh reach the agent's socket.
+  part.seccomp = default_seccomp_rules(ssh_agent_given(policy, env, req) && part.proxy_port);
   return part;
 }
 

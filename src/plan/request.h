@@ -16,6 +16,7 @@ struct Request {
   bool outside_sandbox = false;       // way out 2 (NET-4): asks a person every time (APR-3)
   std::optional<std::chrono::milliseconds> timeout;
   std::string reason;                 // the caller's words, shown with any question
+  std::string job;                    // a background job's id ("" for exec): for AUD-1's log
 };
 
 }  // namespace cordon

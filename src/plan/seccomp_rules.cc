@@ -22,7 +22,7 @@ const std::vector<uint64_t>& allowed_socket_families() {
   return families;
 }
 
-void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
+void add_socket_family_allowlist(std::vector<SeccompRule>& r, bool unix_sockets) {
   // NET-1, NET-2, PROC-7: socket() creates only the families a command needs: IPv4, IPv6, and
   // netlink's routing protocol (getifaddrs, if_nameindex, `ip addr`: Node's
   // os.networkInterfaces() throws without it; it is scoped by the network namespace and
@@ -43,6 +43,7 @@ void add_socket_family_allowlist(std::vector<SeccompRule>& r) {
   }
   for (uint64_t family = 0; family < 32; ++family) {
     if (std::find(allowed.begin(), allowed.end(), family) != allowed.end()) continue;
+    if (family == 1 && unix_sockets) continue;  // NET-12: the agent opt-in
     r.push_back(SeccompRule{
         "socket",
         EPERM,
@@ -70,12 +71,12 @@ void add_udp_refusal(std::vector<SeccompRule>& r) {
           "no UDP or raw sockets"});
 }
 
-std::vector<SeccompRule> default_seccomp_rules() {
+std::vector<SeccompRule> default_seccomp_rules(bool unix_sockets) {
   std::vector<SeccompRule> r;
   auto deny = [&](const char* name, const char* why) {
     r.push_back(SeccompRule{name, EPERM, {}, why});
   };
-  add_socket_family_allowlist(r);
+  add_socket_family_allowlist(r, unix_sockets);
   // PROC-2: no keystrokes pushed into a terminal.
   r.push_back(
       SeccompRule{"ioctl", EPERM, {{1, SeccompOp::kMaskedEq, kLow32, kTiocsti}}, "TIOCSTI"});

@@ -16,6 +16,9 @@ std::vector<api::Violation> proxy_violations(const std::vector<api::Connection>&
     // An allowed host that did not answer is no refusal of cordon's.
     if (c.allowed || c.rule.rfind("unreachable", 0) == 0) continue;
     const std::string host = c.host.substr(0, c.host.rfind(':'));
+    // NET-6, NET-12: an entry without a port covers 80 and 443 only; any other port is named.
+    const std::string port = c.host.substr(c.host.rfind(':') + 1);
+    const std::string entry = port == "80" || port == "443" ? host : c.host;
     if (auto name = placeholder_rule_credential(c.rule)) {  // AUD-3
       out.push_back({"network", "", c.host, c.rule,
                      fmt::format("send the credential only to the hosts of [credentials.{}] in "
@@ -30,7 +33,7 @@ std::vector<api::Violation> proxy_violations(const std::vector<api::Connection>&
         {"network", "", c.host, c.rule,
          fmt::format("if the command needs {}, add it to allow under [network] in {}, or run it "
                      "again with --network (network: true), which needs approval",
-                     host, config_file.empty() ? "your config file" : config_file),
+                     entry, config_file.empty() ? "your config file" : config_file),
          "cordon"});
   }
   return out;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "approval/approver.h"
+#include "approval/refusal_violation.h"
 #include "approval/request.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -12,6 +13,17 @@
 #include "session/session.h"
 
 namespace cordon {
+
+namespace {
+
+// CMD-4: the command policy's denial, with its violation (AUD-2).
+Refusal gate_refusal(const ExecGate& gate) {
+  Refusal r{ErrorKind::kRefused, *gate.refusal, {}};
+  if (gate.violation) r.violations.push_back(*gate.violation);
+  return r;
+}
+
+}  // namespace
 
 // Where a command asked to run in `cwd` really runs: there when it is inside the project, else
 // at the project root (as the planner chooses).
@@ -46,7 +58,7 @@ std::optional<Refusal> Session::policy_refusal(ExecGateInput gi, const Request& 
   gi.verdict = *v;
   ExecGate gate = gate_exec(gi);
   trace("run: command classified");
-  if (gate.refusal) return Refusal{ErrorKind::kRefused, *gate.refusal};
+  if (gate.refusal) return gate_refusal(gate);
   return std::nullopt;
 }
 
@@ -57,7 +69,7 @@ Session::Asked Session::ask_first(ExecGateInput gi, const Request& req, int canc
   if (!v.ok()) return Asked{Refusal{ErrorKind::kUnavailable, v.error().message}, {}, {}, {}};
   gi.verdict = *v;
   ExecGate gate = gate_exec(gi);
-  if (gate.refusal) return Asked{Refusal{ErrorKind::kRefused, *gate.refusal}, {}, {}, {}};
+  if (gate.refusal) return Asked{gate_refusal(gate), {}, {}, {}};
   if (!gate.asks.empty())
     if (auto r = pointless_question(req)) return Asked{std::move(r), {}, {}, {}};
   for (const auto& ask : gate.asks) {
@@ -73,8 +85,8 @@ Session::Asked Session::ask_first(ExecGateInput gi, const Request& req, int canc
       out.canceled = d.message;
       return out;
     }
-    if (!d.allowed) {
-      out.refusal = Refusal{ErrorKind::kRefused, d.message};
+    if (!d.allowed) {  // AUD-2: with its violation
+      out.refusal = Refusal{ErrorKind::kRefused, d.message, {answer_violation(ask, d)}};
       return out;
     }
     if (d.basis != Basis::kUser && d.basis != Basis::kGrant && !d.message.empty())

@@ -7,6 +7,7 @@
 #include "process/process.h"
 #include "core/strings.h"
 #include "plan/blocked_note.h"
+#include "plan/ssh_rules.h"
 #include "plan/net_rules.h"
 #include "plan/run_decisions.h"
 #include "session/backend_launch.h"
@@ -146,6 +147,8 @@ std::optional<std::string> add_outcome_notes(const BackendChoice& backend, const
       out.connections.push_back({h.host_port, h.allowed, h.rule, h.bytes_out, h.bytes_in, h.count});
   }
   if (o.timed_out || o.canceled) return std::nullopt;
+  const std::string output = out.stderr_text + "\n" + out.stdout_text;
+  if (auto n = ssh_note(plan, out.exit_code, output)) out.notes.push_back(*n);  // NET-12
   return blocked_note(plan, out.exit_code, out.stderr_text + "\n" + out.stdout_text);
 }
 

@@ -7,6 +7,7 @@
 #include "plan/cache_rules.h"
 #include "plan/net_rules.h"
 #include "plan/planner.h"
+#include "plan/ssh_rules.h"
 #include "render/backend_limits.h"
 #include "session/session.h"
 
@@ -47,6 +48,18 @@ nlohmann::json allowlist_json(const Policy& p, const Plan& plan, bool landlock) 
     j["proxy"] = fmt::format("127.0.0.1:{}", *plan.proxy_port);
   else
     j["proxy"] = nullptr;
+  return j;
+}
+
+// NET-12: git over ssh through the proxy.
+nlohmann::json ssh_json(const Policy& p, const Plan& plan) {
+  nlohmann::json j;
+  j["hosts"] = ssh_route_entries(p.network.allow);
+  j["git_ssh_command"] = plan.ssh ? nlohmann::json(plan.ssh->command) : nlohmann::json();
+  j["keys"] = nlohmann::json::object();
+  for (const auto& [host, file] : p.ssh.keys) j["keys"][host] = file;
+  j["agent"] = p.ssh.agent;
+  j["problems"] = plan.ssh ? plan.ssh->problems : std::vector<std::string>{};
   return j;
 }
 
@@ -130,6 +143,7 @@ nlohmann::json policy_json(const Policy& p, const Session& session, const Plan& 
                  : plan.proxy_port          ? "loopback and the allowlist proxy"
                                             : "loopback only";  // MAC-1, NET-7
   j["network_allowlist"] = allowlist_json(p, plan, ll);    // NET-11
+  j["ssh"] = ssh_json(p, plan);                            // NET-12
   j["loopback"] =
       p.mode == SandboxMode::kOn && !sb && !ll ? loopback_json(session) : nlohmann::json();
   j["writable"] = plan.writable_roots;

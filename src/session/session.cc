@@ -19,6 +19,7 @@
 #include "plan/planner.h"
 #include "plan/protected_list.h"
 #include "plan/run_decisions.h"
+#include "plan/ssh_rules.h"
 #include "render/backend_limits.h"
 #include "session/project_memory.h"
 #include "session/session_folders.h"
@@ -212,6 +213,13 @@ Facts Session::facts(const Request& req) const {
   in.empty_dir = empty_dir_;
   in.network = req.network && opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
   in.prepare_caches = opts_.policy.mode == SandboxMode::kOn && !req.outside_sandbox;
+  // NET-12: git over ssh through the proxy (Linux backends: the proxy is theirs).
+  if (opts_.policy.mode == SandboxMode::kOn && ssh_route_on(opts_.policy, req)) {
+    settle_backend();
+    in.ssh_route = backend_.backend != Backend::kSeatbelt;
+    in.ssh_bwrap = backend_.backend == Backend::kBwrap;
+  }
+  in.cordon_exe = opts_.cordon_exe;
   Facts f = gather_facts(opts_.policy, in);
   if (backend_.backend == Backend::kSeatbelt)  // MAC-5: the program chosen, when it can run
     f.machine.sandbox_exec =

@@ -154,6 +154,9 @@ class Session {
   void note_file_tool_write(const std::string& abs_path);
   // AUD-1: a file tool's question (FILE-4..6) decided: logged with who decided it.
   void audit_file_tool(const std::string& path, const AuditAnswer& answer);
+  // AUD-1: a background job's input written (its length only) and a signal sent to it.
+  void audit_job_input(const std::string& job, uint64_t bytes, bool eof);
+  void audit_job_signal(const std::string& job, int signal);
 
  private:
   explicit Session(SessionOptions opts)

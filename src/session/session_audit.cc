@@ -54,6 +54,9 @@ void Session::open_audit() {
   if (auto v = opts_.env.get("CORDON_AUDIT_ROTATE"))
     if (auto n = parse_size(*v); n && *n > 0) rotate = *n;
   audit_ = std::make_unique<AuditLog>(audit_dir(opts_.folders), record_.id, rotate);
+  // An ephemeral session's id was made here and is given to no other process: its log has one
+  // writer, which needs no lock (the cost of a `cordon run` without a session).
+  if (ephemeral_) audit_->set_sole_writer();
   // Made now, before any command is planned, so that every command's plan hides it (FS-8).
   if (!audit_->make_dir().ok()) trace("audit: the folder was not made");
 }
@@ -94,6 +97,7 @@ void Session::audit(const nlohmann::json& event) {
 std::shared_ptr<CommandStart> Session::audit_start(const Request& req) {
   auto s = std::make_shared<CommandStart>();
   s->command = fmt::format("{}-{}", getpid(), ++audit_commands_);
+  s->job = req.job;
   s->argv = req.argv;
   s->script = req.script;
   s->cwd = run_folder(req.cwd);
@@ -149,6 +153,7 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
                            audit_secrets(nullptr)));
   CommandEnd e;
   e.command = s.command;
+  e.job = s.job;
   e.ran = res.ran;
   e.exit_code = res.out.exit_code;
   e.duration_ms = res.out.duration_ms;
@@ -164,6 +169,14 @@ void Session::audit_ended(const CommandStart& s, const CommandResult& res) {
 
 void Session::audit_file_tool(const std::string& path, const AuditAnswer& answer) {
   audit(file_tool_event(audit_common(), path, answer, audit_secrets(nullptr)));
+}
+
+void Session::audit_job_input(const std::string& job, uint64_t bytes, bool eof) {
+  audit(job_input_event(audit_common(), job, bytes, eof));
+}
+
+void Session::audit_job_signal(const std::string& job, int signal) {
+  audit(job_signal_event(audit_common(), job, signal));
 }
 
 void Session::audit_resume(const ResumeReport& rep, bool moves) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -339,6 +340,47 @@ TEST(AuditLog, TheLogIsHiddenFromCommands) {  // AUD-1
   // The folder and its files are the user's alone.
   EXPECT_EQ(w.host({"stat", "-c", "%a", dir}).out, "700\n");
   EXPECT_EQ(w.host({"stat", "-c", "%a", log}).out, "600\n");
+}
+
+TEST(AuditLog, ABackgroundJobIsMarkedAndItsInputAndKillAreLogged) {  // AUD-1, JOB-1
+  REQUIRE_SANDBOX();
+  World w;
+  w.env["CORDON_KEEPER_IDLE"] = "30s";  // a test that fails early leaves no keeper for long
+  std::string s = start_session(w);
+  Proc r = w.cordon({"run", "--session", s, "--background", "-c", "cat"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string job = r.out.substr(0, r.out.find('\n'));
+  ASSERT_FALSE(job.empty()) << r.out;
+  const std::string typed = "a secret answer";  // `cordon job write` adds the newline
+  EXPECT_EQ(w.cordon({"job", "write", "--session", s, job, typed}).status, 0);
+  EXPECT_EQ(w.cordon({"job", "kill", "--session", s, job}).status, 0);
+  w.cordon({"job", "wait", "--session", s, job, "--timeout", "20s"});
+  Proc js = w.cordon({"log", "--session", s, "--json"});
+  ASSERT_EQ(js.status, 0) << js.err;
+  w.cordon({"session", "end", s});
+  EXPECT_FALSE(has(js.out, "a secret answer")) << js.out;  // never the bytes written
+  std::map<std::string, json> seen;
+  for (const auto& l : lines(js.out)) {
+    json e = json::parse(l);
+    seen[e["event"]] = e;
+  }
+  ASSERT_TRUE(seen.count("command_start")) << js.out;
+  EXPECT_EQ(seen["command_start"]["job"], job) << js.out;
+  ASSERT_TRUE(seen.count("command_end")) << js.out;
+  EXPECT_EQ(seen["command_end"]["job"], job) << js.out;
+  EXPECT_EQ(seen["command_end"]["command"], seen["command_start"]["command"]);
+  ASSERT_TRUE(seen.count("job_input")) << js.out;
+  EXPECT_EQ(seen["job_input"]["job"], job);
+  EXPECT_EQ(seen["job_input"]["bytes"], typed.size() + 1);
+  ASSERT_TRUE(seen.count("job_signal")) << js.out;
+  EXPECT_EQ(seen["job_signal"]["job"], job);
+  EXPECT_EQ(seen["job_signal"]["signal"], 9);
+  // Readable too, and the chain holds.
+  Proc shown = w.cordon({"log", "--session", s});
+  EXPECT_TRUE(has(shown.out, "(job " + job + ")")) << shown.out;
+  EXPECT_TRUE(has(shown.out, "signal 9 sent")) << shown.out;
+  Proc v = w.cordon({"log", "verify", "--session", s});
+  EXPECT_EQ(v.status, 0) << v.out << v.err;
 }
 
 }  // namespace

@@ -184,6 +184,25 @@ TEST(LandlockBackend, HiddenKeyFailsToOpen) {  // LL-1, FS-4
   EXPECT_EQ(r.out, "seen\nhello\n");
 }
 
+// FS-3, FS-4: Landlock does not replace the machine's /tmp, so a hidden path there is hidden
+// like anywhere else (bwrap's private /tmp hides it by being bound over it).
+TEST(LandlockBackend, HiddenPathUnderTheMachinesTmpFailsToOpen) {  // LL-1, FS-3, FS-4
+  REQUIRE_LANDLOCK();
+  LandlockWorld w;
+  char dir[] = "/tmp/cordon-ll-hidden-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string secret = std::string(dir) + "/token";
+  w.write(secret, "TMP-SECRET\n", 0644);
+  chmod(dir, 0755);
+  w.config("[sandbox]\nbackend = \"" + LandlockWorld::setting() + "\"\nhide = [\"" + secret +
+           "\"]\n");
+  Proc r = w.sh("cat " + secret);
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find("TMP-SECRET"), std::string::npos);
+  unlink(secret.c_str());
+  rmdir(dir);
+}
+
 // FS-9: the devices commands read and write by name work; the machine's shared memory and
 // terminals do not reach the command.
 TEST(LandlockBackend, DevicesWorkAndSharedMemoryIsHidden) {  // LL-1, FS-9

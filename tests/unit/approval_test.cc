@@ -501,6 +501,29 @@ TEST(Approver, UserDenialTellsTheCaller) {
   EXPECT_TRUE(has(d.message, "denied by the user")) << d.message;
   EXPECT_TRUE(has(d.message, "pip install requests")) << d.message;
   EXPECT_FALSE(rig.approver.away());
+  // AUD-2: its rule and fix apart, as the message has them.
+  EXPECT_EQ(d.rule, "the user denied it");
+  EXPECT_TRUE(has(d.message, d.fix)) << d.fix;
+  EXPECT_TRUE(has(d.fix, "Do not retry it")) << d.fix;
+}
+
+TEST(Approver, EveryRefusalHasItsRuleAndFixInItsMessage) {  // AUD-2
+  // Under approve-all, outside_sandbox is refused; away refuses the rest; a timeout too.
+  ApproverConfig c = config(ApprovalMode::kApproveAll);
+  Rig all(c);
+  ApprovalRequest out;
+  out.kind = AskKind::kOutsideSandbox;
+  out.command = "rm -rf build";
+  Decision d = all.ask(out);
+  ASSERT_FALSE(d.allowed);
+  EXPECT_TRUE(has(d.message, d.rule + ". " + d.fix)) << d.message;
+  Rig manual(config(ApprovalMode::kManual));
+  ASSERT_TRUE(manual.approver.set_away(true).ok());
+  d = manual.ask(net("npm install"));
+  ASSERT_FALSE(d.allowed);
+  EXPECT_EQ(d.basis, Basis::kAway);
+  EXPECT_TRUE(has(d.rule, "the user is away")) << d.rule;
+  EXPECT_TRUE(has(d.message, d.rule + ". " + d.fix)) << d.message;
 }
 
 TEST(Approver, QuestionCarriesTheRequestAndDeadline) {

@@ -222,6 +222,35 @@ TEST(AuditEvent, AHostAskedAboutWhileTheCommandRanIsNamed) {  // AUD-1, NET-10
       << readable_event(e);
 }
 
+TEST(AuditEvent, ABackgroundJobIsMarkedAndItsInputIsNeverKept) {  // AUD-1
+  CommandStart st;
+  st.command = "9-2";
+  st.job = "3";
+  st.argv = {"cat"};
+  json s = command_start_event(kCommon, st, {});
+  EXPECT_EQ(s["job"], "3");
+  EXPECT_NE(readable_event(s).find("#9-2 (job 3) cat"), std::string::npos) << readable_event(s);
+  CommandEnd en;
+  en.command = "9-2";
+  en.job = "3";
+  EXPECT_EQ(command_end_event(kCommon, en, {})["job"], "3");
+  st.job.clear();  // an exec: no job field at all
+  EXPECT_FALSE(command_start_event(kCommon, st, {}).contains("job"));
+  json in = job_input_event(kCommon, "3", 6, true);
+  EXPECT_EQ(in["event"], "job_input");
+  EXPECT_EQ(in["job"], "3");
+  EXPECT_EQ(in["bytes"], 6);
+  EXPECT_EQ(in["eof"], true);
+  EXPECT_EQ(in.size(), 6u) << in.dump();  // event, time, session, job, bytes, eof: nothing else
+  EXPECT_NE(readable_event(in).find("job 3: 6 bytes written to its input, then closed"),
+            std::string::npos)
+      << readable_event(in);
+  json sig = job_signal_event(kCommon, "3", 9);
+  EXPECT_EQ(sig["event"], "job_signal");
+  EXPECT_EQ(sig["signal"], 9);
+  EXPECT_NE(readable_event(sig).find("job 3: signal 9 sent"), std::string::npos);
+}
+
 TEST(AuditEvent, TimesAreUtcIso8601) {  // AUD-1
   EXPECT_EQ(iso_time(0), "1970-01-01T00:00:00.000Z");
   EXPECT_EQ(iso_time(1796530944123), "2026-12-06T04:22:24.123Z");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fake_facts.h"
+#include "plan/landlock_rules.h"
 #include "plan/planner.h"
 
 namespace cordon {
@@ -233,6 +234,20 @@ TEST(Planner, HiddenUnderMachineTmpIsAlreadyInvisible) {  // FS-3, FS-4
   w.exists_hidden("/tmp/agent-secret", file_info("/tmp/agent-secret"));
   Plan p = make_plan(w.policy, w.facts, cmd({"true"}));
   EXPECT_EQ(find_dest(p, "/tmp/agent-secret"), nullptr);
+}
+
+// FS-3, FS-4, LL-1: without bwrap the machine's /tmp is not replaced, so a hidden path there
+// (a home under /tmp, a [sandbox] hide entry) is hidden like anywhere else.
+TEST(Planner, HiddenUnderMachineTmpIsHiddenWhereTmpIsNotReplaced) {
+  FakeWorld w;
+  w.policy.hide = {"/tmp/agent-secret"};
+  w.refresh_hidden();
+  w.exists_hidden("/tmp/agent-secret", file_info("/tmp/agent-secret"));
+  PlanOptions po;
+  po.backend = Backend::kLandlock;
+  Plan p = make_plan(w.policy, w.facts, cmd({"true"}), po);
+  const auto hidden = hidden_paths_of(p);
+  EXPECT_NE(std::find(hidden.begin(), hidden.end(), "/tmp/agent-secret"), hidden.end());
 }
 
 TEST(Planner, PathsInsideAHiddenFolderAreNotMountedAgain) {

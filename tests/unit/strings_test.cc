@@ -26,6 +26,17 @@ TEST(Paths, NormalizeAndWithin) {
   EXPECT_EQ(path_relative("/a/b/c", "/a"), "b/c");
 }
 
+// PERF-1: a path already normal is returned as it is; every other spelling is still rewritten.
+TEST(Paths, NormalizeKeepsNormalPathsAndRewritesTheRest) {
+  for (const char* same : {"/", ".", "a", "/a", "/a/b.c", "a/b", "/.ssh", "/a/..b", "/a/b.."})
+    EXPECT_EQ(normalize_path(same), same);
+  const std::pair<const char*, const char*> rewritten[] = {
+      {"a/", "a"},     {"/a/", "/a"},  {"//a", "/a"},     {"/a//b", "/a/b"}, {"./a", "a"},
+      {"a/.", "a"},    {"/a/./b", "/a/b"}, {"/a/../b", "/b"}, {"..", ".."},   {"../a", "../a"},
+      {"a/..", "."},   {"/..", "/"},   {"//", "/"},        {"./", "."}};
+  for (const auto& [in, out] : rewritten) EXPECT_EQ(normalize_path(in), out) << in;
+}
+
 // GIT-2: path_relative of a path not below the root (shorter, beside it, a shared prefix)
 // returns the path itself; it never slices past the end (std::out_of_range aborted cordon).
 TEST(Paths, RelativeOfAPathOutsideTheRootIsThePath) {

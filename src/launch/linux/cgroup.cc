@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,7 +15,6 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
-#include "process_table/process_table.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -104,6 +102,23 @@ Status write_value(const std::string& file, const std::string& value) {
   return ok_status();
 }
 
+// Removes the empty cordon-* cgroups in `parent` older than a minute (not one another cordon has
+// just made and is about to join).
+void sweep_cgroups_under(const std::string& parent) {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  DIR* d = opendir(parent.c_str());
+  if (!d) return;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
+    std::string dir = path_join(parent, e->d_name);
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
+    (void)rmdir(dir.c_str());  // fails while a process is in it
+  }
+  closedir(d);
+}
+
 }  // namespace
 
 std::map<std::string, std::string> limit_mechanisms(const Limits& limits) {
@@ -172,42 +187,22 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
         return s.error();
       }
     }
-    int fd = ::open(path_join(dir, "cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    // PERF-1: on cgroup v1 the child joins through `tasks`: a thread writing "0" there moves
+    // only itself, which the kernel does without its machine-wide lock (cgroup.procs, or any
+    // pid, waits for an RCU grace period: 9-14 ms here). The child is a process of one thread
+    // until it execs, so that moves the whole process. v2 writes cgroup.procs (its processes
+    // are born in the cgroup by clone3 instead; this is the fallback).
+    const char* join_file = v2 ? "cgroup.procs" : "tasks";
+    int fd = ::open(path_join(dir, join_file).c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
       remove_cgroups(j);
-      return make_error(ErrorKind::kCgroup, "cannot open cgroup.procs");
+      return make_error(ErrorKind::kCgroup, fmt::format("cannot open {}/{}", dir, join_file));
     }
     j.procs_fds.push_back(fd);
     if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   }
-  j.mechanism = limit_mechanisms(limits);
   return j;
 }
-
-namespace {
-
-Status write_pid(int fd, pid_t pid) {
-  std::string text = std::to_string(pid);
-  if (::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()))
-    return ok_status();
-  return make_error(ErrorKind::kCgroup,
-                    fmt::format("cannot move process {} into the command's cgroup ({})", pid,
-                                std::strerror(errno)));
-}
-
-// The moves, in order: the process, then what it forked before it was moved (a fork and a move
-// exclude each other in the kernel, so a child made after the first move is born in the cgroup
-// and one made before is listed by then).
-Status attach_tree(pid_t pid, const std::vector<int>& fds) {
-  for (int fd : fds)
-    if (auto s = write_pid(fd, pid); !s.ok()) return s;
-  for (int child : child_pids(pid))
-    for (int fd : fds)
-      if (auto s = write_pid(fd, child); !s.ok() && kill(child, 0) == 0) return s;
-  return ok_status();
-}
-
-}  // namespace
 
 bool cgroup_v2_usable() {
   Layout l = read_layout();
@@ -215,35 +210,19 @@ bool cgroup_v2_usable() {
 }
 
 int CgroupAttach::prepare_birth(const Limits& limits) {
-  if ((!limits.memory && !limits.cgroup_pids()) || !cgroup_v2_usable()) return -1;
+  if (!limits.memory && !limits.cgroup_pids()) return -1;
   auto made = make_cgroups(limits, random_hex16());
-  if (!made.ok()) return -1;
+  if (!made.ok()) return -1;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
   join_ = std::move(*made);
-  born_ = true;
+  trace("cgroup: made");
   return join_.v2_dir_fd;
 }
 
-void CgroupAttach::start(pid_t pid, const Limits& limits) {
-  if (born_ || (!limits.memory && !limits.cgroup_pids())) return;
-  thread_ = std::thread([this, pid, limits] {
-    sweep_leftover_cgroups(limits);
-    auto made = make_cgroups(limits, random_hex16());
-    if (!made.ok()) return;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
-    join_ = std::move(*made);
-    trace("cgroup: made");
-    result_ = attach_tree(pid, join_.procs_fds);
-    trace("cgroup: joined (on its thread)");
-  });
-}
-
-Status CgroupAttach::finish() {
-  if (thread_.joinable()) thread_.join();
-  return result_;
-}
-
 CgroupAttach::~CgroupAttach() {
-  if (thread_.joinable()) thread_.join();
+  std::vector<std::string> parents;  // where ours were: earlier commands' may be left there
+  for (const auto& d : join_.dirs) parents.push_back(path_parent(d));
   remove_cgroups(join_);
+  for (const auto& p : parents) sweep_cgroups_under(p);
 }
 
 void remove_cgroups(CgroupJoin& j) {
@@ -262,6 +241,7 @@ void remove_cgroups(CgroupJoin& j) {
   trace("cgroup: removed");
 }
 
+
 void sweep_leftover_cgroups(const Limits& limits) {
   if (!limits.memory && !limits.cgroup_pids()) return;
   Layout l = read_layout();
@@ -269,23 +249,8 @@ void sweep_leftover_cgroups(const Limits& limits) {
   if (l.v2) hs.push_back(l.unified);
   for (const auto& h : {l.memory, l.pids})
     if (!h.mount.empty()) hs.push_back(h);
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  for (const auto& h : hs) {
-    if (!can_make_under(h)) continue;
-    const std::string parent = parent_dir(h);
-    DIR* d = opendir(parent.c_str());
-    if (!d) continue;
-    while (dirent* e = readdir(d)) {
-      if (std::strncmp(e->d_name, "cordon-", 7) != 0) continue;
-      std::string dir = path_join(parent, e->d_name);
-      struct stat st;
-      // Older than a minute: not one another cordon has just made and is about to join.
-      if (stat(dir.c_str(), &st) != 0 || now.tv_sec - st.st_mtime < 60) continue;
-      (void)rmdir(dir.c_str());  // fails while a process is in it
-    }
-    closedir(d);
-  }
+  for (const auto& h : hs)
+    if (can_make_under(h)) sweep_cgroups_under(parent_dir(h));
 }
 
 }  // namespace cordon

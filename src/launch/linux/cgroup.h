@@ -8,7 +8,6 @@
 
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "config/policy.h"
@@ -20,7 +19,6 @@ struct CgroupJoin {
   std::vector<std::string> dirs;   // the cgroups made for this command (removed afterwards)
   std::vector<int> procs_fds;      // their cgroup.procs, written "0" by the child before exec
   int v2_dir_fd = -1;              // the cgroup v2 folder (the only one), CLONE_INTO_CGROUP
-  std::map<std::string, std::string> mechanism;  // limit name -> "rlimit and cgroup v1 ..."
   bool empty() const { return dirs.empty(); }
 };
 
@@ -54,17 +52,15 @@ struct CgroupScope {
   CgroupScope& operator=(const CgroupScope&) = delete;
 };
 
-// PROC-6 off the start's critical path (PERF-1): making a cgroup and moving a process into it
-// (which waits for an RCU grace period, about 9 ms on this machine's cgroup v1) are not done by
-// the child before its exec but here, on a thread of its own, while cordon plans and bwrap sets
-// up. It applies to a process that cannot start the command before `finish` returns: bwrap,
-// which waits for its options and then for its seccomp program (the gate) before its pid 1
-// forks the command. The thread makes the cgroups, moves bwrap, then every child bwrap made
-// before that move (its pid 1; what it forks later is born in the cgroup); the gate opens only
-// after `finish`, so the limit holds from the command's first instruction. The cgroups are
-// removed when this is dropped (after the process was collected).
+// PROC-6 without a wait on the start's critical path (PERF-1): the command's cgroups are made
+// before bwrap is started (a mkdir and a write each: tens of microseconds), and bwrap is in
+// them from its first instruction: born there by clone3 on cgroup v2 (`prepare_birth` returns
+// the folder), or, on cgroup v1, its child process writes "0" to each cgroup's `tasks` before
+// it execs (procs_fds). Moving another process in (writing its pid) would wait for an RCU
+// grace period, 9-14 ms on this machine's cgroup v1; a single thread moving itself does not.
+// The cgroups are removed when this is dropped (after the process was collected).
 //
-//   CgroupAttach a; a.start(bwrap_pid, limits);  ...  if (!a.finish().ok()) abort
+//   CgroupAttach a;  spec.cgroup_fd = a.prepare_birth(limits);  spec.cgroup_procs_fds = a.procs_fds();
 class CgroupAttach {
  public:
   CgroupAttach() = default;
@@ -72,23 +68,16 @@ class CgroupAttach {
   CgroupAttach(const CgroupAttach&) = delete;
   CgroupAttach& operator=(const CgroupAttach&) = delete;
 
-  // PERF-1: where cgroup v2 has the controllers, the cgroup is made now (no move: cheap) and
-  // its folder returned, for the process to be born in (ProcessSpec::cgroup_fd); `start` then
-  // has nothing to move. -1 elsewhere (cgroup v1: made and moved into by `start`).
+  // Makes the cgroups (nothing without a memory or pids limit; where none can be made, an
+  // unprivileged user here, the rlimits alone hold the limits, as with CgroupScope). Returns
+  // the v2 folder for clone3's CLONE_INTO_CGROUP, or -1.
   int prepare_birth(const Limits& limits);
+  // The files the child writes "0" to before it execs (v1's `tasks`; v2's cgroup.procs, the
+  // fallback for a kernel without clone3).
   const std::vector<int>& procs_fds() const { return join_.procs_fds; }
-  // Nothing to do without a memory or pids limit. Where no cgroup can be made (an unprivileged
-  // user here), the rlimits alone hold the limits, as with CgroupScope.
-  void start(pid_t pid, const Limits& limits);
-  // Waits for the moves; an error names the cgroup write that failed (then the command must not
-  // be released: it would run without its limits).
-  Status finish();
 
  private:
-  std::thread thread_;
-  Status result_ = ok_status();
   CgroupJoin join_;
-  bool born_ = false;  // prepare_birth made the cgroup
 };
 
 // Whether make_cgroups would use cgroup v2 here (it has the memory and pids controllers and

@@ -176,14 +176,13 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   apply_io(spec, io);
   spec.timeout = timeout;
   spec.bwrap_status_fd = s->sr.fd;
-  // PROC-6 on cgroup v2: bwrap is born in the command's cgroup (the child's own write stays as
-  // the fallback for a kernel without clone3).
+  // PROC-6: bwrap is in the command's cgroups from its first instruction (born there on cgroup
+  // v2; on v1 its child joins them before it execs).
   spec.cgroup_fd = s->attach.prepare_birth(limits);
-  if (spec.cgroup_fd >= 0) spec.cgroup_procs_fds = s->attach.procs_fds();
+  spec.cgroup_procs_fds = s->attach.procs_fds();
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();
   s->proc.emplace(std::move(*proc));
-  s->attach.start(s->proc->pid(), limits);
   trace("launch: bwrap started early");
   return PendingSandbox(std::move(s));
 }
@@ -221,12 +220,6 @@ Status PendingSandbox::hand_over(const Plan& plan) {
 }
 
 Status PendingSandbox::release() {
-  // PROC-6: bwrap and its pid 1 are in the command's cgroup before the gate opens.
-  if (auto st = s_->attach.finish(); !st.ok()) {
-    abort();
-    return st;
-  }
-  trace("launch: cgroup joined");
   // A write that fails means bwrap is gone: what it said is the outcome's to report.
   (void)write_fully(s_->kw.fd, s_->bpf.data(), s_->bpf.size());
   s_->kw.reset();
