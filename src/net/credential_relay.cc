@@ -7,6 +7,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/ssl.hpp>
 
+#include "net/socket_deadline.h"
 #include "plan/http_framing.h"
 #include "plan/net_request.h"
 
@@ -19,23 +20,16 @@ using asio::ip::tcp;
 using Tls = asio::ssl::stream<tcp::socket&>;
 constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 
-// Cancels what waits on `s` once `seconds` have passed (the TLS stream's operations with it).
-class Timeout {
- public:
-  Timeout(tcp::socket& s, int seconds) : timer_(s.get_executor()) {
-    timer_.expires_after(std::chrono::seconds(seconds));
-    timer_.async_wait([&s](const asio::error_code& ec) {
-      if (!ec) {
-        asio::error_code ignored;
-        s.cancel(ignored);
-      }
-    });
-  }
-  ~Timeout() { timer_.cancel(); }
-
- private:
-  asio::steady_timer timer_;
-};
+// Reads `stream` up to the end of an HTTP head ("\r\n\r\n") into `buf`, within `seconds`
+// (NET-8); the head's length, or 0 when it did not come.
+template <class Stream>
+awaitable<size_t> read_head(Stream& stream, tcp::socket& socket, std::string& buf, size_t limit,
+                            int seconds) {
+  SocketDeadline deadline(socket, seconds);
+  auto [e, n] = co_await asio::async_read_until(stream, asio::dynamic_buffer(buf, limit),
+                                                "\r\n\r\n", use_tuple);
+  co_return e ? 0 : n;
+}
 
 // ALPN: the proxy reads HTTP/1.1 only; a client offering h2 gets http/1.1 (or no ALPN).
 int select_http1(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in,
@@ -141,12 +135,12 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
   Tls out(up, up_ctx);
   if (!canonical_ip(host)) SSL_set_tlsext_host_name(out.native_handle(), host.c_str());
   {
-    Timeout t(client, header_seconds);
+    SocketDeadline t(client, header_seconds);
     auto [e] = co_await in.async_handshake(asio::ssl::stream_base::server, use_tuple);
     if (e) co_return;
   }
   {
-    Timeout t(up, header_seconds);
+    SocketDeadline t(up, header_seconds);
     auto [e] = co_await out.async_handshake(asio::ssl::stream_base::client, use_tuple);
     if (e) {  // the host's certificate did not verify, or TLS failed: the client is told
       // Named, not temporaries inside the co_await: g++ 12 destroys such temporaries twice.
@@ -160,14 +154,8 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
   }
   std::string buf;
   for (;;) {
-    size_t end = 0;
-    {
-      Timeout t(client, idle_seconds);
-      auto [e, n] = co_await asio::async_read_until(
-          in, asio::dynamic_buffer(buf, kProxyHeaderLimit), "\r\n\r\n", use_tuple);
-      if (e) co_return;
-      end = n;
-    }
+    const size_t end = co_await read_head(in, client, buf, kProxyHeaderLimit, idle_seconds);
+    if (end == 0) co_return;
     const std::string head = buf.substr(0, end);
     buf.erase(0, end);
     auto fields = header_fields(head);
@@ -201,14 +189,8 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
     // The response: 1xx heads, then the final one and its body.
     std::string rin;
     for (;;) {
-      size_t n = 0;
-      {
-        Timeout t(up, idle_seconds);
-        auto [e, got] = co_await asio::async_read_until(
-            out, asio::dynamic_buffer(rin, kProxyResponseHeadLimit), "\r\n\r\n", use_tuple);
-        if (e) co_return;
-        n = got;
-      }
+      const size_t n = co_await read_head(out, up, rin, kProxyResponseHeadLimit, idle_seconds);
+      if (n == 0) co_return;
       auto rh = parse_response_head(std::string_view(rin).substr(0, n), method == "HEAD",
                                     keep_alive);
       if (!rh) co_return;

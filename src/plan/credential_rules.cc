@@ -6,18 +6,12 @@
 #include <cctype>
 
 #include "core/base64.h"
+#include "core/strings.h"
 #include "plan/http_framing.h"
 
 namespace cordon {
 
 namespace {
-
-std::string cred_lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // Replaces every `from` in `s` by `to`; how many.
 size_t cred_replace_all(std::string& s, const std::string& from, const std::string& to) {
@@ -35,7 +29,7 @@ bool cred_contains(std::string_view s, const std::string& what) {
 
 // "Basic <base64>" decoded ("user:password"), or nothing.
 std::optional<std::string> cred_basic_of(std::string_view value) {
-  if (value.size() < 6 || cred_lower(value.substr(0, 6)) != "basic ") return std::nullopt;
+  if (value.size() < 6 || to_lower(value.substr(0, 6)) != "basic ") return std::nullopt;
   std::string_view b = value.substr(6);
   while (!b.empty() && b.front() == ' ') b.remove_prefix(1);
   while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
@@ -83,7 +77,7 @@ Result<std::vector<CredentialBinding>> credential_bindings(
     CredentialBinding b;
     b.name = config[i].name;
     b.send = config[i].send;
-    b.header = config[i].send == CredentialSend::kHeader ? cred_lower(config[i].header)
+    b.header = config[i].send == CredentialSend::kHeader ? to_lower(config[i].header)
                                                          : std::string("authorization");
     b.placeholder = placeholders[i];
     b.secret = *secrets[i];
@@ -155,7 +149,7 @@ HeadRewrite rewrite_request_head(std::string_view head, const std::vector<Creden
   for (const auto& f : *fields) {
     std::string line(f.line);
     if (f.name == "expect") {  // the proxy answers 100 Continue itself
-      r.expect_continue = cred_lower(f.value) == "100-continue";
+      r.expect_continue = to_lower(f.value) == "100-continue";
       continue;
     }
     if (const CredentialBinding* c = cred_carried(f.value, all)) {

@@ -2,16 +2,11 @@
 
 #include <algorithm>
 
+#include "core/strings.h"
+
 namespace cordon {
 
 namespace {
-
-std::string framing_lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string_view trim_ows(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -77,7 +72,7 @@ std::vector<std::string> header_tokens(const std::vector<HeaderField>& fields,
     while (!v.empty()) {
       size_t comma = v.find(',');
       std::string_view t = trim_ows(v.substr(0, comma));
-      if (!t.empty()) out.push_back(framing_lower(t));
+      if (!t.empty()) out.push_back(to_lower(t));
       if (comma == std::string_view::npos) break;
       v.remove_prefix(comma + 1);
     }
@@ -102,7 +97,7 @@ std::optional<std::vector<HeaderField>> header_fields(std::string_view head) {
     std::string_view name = line.substr(0, colon);
     if (name.find_first_of(" \t\r\n") != std::string_view::npos) return std::nullopt;
     if (line.find_first_of("\r\n") != std::string_view::npos) return std::nullopt;
-    out.push_back({framing_lower(name), line, std::string(trim_ows(line.substr(colon + 1)))});
+    out.push_back({to_lower(name), line, std::string(trim_ows(line.substr(colon + 1)))});
   }
   return out;
 }

@@ -7,18 +7,12 @@
 
 #include "config/net_entry.h"
 #include "core/base64.h"
+#include "core/strings.h"
 #include "plan/http_framing.h"
 
 namespace cordon {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // "host:port", "[v6]:port", or "host" with `default_port`.
 bool split_authority(std::string_view a, int default_port, std::string* host, int* port) {
@@ -90,7 +84,7 @@ bool same_text(const std::string& a, const std::string& b) {
 bool proxy_credential_matches(std::string_view value, const std::string& user,
                               const std::string& password) {
   size_t sp = value.find(' ');
-  if (sp == std::string_view::npos || lower(value.substr(0, sp)) != "basic") return false;
+  if (sp == std::string_view::npos || to_lower(value.substr(0, sp)) != "basic") return false;
   std::string_view token = value.substr(sp + 1);
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
   while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
@@ -136,7 +130,7 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
       r.proxy_authorization = field_value(*fields, "proxy-authorization");
     return r;
   }
-  if (lower(target.substr(0, std::min<size_t>(7, target.size()))) != "http://")
+  if (to_lower(target.substr(0, std::min<size_t>(7, target.size()))) != "http://")
     return fail("the proxy takes CONNECT host:port and absolute http:// requests only");
   std::string_view rest = target.substr(7);
   size_t slash = rest.find_first_of("/?");
@@ -159,7 +153,7 @@ std::optional<ProxyRequest> parse_proxy_request(std::string_view head, std::stri
   // The upstream gets the Host that was judged (RFC 9112 3.2.2: a proxy replaces the Host it
   // received with the target's), so a request for an allowed name cannot name another.
   r.forward_head = fmt::format("{} {} {}\r\nHost: {}\r\n", method, path, version,
-                               lower(authority));
+                               to_lower(authority));
   std::vector<std::string> named = header_tokens(*fields, "connection");
   for (auto& t : header_tokens(*fields, "proxy-connection")) named.push_back(std::move(t));
   for (const auto& f : *fields) {
