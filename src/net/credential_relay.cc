@@ -7,6 +7,7 @@
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/ssl.hpp>
 
+#include "net/body_forward.h"
 #include "net/socket_deadline.h"
 #include "plan/http_framing.h"
 #include "plan/net_request.h"
@@ -53,32 +54,6 @@ std::string answer(int code, const char* reason, const std::string& refusal,
       "HTTP/1.1 {} {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n"
       "Connection: close\r\nX-Cordon-Refusal: {}\r\n\r\n{}\n",
       code, reason, body.size() + 1, refusal, body);
-}
-
-template <typename From, typename To>
-awaitable<bool> pass_body(From& from, To& to, BodyFraming framing, std::string& buf,
-                          RelayHooks& hooks, bool outward) {
-  BodyCounter body(framing);
-  std::vector<char> chunk(64 * 1024);
-  std::string_view have = buf;
-  for (;;) {
-    size_t take = body.feed(have);
-    if (take > 0) {
-      auto [ec, w] = co_await asio::async_write(to, asio::buffer(have.data(), take), use_tuple);
-      if (ec) co_return false;
-      hooks.bytes(outward, w);
-    }
-    std::string rest(have.substr(take));
-    if (body.failed()) co_return false;
-    if (body.done()) {
-      buf = std::move(rest);
-      co_return true;
-    }
-    auto [ec, got] = co_await from.async_read_some(asio::buffer(chunk), use_tuple);
-    if (ec) co_return false;  // the end of a body read until close, or a cut one
-    buf.assign(chunk.data(), got);
-    have = buf;
-  }
 }
 
 // Both ways until either side closes (after 101 Switching Protocols).
@@ -185,7 +160,8 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
     if (auto [e, n] = co_await asio::async_write(out, asio::buffer(rw.head), use_tuple); e)
       co_return;
     hooks.bytes(true, rw.head.size());
-    if (!co_await pass_body(in, out, *framing, buf, hooks, true)) co_return;
+    const std::function<void(size_t)> sent_out = [&hooks](size_t w) { hooks.bytes(true, w); };
+    if (!co_await forward_body(in, out, *framing, buf, sent_out)) co_return;
     // The response: 1xx heads, then the final one and its body.
     std::string rin;
     for (;;) {
@@ -206,7 +182,8 @@ asio::awaitable<void> relay_with_credentials(asio::ip::tcp::socket& client,
         co_return;
       }
       if (rh->status < 200) continue;
-      if (!co_await pass_body(out, in, rh->body, rin, hooks, false) || !rh->keep_alive) {
+      const std::function<void(size_t)> sent_in = [&hooks](size_t w) { hooks.bytes(false, w); };
+      if (!co_await forward_body(out, in, rh->body, rin, sent_in) || !rh->keep_alive) {
         co_await in.async_shutdown(use_tuple);
         co_return;
       }

@@ -15,6 +15,7 @@
 
 #include "config/net_entry.h"
 #include "core/base64.h"
+#include "net/body_forward.h"
 #include "net/socket_deadline.h"
 #include "plan/credential_rules.h"
 #include "plan/net_request.h"
@@ -440,29 +441,12 @@ struct ProxyServer::Impl {
 
   awaitable<bool> send_body(tcp::socket& s, tcp::socket& up, BodyFraming framing,
                             std::string& buf, size_t rec, Clock::time_point& last, bool& sent) {
-    BodyCounter body(framing);
-    std::vector<char> chunk(64 * 1024);
-    std::string_view have = buf;
-    for (;;) {
-      size_t take = body.feed(have);
-      if (take > 0) {
-        auto [ec, w] = co_await asio::async_write(up, asio::buffer(have.data(), take), use_tuple);
-        if (ec) co_return false;
-        log[rec].bytes_out += w;
-        last = Clock::now();
-      }
-      // What follows the body is the next request's: kept for it, never sent here.
-      std::string rest(have.substr(take));
-      if (body.failed()) co_return false;
-      if (body.done()) {
-        buf = std::move(rest);
-        break;
-      }
-      auto [ec, got] = co_await s.async_read_some(asio::buffer(chunk), use_tuple);
-      if (ec) co_return false;
-      buf.assign(chunk.data(), got);
-      have = buf;
-    }
+    // What follows the body is the next request's: kept for it in `buf`, never sent here.
+    const std::function<void(size_t)> written = [this, rec, &last](size_t n) {
+      log[rec].bytes_out += n;
+      last = Clock::now();
+    };
+    if (!co_await forward_body(s, up, framing, buf, written)) co_return false;
     sent = true;
     asio::steady_timer parked(io, asio::steady_timer::time_point::max());
     co_await parked.async_wait(use_tuple);
