@@ -1,5 +1,4 @@
 #include "host/facts_reader.h"
-#include "host/ssh_folder.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +17,7 @@
 #include "host/package_caches.h"
 #include "host/path_info.h"
 #include "host/protected_facts.h"
+#include "host/ssh_folder.h"
 #include "host/wsl_facts.h"
 #include "plan/hidden_list.h"
 #include "plan/project_rules.h"

@@ -201,28 +201,8 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
     j.procs_fds.push_back(fd);
     if (v2) j.v2_dir_fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   }
-  return j;
-}
-
-bool cgroup_v2_usable() {
-  Layout l = read_layout();
-  return l.v2 && can_make_under(l.unified);
-}
-
-int CgroupAttach::prepare_birth(const Limits& limits) {
-  if (!limits.memory && !limits.cgroup_pids()) return -1;
-  auto made = make_cgroups(limits, random_hex16());
-  if (!made.ok()) return -1;  // no cgroup here: the rlimits hold the limits (CgroupScope alike)
-  join_ = std::move(*made);
   trace("cgroup: made");
-  return join_.v2_dir_fd;
-}
-
-CgroupAttach::~CgroupAttach() {
-  std::vector<std::string> parents;  // where ours were: earlier commands' may be left there
-  for (const auto& d : join_.dirs) parents.push_back(path_parent(d));
-  remove_cgroups(join_);
-  for (const auto& p : parents) sweep_cgroups_under(p);
+  return j;
 }
 
 void remove_cgroups(CgroupJoin& j) {
@@ -234,23 +214,12 @@ void remove_cgroups(CgroupJoin& j) {
   for (const auto& d : j.dirs) {
     // The processes are gone (confirmed by the caller); the kernel may take a moment to let go.
     // Not long on the command's path (PERF-1): one still busy is left to the next command's
-    // sweep (sweep_leftover_cgroups).
+    // sweep, below.
     for (int i = 0; i < 5 && rmdir(d.c_str()) != 0 && errno == EBUSY; ++i) usleep(200);
+    sweep_cgroups_under(path_parent(d));  // earlier commands' that could not be removed then
   }
   j.dirs.clear();
   trace("cgroup: removed");
-}
-
-
-void sweep_leftover_cgroups(const Limits& limits) {
-  if (!limits.memory && !limits.cgroup_pids()) return;
-  Layout l = read_layout();
-  std::vector<Hierarchy> hs;
-  if (l.v2) hs.push_back(l.unified);
-  for (const auto& h : {l.memory, l.pids})
-    if (!h.mount.empty()) hs.push_back(h);
-  for (const auto& h : hs)
-    if (can_make_under(h)) sweep_cgroups_under(parent_dir(h));
 }
 
 }  // namespace cordon

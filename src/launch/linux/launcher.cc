@@ -135,9 +135,8 @@ struct PendingSandbox::State {
   std::string bwrap, cache_dir;
   std::string bpf;  // the part's seccomp program, compiled
   Fd sr, aw, kw;    // ours: bwrap's status to read; its options and its filter to write
-  // PROC-6: the cgroups made and bwrap moved in while cordon plans (joined before release;
-  // removed after bwrap was collected, so declared before proc).
-  CgroupAttach attach;
+  // PROC-6: bwrap's cgroups, removed after bwrap was collected (so declared before proc).
+  std::optional<CgroupScope> cgroup;
   ProcessSpec spec;
   std::optional<StartedProcess> proc;  // dropped: bwrap is killed and collected
 };
@@ -178,8 +177,9 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   spec.bwrap_status_fd = s->sr.fd;
   // PROC-6: bwrap is in the command's cgroups from its first instruction (born there on cgroup
   // v2; on v1 its child joins them before it execs).
-  spec.cgroup_fd = s->attach.prepare_birth(limits);
-  spec.cgroup_procs_fds = s->attach.procs_fds();
+  const CgroupJoin& join = s->cgroup.emplace(limits, random_hex16()).join;
+  spec.cgroup_fd = join.v2_dir_fd;
+  spec.cgroup_procs_fds = join.procs_fds;
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();
   s->proc.emplace(std::move(*proc));

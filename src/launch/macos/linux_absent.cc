@@ -143,7 +143,6 @@ Result<CgroupJoin> make_cgroups(const Limits&, const std::string&) {
 }
 
 void remove_cgroups(CgroupJoin&) {}
-void sweep_leftover_cgroups(const Limits&) {}
 
 BwrapInfo read_bwrap_info(const std::string& bwrap, const std::string&) {
   BwrapInfo info;
