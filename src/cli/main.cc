@@ -67,6 +67,11 @@ constexpr bool kLeakCheckAtExit = false;
 
 int main(int argc, char** argv) {
   using namespace cordon;
+  // PERF-1: with CORDON_TRACE, the time the program took to load shows here (with
+  // CORDON_TRACE_T0, core/trace.h), before the command line is read.
+  const char* tracing = std::getenv("CORDON_TRACE");
+  trace_enable(tracing && *tracing);
+  trace("main");
   if (argc >= 2 && std::strcmp(argv[1], "__probe-inside") == 0)
     return probe_inside_main(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], kNetStageWord) == 0)  // NET-7, inside a sandbox
@@ -396,6 +401,7 @@ int main(int argc, char** argv) {
     }
     break;
   }
+  trace("cli built");
   try {
     app.parse(parse_argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -421,6 +427,7 @@ int main(int argc, char** argv) {
     const int status = cmd_run(ctx, run_args);
     if (kLeakCheckAtExit) return status;
     std::fflush(nullptr);
+    trace("exiting");
     _exit(status);
   }
   if (classify->parsed()) {

@@ -2,13 +2,21 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace cordon {
 
 namespace {
 bool g_on = false;
-std::chrono::steady_clock::time_point g_t0 = std::chrono::steady_clock::now();
+// CORDON_TRACE_T0 (steady-clock nanoseconds, as CLOCK_MONOTONIC): the moment the caller started
+// us, so the trace shows what happens before main too (loading, relocation, static set-up).
+std::chrono::steady_clock::time_point start_time() {
+  const char* t0 = std::getenv("CORDON_TRACE_T0");
+  if (!t0 || !*t0) return std::chrono::steady_clock::now();
+  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(std::strtoll(t0, nullptr, 10)));
+}
+std::chrono::steady_clock::time_point g_t0 = start_time();
 }  // namespace
 
 void trace_enable(bool on) { g_on = on; }

@@ -7,7 +7,9 @@ namespace cordon {
 void trace_enable(bool on);
 bool trace_enabled();
 // Prints "cordon trace: +X.XXX ms (cpu Y.YYY ms) <what>": the wall time since the program
-// started and the CPU time the process has used.
+// started and the CPU time the process has used. "Started" is CORDON_TRACE_T0 when the caller
+// sets it (CLOCK_MONOTONIC nanoseconds, taken just before it started cordon: the time to load
+// the program then shows too), else the moment the program's static set-up ran.
 void trace(const char* what);
 
 }  // namespace cordon

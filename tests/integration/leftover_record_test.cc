@@ -1,0 +1,129 @@
+// SES-2, PERF-1: the leftover record a command writes before it starts keeps, for each entry
+// of its snapshot, only what differs from the defaults, and reads back as it was written;
+// records that spell every field out (as older cordons wrote them) read the same.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "session/session_store.h"
+
+namespace cordon {
+namespace {
+
+using nlohmann::json;
+
+class LeftoverRecordTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/cordon-record-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { (void)system(("rm -rf '" + dir_ + "'").c_str()); }
+  SessionStore store() const {
+    Folders f;
+    f.state = dir_ + "/state";
+    f.cache = dir_ + "/cache";
+    return SessionStore(f);
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  static LeftoverRecord record() {
+    LeftoverRecord r;
+    r.session = "00000000000abcde";
+    r.project = "/p";
+    r.effect = 3;
+    r.command = {"make", "test"};
+    ProtectedSnapshot s;
+    s.project = "/p";
+    SnapshotEntry absent;
+    absent.rel = ".envrc";
+    SnapshotEntry full;
+    full.rel = ".vscode";
+    full.kind = Kind::kDir;
+    full.link_target = "t";
+    full.dev = 2049;
+    full.ino = 77;
+    full.tracked = true;
+    full.file_by_file = true;
+    full.children = {ChildFact{"tasks.json", Kind::kFile, ""}, ChildFact{"l", Kind::kSymlink, "x"}};
+    full.tracked_children = {"tasks.json"};
+    full.via_link = "sub";
+    full.via_link_target = "elsewhere";
+    s.entries = {absent, full};
+    r.snapshot = s;
+    return r;
+  }
+  static void expect_same(const SnapshotEntry& a, const SnapshotEntry& b) {
+    EXPECT_EQ(a.rel, b.rel);
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.link_target, b.link_target);
+    EXPECT_EQ(a.dev, b.dev);
+    EXPECT_EQ(a.ino, b.ino);
+    EXPECT_EQ(a.tracked, b.tracked);
+    EXPECT_EQ(a.file_by_file, b.file_by_file);
+    ASSERT_EQ(a.children.size(), b.children.size());
+    for (size_t i = 0; i < a.children.size(); ++i) {
+      EXPECT_EQ(a.children[i].rel, b.children[i].rel);
+      EXPECT_EQ(a.children[i].kind, b.children[i].kind);
+      EXPECT_EQ(a.children[i].link_target, b.children[i].link_target);
+    }
+    EXPECT_EQ(a.tracked_children, b.tracked_children);
+    EXPECT_EQ(a.via_link, b.via_link);
+    EXPECT_EQ(a.via_link_target, b.via_link_target);
+  }
+  std::string dir_;
+};
+
+TEST_F(LeftoverRecordTest, AbsentEntriesAreWrittenShortAndEveryFieldReadsBack) {
+  const LeftoverRecord r = record();
+  ASSERT_TRUE(store().write_leftover(r).ok());
+  const std::string path = store().leftover_path(r.session, r.effect);
+  json j = json::parse(slurp(path));
+  const json& entries = j.at("snapshot").at("entries");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0], (json{{"rel", ".envrc"}, {"kind", 0}}));  // nothing but the defaults
+  EXPECT_EQ(entries[1].size(), 11u);                                // every field set
+  auto back = read_leftover(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->snapshot);
+  ASSERT_EQ(back->snapshot->entries.size(), 2u);
+  expect_same(back->snapshot->entries[0], r.snapshot->entries[0]);
+  expect_same(back->snapshot->entries[1], r.snapshot->entries[1]);
+}
+
+TEST_F(LeftoverRecordTest, RecordsWithEveryFieldSpelledOutReadTheSame) {
+  const LeftoverRecord r = record();
+  ASSERT_TRUE(store().write_leftover(r).ok());
+  const std::string path = store().leftover_path(r.session, r.effect);
+  json j = json::parse(slurp(path));
+  json& absent = j["snapshot"]["entries"][0];
+  const json defaults{{"link", ""},
+                      {"dev", 0},
+                      {"ino", 0},
+                      {"tracked", false},
+                      {"file_by_file", false},
+                      {"children", json::array()},
+                      {"tracked_children", json::array()},
+                      {"via_link", ""},
+                      {"via_link_target", ""}};
+  for (const auto& [k, v] : defaults.items())
+    absent[k] = v;
+  std::ofstream(path) << j.dump();
+  auto back = read_leftover(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->snapshot);
+  expect_same(back->snapshot->entries[0], r.snapshot->entries[0]);
+  expect_same(back->snapshot->entries[1], r.snapshot->entries[1]);
+}
+
+}  // namespace
+}  // namespace cordon
