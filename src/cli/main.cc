@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -11,7 +12,6 @@
 #include "cli/cli_docs.h"
 #include "cli/commands.h"
 #include "cli/subcommands.h"
-#include "core/duration.h"
 #include "core/trace.h"
 #include "core/version.h"
 #include "host/self_protection.h"
@@ -21,12 +21,10 @@
 #include "net/linux/net_stage.h"
 #include "net/ssh_connect.h"
 #include "plan/ssh_rules.h"
-#include "server/server_main.h"
 #include "server/session_keeper.h"
 #include "sys/open_files.h"
 
 extern char** environ;
-
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kLeakCheckAtExit = true;

@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "core/duration.h"
-#include "core/trace.h"
 #include "server/server_main.h"
 
 namespace cordon {
