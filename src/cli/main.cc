@@ -125,7 +125,6 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   CliContext ctx = load_cli_context(environ);
-  trace_enable(!ctx.env.value("CORDON_TRACE").empty());
   trace("context loaded");
   for (const Subcommand& sc : made) {
     if (!sc.app->parsed()) continue;

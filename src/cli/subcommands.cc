@@ -58,7 +58,7 @@ Subcommand make_run(CLI::App& parent, const Dashes& dashes) {
     std::string script;
   };
   auto s = std::make_shared<State>();
-    auto* run = parent.add_subcommand(
+  auto* run = parent.add_subcommand(
       "run",
       "Run one command in the sandbox.\n"
       "  cordon run -- make test\n"
@@ -92,21 +92,20 @@ Subcommand make_run(CLI::App& parent, const Dashes& dashes) {
   run->add_flag("--base64", s->args.base64,
                 "-c and --cwd are base64-encoded (what `cordon hook` writes: no quoting to break)");
   // The command itself never goes through the option parser: everything after the first `--`
-  // is cut off before parsing (below), and without `--` the first word that is not an option
-  // starts the command (prefix_command), so its own flags stay its own.
+  // is cut off before parsing (main's Dashes), and without `--` the first word that is not an
+  // option starts the command (prefix_command), so its own flags stay its own.
   run->prefix_command();
   run->footer(
       "The command follows `--` (cordon run [options] -- CMD ARGS...), or is given as a "
       "shell script with -c 'SCRIPT'.");
-  Subcommand out{run, nullptr, /*exit_at_once=*/true};
-  out.run = [s, run, &dashes](const CliContext& ctx) {
+  auto go = [s, run, &dashes](const CliContext& ctx) {
     if (run->count("-c")) s->args.script = s->script;
     auto words = command_words(*run, dashes, "cordon run [options] -- CMD ARGS...");
     if (!words) return kExitRefused;
     s->args.command = std::move(*words);
     return cmd_run(ctx, s->args);
   };
-  return out;
+  return {run, go, /*exit_at_once=*/true};
 }
 
 Subcommand make_probe(CLI::App& parent, const Dashes&) {
@@ -119,8 +118,8 @@ Subcommand make_probe(CLI::App& parent, const Dashes&) {
 
 Subcommand make_policy(CLI::App& parent, const Dashes&) {
   auto a = std::make_shared<PolicyArgs>();
-  auto* policy =
-      parent.add_subcommand("policy", "Print the policy resolved for the current project.");  // CFG-6
+  auto* policy = parent.add_subcommand(
+      "policy", "Print the policy resolved for the current project.");  // CFG-6
   policy->add_option("--project", a->project, "project root");
   policy->add_flag("--json", a->json, "stable machine-readable form");
   policy->add_flag("--seatbelt", a->seatbelt,
@@ -271,8 +270,7 @@ Subcommand make_serve(CLI::App& parent, const Dashes&) {
       "serve",
       "JSON-RPC 2.0 server for agent harnesses, one object per line on stdin/stdout; "  // SRV-1
       "see docs/protocol.md.");
-  serve->add_option("--max-in-flight", a->max_in_flight,
-                    "requests running at once (default 32)");
+  serve->add_option("--max-in-flight", a->max_in_flight, "requests running at once (default 32)");
   return {serve, [a](const CliContext&) { return serve_main(*a); }};
 }
 
@@ -338,16 +336,14 @@ Subcommand make_classify(CLI::App& parent, const Dashes& dashes) {
                      "the command would get the network (never read-only)");
   classify->add_option("-c", s->line, "a shell command line to classify");
   classify->prefix_command();  // the command after `--` is cut off before parsing, as for run
-  Subcommand out{classify, nullptr};
-  out.run = [s, classify, &dashes](const CliContext& ctx) {
-    if (classify->count("-c")) s->args.script = s->line;
-    auto words =
-        command_words(*classify, dashes, "cordon classify [--json] (-- CMD ARGS... | -c 'LINE')");
-    if (!words) return kExitRefused;
-    s->args.command = std::move(*words);
-    return cmd_classify(ctx, s->args);
-  };
-  return out;
+  return {classify, [s, classify, &dashes](const CliContext& ctx) {
+            if (classify->count("-c")) s->args.script = s->line;
+            auto words = command_words(*classify, dashes,
+                                       "cordon classify [--json] (-- CMD ARGS... | -c 'LINE')");
+            if (!words) return kExitRefused;
+            s->args.command = std::move(*words);
+            return cmd_classify(ctx, s->args);
+          }};
 }
 
 Subcommand make_setup(CLI::App& parent, const Dashes&) {
@@ -404,8 +400,7 @@ Subcommand make_hook(CLI::App& parent, const Dashes&) {
       "shell command wrapped in `cordon run` (see docs/integrations.md). Exit status 2 "  // DIST-4
       "blocks the command. A hook is a convenience, not a boundary.\n"
       "  settings: \"command\": \"cordon hook claude-code\"");
-  hook->add_option("client", *client, "claude-code, codex, gemini, cursor or vscode")
-      ->required();
+  hook->add_option("client", *client, "claude-code, codex, gemini, cursor or vscode")->required();
   return {hook, [client](const CliContext& ctx) { return cmd_hook(ctx, *client); }};
 }
 
@@ -422,11 +417,11 @@ Subcommand make_version(CLI::App& parent, const Dashes&) {
 
 const std::vector<SubcommandEntry>& subcommands() {
   static const std::vector<SubcommandEntry> all = {
-      {"run", make_run},         {"probe", make_probe}, {"policy", make_policy},
-      {"review", make_review},   {"cache", make_cache}, {"session", make_session},
-      {"log", make_log},         {"job", make_job},     {"serve", make_serve},
-      {"mcp", make_mcp},         {"classify", make_classify}, {"setup", make_setup},
-      {"hook", make_hook},       {"version", make_version}};
+      {"run", make_run},       {"probe", make_probe},       {"policy", make_policy},
+      {"review", make_review}, {"cache", make_cache},       {"session", make_session},
+      {"log", make_log},       {"job", make_job},           {"serve", make_serve},
+      {"mcp", make_mcp},       {"classify", make_classify}, {"setup", make_setup},
+      {"hook", make_hook},     {"version", make_version}};
   return all;
 }
 

@@ -14,7 +14,8 @@ bool g_on = false;
 std::chrono::steady_clock::time_point start_time() {
   const char* t0 = std::getenv("CORDON_TRACE_T0");
   if (!t0 || !*t0) return std::chrono::steady_clock::now();
-  return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(std::strtoll(t0, nullptr, 10)));
+  return std::chrono::steady_clock::time_point(
+      std::chrono::nanoseconds(std::strtoll(t0, nullptr, 10)));
 }
 std::chrono::steady_clock::time_point g_t0 = start_time();
 }  // namespace

@@ -25,6 +25,7 @@ struct SnapshotEntry {
   std::vector<std::string> tracked_children;
   std::string via_link;  // FS-2: a link on the way to the entry (project-relative), and its text
   std::string via_link_target;
+  bool operator==(const SnapshotEntry&) const = default;
 };
 
 // GIT-9: a path whose identity must not change: the git folder, git's auto-run files.
