@@ -14,6 +14,7 @@
 #include "cli/subcommands.h"
 #include "core/trace.h"
 #include "core/version.h"
+#include "host/quick_exit.h"
 #include "host/self_protection.h"
 #include "launch/linux/probe.h"
 #include "launch/linux/session_loopback.h"
@@ -130,12 +131,13 @@ int main(int argc, char** argv) {
     if (!sc.app->parsed()) continue;
     const int status = sc.run(ctx);
     // PERF-1: a one-shot run has written and removed all it will by now (its session is
-    // closed); ending without unwinding the program's statics saves their teardown.
+    // closed); ending without unwinding the program's statics saves their teardown, and
+    // leaving the unmapping of its memory to a holder saves the caller waiting for that.
     // The sanitizer tree returns, so that its leak check still runs at exit.
     if (!sc.exit_at_once || kLeakCheckAtExit) return status;
     std::fflush(nullptr);
     trace("exiting");
-    _exit(status);
+    exit_leaving_teardown(status, argc, argv);
   }
   return 0;
 }

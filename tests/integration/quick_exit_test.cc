@@ -1,0 +1,131 @@
+// PERF-1: exit_leaving_teardown ends the process with its status at once and leaves the
+// unmapping of its memory to a holder that shares it. What its parent sees: the status given,
+// every descriptor the process held closed by then (a pipe's reader gets end of file, so the
+// holder kept none), the command line reduced to the program's name, and the holder itself
+// gone on its own shortly after, reaped by whoever reaps the process's orphans.
+#include "host/quick_exit.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+namespace cordon {
+namespace {
+
+#if defined(__linux__)
+// What the reaper (a child subreaper between the test and the exiting process) found, as the
+// bits of its own exit status: 0 when all held.
+enum : int {
+  kWrongStatus = 1,
+  kPipeStillOpen = 2,  // a descriptor of the exiting process outlived it
+  kNoHolder = 4,       // nothing was left to reap: the holder was never made
+  kHolderStayed = 8,   // the holder did not end by itself within 5 s
+  kHolderFailed = 16,
+  kMoreLeft = 32,
+  kArgumentsKept = 64,  // the command line still named the command (the holder shares it)
+};
+
+// A command line as the kernel lays one out (the strings one after another), in memory the
+// reaper still reads after the exiting process is gone.
+struct SharedArgs {
+  char text[64];
+  char* argv[5];
+};
+constexpr char kArgs[] = "cordon\0run\0--\0sleep 31337";
+SharedArgs* shared_args() {
+  void* m =
+      mmap(nullptr, sizeof(SharedArgs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) std::abort();
+  auto* a = static_cast<SharedArgs*>(m);
+  std::memcpy(a->text, kArgs, sizeof kArgs);
+  a->argv[0] = a->text;
+  a->argv[1] = a->text + 7;
+  a->argv[2] = a->text + 11;
+  a->argv[3] = a->text + 14;
+  a->argv[4] = nullptr;
+  return a;
+}
+
+[[noreturn]] void exiting_child(int write_end, int status, SharedArgs* args) {
+  // A heap of a few MB, as cordon has when it exits.
+  std::vector<char*> blocks;
+  for (int i = 0; i < 4000; ++i) {
+    blocks.push_back(static_cast<char*>(std::malloc(1024)));
+    std::memset(blocks.back(), 1, 1024);
+  }
+  (void)write_end;  // held open until the exit
+  exit_leaving_teardown(status, 4, args->argv);
+}
+
+int reaper(int status) {
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  int fds[2];
+  if (pipe(fds) != 0) return 128;
+  SharedArgs* args = shared_args();
+  pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    exiting_child(fds[1], status, args);
+  }
+  close(fds[1]);
+  int result = 0, st = 0;
+  if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != status)
+    result |= kWrongStatus;
+  // The holder closed its copy of every descriptor before it was let go: reading gives end of
+  // file now. Bounded, so that a descriptor kept open fails the test instead of hanging it.
+  alarm(5);
+  char c;
+  if (read(fds[0], &c, 1) != 0) result |= kPipeStillOpen;
+  alarm(0);
+  // The holder came to us (the subreaper) when the process exited, and ends by itself.
+  int reaped = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pid_t p = waitpid(-1, &st, WNOHANG | __WALL);
+    if (p > 0) {
+      ++reaped;
+      if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) result |= kHolderFailed;
+      continue;
+    }
+    if (p < 0) break;  // ECHILD: nothing more to reap
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (reaped == 0) result |= kNoHolder;
+  // The program's name stays; the rest is gone.
+  if (std::strcmp(args->text, "cordon") != 0 ||
+      std::memchr(args->text + 7, 's', sizeof kArgs - 7) != nullptr)
+    result |= kArgumentsKept;
+  if (reaped > 1) result |= kMoreLeft;
+  if (waitpid(-1, &st, WNOHANG | __WALL) == 0) result |= kHolderStayed;
+  return result;
+}
+
+int run_reaper(int status) {
+  pid_t r = fork();
+  if (r == 0) _exit(reaper(status));
+  int st = 0;
+  waitpid(r, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(QuickExitTest, StatusGivenDescriptorsClosedAndTheHolderEndsByItself) {
+  EXPECT_EQ(run_reaper(7), 0);
+  EXPECT_EQ(run_reaper(0), 0);
+  EXPECT_EQ(run_reaper(255), 0);
+}
+#endif
+
+}  // namespace
+}  // namespace cordon
