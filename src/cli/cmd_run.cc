@@ -4,11 +4,10 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <memory>
 #include <cstring>
+#include <memory>
 
 #include "api/face_options.h"
-#include "server/keeper_files.h"
 #include "cli/commands.h"
 #include "cli/tty_asker.h"
 #include "cordon/cordon.h"
@@ -17,6 +16,8 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "host/quick_exit.h"
+#include "server/keeper_files.h"
 
 namespace cordon {
 
@@ -143,6 +144,8 @@ int cmd_run(const CliContext& ctx_in, const RunArgs& args_in) {
     }
   } say_later{notices};
   trace("config loaded");
+  // PERF-1: this process ends when the command's session does; its empty folders go after.
+  defer_removals_to_exit();
   auto session = api::open_for_face(opts, face);
   trace("session opened");
   if (!session.ok()) {

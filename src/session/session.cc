@@ -1,10 +1,13 @@
 #include "session/session.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <ctime>
 
 #include "core/paths.h"
@@ -13,6 +16,7 @@
 #include "host/facts_reader.h"
 #include "host/git_facts.h"
 #include "host/path_info.h"
+#include "host/quick_exit.h"
 #include "launch/backend_probe.h"
 #include "launch/sandbox_exec_probe.h"
 #include "launch/seatbelt_launcher.h"
@@ -176,11 +180,40 @@ void Session::refresh_record() {
   record_stamp_ = now;
 }
 
+namespace {
+
+bool empty_folder(const std::string& dir) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  DIR* d = fdopendir(fd);
+  if (!d) {
+    close(fd);
+    return false;
+  }
+  bool empty = true;
+  while (dirent* e = readdir(d))
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) empty = false;
+  closedir(d);
+  return empty;
+}
+
+// PERF-1: an empty folder (the usual case) goes with one rmdir, which never follows a symlink,
+// after the process's exit when a one-shot command defers it (host/quick_exit.h).
+void remove_empty_folder(const std::string& dir) {
+  if (!remove_after_exit(dir)) rmdir(dir.c_str());
+}
+
+}  // namespace
+
 Session::~Session() {
-  // An empty /tmp (the usual case) goes with one rmdir, which never follows a symlink.
-  if (ephemeral_ && !tmp_.empty() && rmdir(tmp_.c_str()) != 0) (void)remove_tree(tmp_);
-  rmdir(store_.leftovers_dir(record_.id).c_str());  // only when empty
-  remove_session_credentials(credentials_);           // AUD-3: the placeholder files
+  if (ephemeral_ && !tmp_.empty()) {
+    if (empty_folder(tmp_))
+      remove_empty_folder(tmp_);
+    else if (rmdir(tmp_.c_str()) != 0)
+      (void)remove_tree(tmp_);
+  }
+  remove_empty_folder(store_.leftovers_dir(record_.id));  // only when empty
+  remove_session_credentials(credentials_);               // AUD-3: the placeholder files
 }
 
 Status Session::end() {
@@ -270,8 +303,8 @@ Plan Session::plan_with(const Request& req, const Facts& facts, const ProcessPar
   if (backend_.backend == Backend::kLandlock) po.backend = Backend::kLandlock;  // LL-1
   // AUD-3: placeholders and the CA bundle under bubblewrap; under Landlock the variables are
   // stripped and the files hidden, as without [credentials].
-  const bool credentials_here = !opts_.policy.credentials.empty() &&
-                                backend_.backend == Backend::kBwrap;
+  const bool credentials_here =
+      !opts_.policy.credentials.empty() && backend_.backend == Backend::kBwrap;
   if (credentials_here) po.credentials = &credentials().sandbox;
   Plan plan = make_plan(opts_.policy, facts, req, po);
   if (!opts_.policy.credentials.empty() && plan.runner == Runner::kSandbox) {

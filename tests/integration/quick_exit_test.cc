@@ -1,19 +1,23 @@
 // PERF-1: exit_leaving_teardown ends the process with its status at once and leaves the
 // unmapping of its memory to a holder that shares it. What its parent sees: the status given,
 // every descriptor the process held closed by then (a pipe's reader gets end of file, so the
-// holder kept none), the command line reduced to the program's name, and the holder itself
-// gone on its own shortly after, reaped by whoever reaps the process's orphans.
+// holder kept none), the command line reduced to the program's name, the holder itself gone on
+// its own shortly after (reaped by whoever reaps the process's orphans), and by then the empty
+// folders given to remove_after_exit removed, and a folder with a file in it kept.
 #include "host/quick_exit.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -34,8 +38,28 @@ enum : int {
   kHolderStayed = 8,   // the holder did not end by itself within 5 s
   kHolderFailed = 16,
   kMoreLeft = 32,
-  kArgumentsKept = 64,  // the command line still named the command (the holder shares it)
+  kArgumentsKept = 64,     // the command line still named the command (the holder shares it)
+  kEmptyFolderKept = 128,  // a folder given to remove_after_exit outlived the holder
+  kFullFolderGone = 256,   // a folder with a file in it was removed (it must be kept)
 };
+
+// The folders the exiting process gives to remove_after_exit: one empty, one with a file.
+struct Folders {
+  std::string root, empty, full;
+};
+Folders make_folders() {
+  char tmpl[] = "/tmp/cordon-quick-exit-XXXXXX";
+  if (!mkdtemp(tmpl)) std::abort();
+  Folders f{tmpl, std::string(tmpl) + "/empty", std::string(tmpl) + "/full"};
+  mkdir(f.empty.c_str(), 0700);
+  mkdir(f.full.c_str(), 0700);
+  std::ofstream(f.full + "/kept") << "a user's file";
+  return f;
+}
+bool exists(const std::string& p) {
+  struct stat st;
+  return lstat(p.c_str(), &st) == 0;
+}
 
 // A command line as the kernel lays one out (the strings one after another), in memory the
 // reaper still reads after the exiting process is gone.
@@ -58,7 +82,11 @@ SharedArgs* shared_args() {
   return a;
 }
 
-[[noreturn]] void exiting_child(int write_end, int status, SharedArgs* args) {
+[[noreturn]] void exiting_child(int write_end, int status, SharedArgs* args, const Folders& f) {
+  // Not deferred yet: the caller removes its folders itself.
+  if (remove_after_exit(f.empty)) _exit(99);
+  defer_removals_to_exit();
+  if (!remove_after_exit(f.empty) || !remove_after_exit(f.full)) _exit(98);
   // A heap of a few MB, as cordon has when it exits.
   std::vector<char*> blocks;
   for (int i = 0; i < 4000; ++i) {
@@ -74,10 +102,11 @@ int reaper(int status) {
   int fds[2];
   if (pipe(fds) != 0) return 128;
   SharedArgs* args = shared_args();
+  const Folders folders = make_folders();
   pid_t child = fork();
   if (child == 0) {
     close(fds[0]);
-    exiting_child(fds[1], status, args);
+    exiting_child(fds[1], status, args, folders);
   }
   close(fds[1]);
   int result = 0, st = 0;
@@ -109,6 +138,10 @@ int reaper(int status) {
     result |= kArgumentsKept;
   if (reaped > 1) result |= kMoreLeft;
   if (waitpid(-1, &st, WNOHANG | __WALL) == 0) result |= kHolderStayed;
+  // The holder removed the empty folder before it ended, and only that one.
+  if (exists(folders.empty)) result |= kEmptyFolderKept;
+  if (!exists(folders.full + "/kept")) result |= kFullFolderGone;
+  (void)std::system(("rm -rf '" + folders.root + "'").c_str());
   return result;
 }
 
