@@ -45,6 +45,11 @@ void defer_removals_to_exit() {
   std::atexit(remove_now);  // a return from main (exit_leaving_teardown does its own)
 }
 
+bool removals_deferred() {
+  std::lock_guard<std::mutex> lock(g_removals.mu);
+  return g_removals.deferred;
+}
+
 bool remove_after_exit(const std::string& dir) {
   std::lock_guard<std::mutex> lock(g_removals.mu);
   if (!g_removals.deferred || g_removals.count == kMaxRemovals || dir.empty() ||

@@ -39,6 +39,9 @@ namespace cordon {
 // process that ends soon after its work: a one-shot command, not a server.
 void defer_removals_to_exit();
 
+// Whether defer_removals_to_exit was called.
+bool removals_deferred();
+
 // True when `dir` will be removed (if empty) as the process exits; false when removals are not
 // deferred (the caller removes it itself), or too many are already waiting.
 bool remove_after_exit(const std::string& dir);

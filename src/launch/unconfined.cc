@@ -39,7 +39,10 @@ Result<ProcessOutcome> run_direct(const Plan& plan, const LaunchIo& io,
   CgroupScope cg(plan.limits, random_hex16());
   spec.cgroup_procs_fds = cg.join.procs_fds;
   if (adjust) adjust(spec);
-  return run_process(spec, on_started);
+  return run_process(spec, [&](pid_t pid) {
+    if (on_started) on_started(pid);
+    sweep_stale_cgroups(cg.join);  // while the command runs
+  });
 }
 
 }  // namespace cordon

@@ -15,6 +15,7 @@
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
+#include "host/quick_exit.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -205,6 +206,11 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name) {
   return j;
 }
 
+void sweep_stale_cgroups(const CgroupJoin& j) {
+  if (!removals_deferred()) return;  // swept as each is removed (remove_cgroups)
+  for (const auto& d : j.dirs) sweep_cgroups_under(path_parent(d));
+}
+
 void remove_cgroups(CgroupJoin& j) {
   if (j.procs_fds.empty() && j.dirs.empty()) return;
   for (int fd : j.procs_fds) ::close(fd);
@@ -212,6 +218,9 @@ void remove_cgroups(CgroupJoin& j) {
   if (j.v2_dir_fd >= 0) ::close(j.v2_dir_fd);
   j.v2_dir_fd = -1;
   for (const auto& d : j.dirs) {
+    // PERF-1: a one-shot command's go after its exit, in one try (a busy one is left to a
+    // later sweep); the stale ones beside them were swept while it ran (sweep_stale_cgroups).
+    if (remove_after_exit(d)) continue;
     // The processes are gone (confirmed by the caller); the kernel may take a moment to let go.
     // Not long on the command's path (PERF-1): one still busy is left to the next command's
     // sweep, below.

@@ -16,9 +16,9 @@
 namespace cordon {
 
 struct CgroupJoin {
-  std::vector<std::string> dirs;   // the cgroups made for this command (removed afterwards)
-  std::vector<int> procs_fds;      // their cgroup.procs, written "0" by the child before exec
-  int v2_dir_fd = -1;              // the cgroup v2 folder (the only one), CLONE_INTO_CGROUP
+  std::vector<std::string> dirs;  // the cgroups made for this command (removed afterwards)
+  std::vector<int> procs_fds;     // their cgroup.procs, written "0" by the child before exec
+  int v2_dir_fd = -1;             // the cgroup v2 folder (the only one), CLONE_INTO_CGROUP
   bool empty() const { return dirs.empty(); }
 };
 
@@ -32,6 +32,9 @@ Result<CgroupJoin> make_cgroups(const Limits& limits, const std::string& name);
 
 // Closes the descriptors and removes the cgroups (once their processes are gone).
 void remove_cgroups(CgroupJoin& join);
+// The empty cgroups earlier commands left beside this one's (older than a minute): when a
+// one-shot command's own are removed after its exit (host/quick_exit.h), while it runs.
+void sweep_stale_cgroups(const CgroupJoin& join);
 
 // PROC-6: one command's cgroups, made before its process starts and removed after it was
 // collected. Without one (an unprivileged user here, or macOS), the rlimits alone hold the

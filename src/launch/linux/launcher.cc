@@ -126,6 +126,7 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
     trace("launch: bwrap started");
     sw.reset();
     if (on_started) on_started(pid);
+    sweep_stale_cgroups(cg.join);  // while the command runs
   };
   return run_process(spec, started);
 }
@@ -224,6 +225,7 @@ Status PendingSandbox::release() {
   (void)write_fully(s_->kw.fd, s_->bpf.data(), s_->bpf.size());
   s_->kw.reset();
   trace("launch: command released");
+  if (s_->cgroup) sweep_stale_cgroups(s_->cgroup->join);  // while the command runs
   return ok_status();
 }
 

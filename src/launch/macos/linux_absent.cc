@@ -50,8 +50,7 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart&, const Limits&,
 
 // LL-1: Landlock is Linux's; the backend choice refuses it on macOS before these are reached.
 Result<ProcessOutcome> launch_landlock(const Plan&, const LandlockRules&, const std::string&,
-                                       const LaunchIo&,
-                                       const std::function<void(pid_t)>&) {
+                                       const LaunchIo&, const std::function<void(pid_t)>&) {
   return make_error(ErrorKind::kUnavailable,
                     "Landlock is Linux's; this cordon was built for macOS");
 }
@@ -143,6 +142,7 @@ Result<CgroupJoin> make_cgroups(const Limits&, const std::string&) {
 }
 
 void remove_cgroups(CgroupJoin&) {}
+void sweep_stale_cgroups(const CgroupJoin&) {}
 
 BwrapInfo read_bwrap_info(const std::string& bwrap, const std::string&) {
   BwrapInfo info;
