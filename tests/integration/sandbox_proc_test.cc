@@ -24,6 +24,23 @@ TEST(SandboxProc, BackgroundAndSetsidProcessesEndWithTheCommand) {  // PROC-1
   EXPECT_FALSE(host_has_process("sleep " + tag + "[123]"));
 }
 
+// PERF-1: cordon steps off the CPU it started bwrap on (launcher.cc) and allows itself all of
+// them again; the command runs on the CPUs it was given, all of them or `taskset`'s.
+TEST(SandboxProc, TheCommandKeepsTheCpusItWasGiven) {
+  REQUIRE_SANDBOX();
+  World w;
+  const std::string read = "grep Cpus_allowed_list /proc/self/status";
+  Proc outside = w.host({"/bin/sh", "-c", read});
+  ASSERT_EQ(outside.status, 0) << outside.err;
+  Proc inside = w.sh(read);
+  EXPECT_EQ(inside.status, 0) << inside.err;
+  EXPECT_EQ(inside.out, outside.out);
+  w.wrapper = {"/usr/bin/taskset", "-c", "0"};
+  Proc pinned = w.sh(read);
+  EXPECT_EQ(pinned.status, 0) << pinned.err;
+  EXPECT_EQ(pinned.out, "Cpus_allowed_list:\t0\n");
+}
+
 TEST(SandboxProc, OnlyItsOwnProcessesAreVisible) {  // PROC-1
   REQUIRE_SANDBOX();
   World w;
@@ -138,11 +155,10 @@ if pid == 0:
 os.waitpid(pid, 0)
 )");
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* line :
-       {"keyctl EPERM", "add_key EPERM", "bpf EPERM", "perf_event_open EPERM",
-        "userfaultfd EPERM", "io_uring_setup EPERM", "unshare_user EPERM",
-        "personality_change EPERM", "personality_query ok", "mount EPERM",
-        "socket_unix_junk EPERM", "tiocsti EPERM", "tiocsti_junk EPERM"})
+  for (const char* line : {"keyctl EPERM", "add_key EPERM", "bpf EPERM", "perf_event_open EPERM",
+                           "userfaultfd EPERM", "io_uring_setup EPERM", "unshare_user EPERM",
+                           "personality_change EPERM", "personality_query ok", "mount EPERM",
+                           "socket_unix_junk EPERM", "tiocsti EPERM", "tiocsti_junk EPERM"})
     EXPECT_NE(r.out.find(std::string(line) + "\n"), std::string::npos) << line << "\n" << r.out;
 }
 
@@ -180,9 +196,9 @@ TEST(Probe, AllChecksHold) {  // PROBE-1, PROBE-3
   World w;
   Proc r = w.cordon({"probe"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  for (const char* check : {"bwrap_present", "bwrap_runs", "namespaces", "seccomp",
-                            "hidden_file_empty", "write_outside_fails", "loopback_up",
-                            "network_isolated"})
+  for (const char* check :
+       {"bwrap_present", "bwrap_runs", "namespaces", "seccomp", "hidden_file_empty",
+        "write_outside_fails", "loopback_up", "network_isolated"})
     EXPECT_NE(r.out.find(check), std::string::npos) << check;
   r = w.cordon({"probe", "--json"});
   EXPECT_EQ(r.status, 0);
