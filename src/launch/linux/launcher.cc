@@ -138,8 +138,10 @@ namespace {
 // tick or more to pull one of them over: bwrap's start and cordon's facts then share one CPU
 // (seen with perf sched: 2 ms of bwrap waiting to run beside an idle CPU). cordon moves itself
 // to another of the CPUs it may use, then allows them all again (it stays where it is); bwrap
-// and the sandbox keep the affinity they were started with. Measured in 300-400 alternating
-// pairs: median -0.05 to -0.15 ms, 10th percentile -0.35 to -0.8 ms.
+// and the sandbox keep the affinity they were started with. The move itself costs up to 0.3 ms
+// here (the other CPU must wake); measured in 300-400 alternating runs it gains 0.05-0.45 ms
+// (medians) and 0.35-0.8 ms (10th percentiles). Moving bwrap instead (and giving it all the
+// CPUs back before it reads its options) measured the same.
 void step_off_this_cpu() {
   const int cpu = sched_getcpu();
   cpu_set_t all, other;
