@@ -10,7 +10,7 @@
 //   exit_leaving_teardown(status, argc, argv);   // does not return
 //
 // A process's exit tears down its address space before its parent learns of the exit: for a
-// `cordon run` (a few MB of heap and a large program) that was 0.5-0.7 ms of every command on
+// `cordon run` (a few MB of heap and a large program) that was 0.3-0.5 ms of every command on
 // the test machine, after the command had already ended. And the removal of the private /tmp a
 // command's sandbox mounted costs 0.2-0.3 ms more than that of any other folder.
 //
