@@ -162,7 +162,7 @@ TEST(SeatbeltPath, LeftoverRecordIsWrittenThenRemoved) {  // MAC-5, SES-2
   Proc r = w.sh("find '" + leftovers + "' -type f ! -name '*.tmp-*' | wc -l");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "1\n") << r.err;  // the record of this very command, while it runs
-  EXPECT_TRUE(files_below(leftovers).empty());
+  EXPECT_EQ(files_below(leftovers), std::vector<std::string>{}) << r.err;
   EXPECT_EQ(sb.commands().size(), 2u);
 }
 
