@@ -88,7 +88,10 @@ std::vector<std::string> files_below(const std::string& dir) {
     if (n == "." || n == "..") continue;
     struct stat st;
     std::string p = dir + "/" + n;
-    if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    // Gone since it was listed: not a file (cordon's exit holder removes the command's empty
+    // folders just after cordon has exited).
+    if (lstat(p.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
       for (auto& f : files_below(p)) out.push_back(f);
     } else {
       out.push_back(p);
