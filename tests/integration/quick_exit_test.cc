@@ -29,8 +29,8 @@ namespace cordon {
 namespace {
 
 #if defined(__linux__)
-// What the reaper (a child subreaper between the test and the exiting process) found, as the
-// bits of its own exit status: 0 when all held.
+// What the reaper (a child subreaper between the test and the exiting process) found, as bits
+// in memory shared with the test (more of them than an exit status holds): 0 when all held.
 enum : int {
   kWrongStatus = 1,
   kPipeStillOpen = 2,  // a descriptor of the exiting process outlived it
@@ -41,6 +41,8 @@ enum : int {
   kArgumentsKept = 64,     // the command line still named the command (the holder shares it)
   kEmptyFolderKept = 128,  // a folder given to remove_after_exit outlived the holder
   kFullFolderGone = 256,   // a folder with a file in it was removed (it must be kept)
+  kNoSetUp = 512,          // the pipe could not be made
+  kReaperFailed = 1024,    // the reaper itself did not end normally
 };
 
 // The folders the exiting process gives to remove_after_exit: one empty, one with a file.
@@ -61,18 +63,21 @@ bool exists(const std::string& p) {
   return lstat(p.c_str(), &st) == 0;
 }
 
-// A command line as the kernel lays one out (the strings one after another), in memory the
-// reaper still reads after the exiting process is gone.
-struct SharedArgs {
+// Memory the test, the reaper and the exiting process share: a command line as the kernel lays
+// one out (the strings one after another), which the reaper reads after the exiting process is
+// gone, and what the reaper found.
+struct Shared {
   char text[64];
   char* argv[5];
+  int result;
 };
 constexpr char kArgs[] = "cordon\0run\0--\0sleep 31337";
-SharedArgs* shared_args() {
+Shared* shared_memory() {
   void* m =
-      mmap(nullptr, sizeof(SharedArgs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) std::abort();
-  auto* a = static_cast<SharedArgs*>(m);
+  auto* a = static_cast<Shared*>(m);
+  a->result = kReaperFailed;
   std::memcpy(a->text, kArgs, sizeof kArgs);
   a->argv[0] = a->text;
   a->argv[1] = a->text + 7;
@@ -82,7 +87,7 @@ SharedArgs* shared_args() {
   return a;
 }
 
-[[noreturn]] void exiting_child(int write_end, int status, SharedArgs* args, const Folders& f) {
+[[noreturn]] void exiting_child(int write_end, int status, Shared* args, const Folders& f) {
   // Not deferred yet: the caller removes its folders itself.
   if (remove_after_exit(f.empty)) _exit(99);
   defer_removals_to_exit();
@@ -97,11 +102,10 @@ SharedArgs* shared_args() {
   exit_leaving_teardown(status, 4, args->argv);
 }
 
-int reaper(int status) {
+int reaper(int status, Shared* args) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   int fds[2];
-  if (pipe(fds) != 0) return 128;
-  SharedArgs* args = shared_args();
+  if (pipe(fds) != 0) return kNoSetUp;
   const Folders folders = make_folders();
   pid_t child = fork();
   if (child == 0) {
@@ -146,11 +150,17 @@ int reaper(int status) {
 }
 
 int run_reaper(int status) {
+  Shared* shared = shared_memory();
   pid_t r = fork();
-  if (r == 0) _exit(reaper(status));
+  if (r == 0) {
+    shared->result = reaper(status, shared);
+    _exit(0);
+  }
   int st = 0;
   waitpid(r, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  const int result = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? shared->result : kReaperFailed;
+  munmap(shared, sizeof(Shared));
+  return result;
 }
 
 TEST(QuickExitTest, StatusGivenDescriptorsClosedAndTheHolderEndsByItself) {
