@@ -2,29 +2,21 @@
 // written by its one process alone (no lock, nothing read back), with the same chain, head per
 // event and rotation as a shared one's; a log that exists already is taken over as shared.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "audit/audit_chain.h"
+#include "harness.h"
 #include "session/audit_log.h"
 
 namespace cordon {
 namespace {
 
-struct TempDir {
-  TempDir() {
-    char tmpl[] = "/tmp/cordon-audit-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { (void)system(("rm -rf '" + path + "'").c_str()); }
-  std::string path;
-};
+using it::TempDir;
 
 VerifyReport verified(const std::string& dir, const std::string& session) {
   auto files = read_audit_files(dir, session);
@@ -33,7 +25,7 @@ VerifyReport verified(const std::string& dir, const std::string& session) {
 }
 
 TEST(AuditWriter, ASoleWritersChainHeadAndRotationAreASharedOnes) {  // AUD-1
-  TempDir t;
+  TempDir t{"cordon-audit"};
   const std::string dir = t.path + "/audit";
   AuditLog log(dir, "s1", /*rotate_bytes=*/600);
   log.set_sole_writer();
@@ -58,7 +50,7 @@ TEST(AuditWriter, ASoleWritersChainHeadAndRotationAreASharedOnes) {  // AUD-1
 }
 
 TEST(AuditWriter, OneShotSessionsKeepALineEachInTheHeads) {  // AUD-1
-  TempDir t;
+  TempDir t{"cordon-audit"};
   const std::string dir = t.path + "/audit";
   AuditLog a(dir, "aaaa"), b(dir, "bbbb");
   a.set_sole_writer();
@@ -92,7 +84,7 @@ TEST(AuditWriter, OneShotSessionsKeepALineEachInTheHeads) {  // AUD-1
 }
 
 TEST(AuditWriter, ASoleWriterFindingALogTakesItOverShared) {  // AUD-1
-  TempDir t;
+  TempDir t{"cordon-audit"};
   const std::string dir = t.path + "/audit";
   AuditLog first(dir, "s2");
   ASSERT_TRUE(first.append(nlohmann::json{{"event", "resume"}, {"i", 0}}).ok());

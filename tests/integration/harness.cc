@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -151,6 +153,20 @@ World::World(bool git) {
     host({"git", "add", "README.md"});
     host({"git", "commit", "-q", "-m", "init"});
   }
+}
+
+TempDir::TempDir(const std::string& name) {
+  std::string tmpl = "/tmp/" + name + "-XXXXXX";
+  if (mkdtemp(tmpl.data()))
+    path = tmpl;
+  else
+    ADD_FAILURE() << "mkdtemp " << tmpl << ": " << std::strerror(errno);
+}
+
+TempDir::~TempDir() {
+  if (path.empty() || std::getenv("CORDON_KEEP_TEST_DIRS")) return;
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
 }
 
 World::~World() {

@@ -109,6 +109,16 @@ bool host_connects(int port);
 // -1 when it could not be made.
 int listen_on_host_loopback(int& port, int backlog = 8);
 
+// A fresh folder /tmp/NAME-XXXXXX for a test (mkdtemp; a failure is the test's), removed with
+// all it holds when the test is done (kept with CORDON_KEEP_TEST_DIRS, as a World's).
+struct TempDir {
+  explicit TempDir(const std::string& name = "cordon-test");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path;
+};
+
 // Waits for `done` (checked every 50 ms) up to `limit`; its last answer.
 bool eventually(const std::function<bool()>& done,
                 std::chrono::seconds limit = std::chrono::seconds(60));

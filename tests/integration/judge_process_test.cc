@@ -3,7 +3,6 @@
 #include "launch/judge_process.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
+#include "harness.h"
 
 namespace cordon {
 namespace {
@@ -26,15 +27,10 @@ bool has(const std::string& text, const std::string& part) {
 class JudgeProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/cordon-judge-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    ASSERT_FALSE(tmp_.path.empty());
+    dir_ = tmp_.path;
     env_.set("PATH", "/usr/bin:/bin");
     env_.set("HOME", dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
   }
 
   // Writes an executable /bin/sh script and returns its path.
@@ -51,6 +47,7 @@ class JudgeProcessTest : public ::testing::Test {
     return ss.str();
   }
 
+  it::TempDir tmp_{"cordon-judge"};
   std::string dir_;
   EnvMap env_;
 };

@@ -2,13 +2,13 @@
 // of its snapshot, only what differs from the defaults, and reads back as it was written;
 // records that spell every field out (as older cordons wrote them) read the same.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "harness.h"
 #include "session/session_store.h"
 
 namespace cordon {
@@ -18,16 +18,10 @@ using nlohmann::json;
 
 class LeftoverRecordTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/cordon-record-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { (void)system(("rm -rf '" + dir_ + "'").c_str()); }
   SessionStore store() const {
     Folders f;
-    f.state = dir_ + "/state";
-    f.cache = dir_ + "/cache";
+    f.state = dir_.path + "/state";
+    f.cache = dir_.path + "/cache";
     return SessionStore(f);
   }
   static std::string slurp(const std::string& path) {
@@ -62,7 +56,7 @@ class LeftoverRecordTest : public ::testing::Test {
     r.snapshot = s;
     return r;
   }
-  std::string dir_;
+  it::TempDir dir_{"cordon-record"};
 };
 
 TEST_F(LeftoverRecordTest, AbsentEntriesAreWrittenShortAndEveryFieldReadsBack) {

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "harness.h"
+
 #if defined(__linux__)
 #include <sys/prctl.h>
 #endif
@@ -41,18 +43,16 @@ enum : int {
   kArgumentsKept = 64,     // the command line still named the command (the holder shares it)
   kEmptyFolderKept = 128,  // a folder given to remove_after_exit outlived the holder
   kFullFolderGone = 256,   // a folder with a file in it was removed (it must be kept)
-  kNoSetUp = 512,          // the pipe could not be made
+  kNoSetUp = 512,          // the pipe or the folders could not be made
   kReaperFailed = 1024,    // the reaper itself did not end normally
 };
 
 // The folders the exiting process gives to remove_after_exit: one empty, one with a file.
 struct Folders {
-  std::string root, empty, full;
+  std::string empty, full;
 };
-Folders make_folders() {
-  char tmpl[] = "/tmp/cordon-quick-exit-XXXXXX";
-  if (!mkdtemp(tmpl)) std::abort();
-  Folders f{tmpl, std::string(tmpl) + "/empty", std::string(tmpl) + "/full"};
+Folders make_folders(const std::string& root) {
+  Folders f{root + "/empty", root + "/full"};
   mkdir(f.empty.c_str(), 0700);
   mkdir(f.full.c_str(), 0700);
   std::ofstream(f.full + "/kept") << "a user's file";
@@ -106,7 +106,9 @@ int reaper(int status, Shared* args) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   int fds[2];
   if (pipe(fds) != 0) return kNoSetUp;
-  const Folders folders = make_folders();
+  it::TempDir root("cordon-quick-exit");  // removed as the reaper returns
+  if (root.path.empty()) return kNoSetUp;
+  const Folders folders = make_folders(root.path);
   pid_t child = fork();
   if (child == 0) {
     close(fds[0]);
@@ -145,7 +147,6 @@ int reaper(int status, Shared* args) {
   // The holder removed the empty folder before it ended, and only that one.
   if (exists(folders.empty)) result |= kEmptyFolderKept;
   if (!exists(folders.full + "/kept")) result |= kFullFolderGone;
-  (void)std::system(("rm -rf '" + folders.root + "'").c_str());
   return result;
 }
 
