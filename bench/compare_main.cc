@@ -128,6 +128,7 @@ std::vector<std::vector<double>> alternate(const std::vector<Cmd>& cmds, int run
 
 struct Fixture {
   std::string root, home, project, cache, tmp, empty_file, empty_dir;
+  std::string packages;  // the project's package-cache folder (CACHE), made by the warm run
   std::vector<std::string> env;
   std::vector<std::pair<std::string, bool>> hidden;  // existing hidden paths (path, is_dir)
 };
@@ -158,12 +159,25 @@ Fixture make_fixture(const std::string& cordon) {
   time_once(warm);
   f.empty_file = f.cache + "/empty/file";
   f.empty_dir = f.cache + "/empty/dir";
+  // What the warm run made that the plan hides or binds: the system's password hashes (hidden
+  // for every user), cordon's own records and state (FS-8), and the project's package cache.
+  for (const char* s : {"/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd", "/etc/shadow",
+                        "/etc/shadow-"})
+    if (access(s, F_OK) == 0) f.hidden.push_back({s, false});
+  for (const char* d : {"/.local/share/cordon/audit", "/.local/state/cordon"})
+    if (access((f.home + d).c_str(), F_OK) == 0) f.hidden.push_back({f.home + d, true});
+  std::sort(f.hidden.begin(), f.hidden.end());
+  for (const auto& e : std::filesystem::directory_iterator(f.cache + "/packages"))
+    if (e.path().filename().string().rfind("project-", 0) == 0) f.packages = e.path().string();
+  if (f.packages.empty()) die("the warm run made no package cache under " + f.cache);
   f.tmp = f.root + "/bwrap-tmp";
   sh("mkdir -p " + f.tmp);
   return f;
 }
 
-// The hand-written equivalent of cordon's default plan for the fixture.
+// The hand-written equivalent of cordon's default plan for the fixture: the same mounts, in
+// the same order, written out by hand. main() checks that it has as many mounts as cordon's
+// plan, so that it cannot fall behind the plan unnoticed.
 Cmd bare_bwrap(const Fixture& f, const std::string& seccomp,
                const std::vector<std::pair<std::string, bool>>& extra_hidden = {}) {
   Cmd c;
@@ -173,13 +187,19 @@ Cmd bare_bwrap(const Fixture& f, const std::string& seccomp,
   for (const char* k : {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"})
     c.argv.insert(c.argv.end(), {"--ro-bind-try", k, k});
   c.argv.insert(c.argv.end(), {"--bind", f.tmp, "/tmp", "--bind", f.project, f.project});
-  // git's auto-run files in the project, read-only (GIT-1), as cordon's plan has them.
+  // The git folder pinned by a bind of its own (GIT-9), and git's auto-run files in it
+  // read-only (GIT-1), as cordon's plan has them.
+  c.argv.insert(c.argv.end(), {"--bind", f.project + "/.git", f.project + "/.git"});
   for (const char* g : {"/.git/hooks", "/.git/config"})
     c.argv.insert(c.argv.end(), {"--ro-bind", f.project + g, f.project + g});
   auto hidden = f.hidden;
   hidden.insert(hidden.end(), extra_hidden.begin(), extra_hidden.end());
   for (const auto& [p, dir] : hidden)
     c.argv.insert(c.argv.end(), {"--ro-bind", dir ? f.empty_dir : f.empty_file, p});
+  // cordon's cache folder shows only the project's package view, and the project's tools
+  // folder in it is writable (CACHE).
+  c.argv.insert(c.argv.end(), {"--ro-bind", f.packages + "/view", f.cache, "--bind",
+                               f.packages + "/tools", f.packages + "/tools"});
   c.argv.insert(c.argv.end(), {"--chdir", f.project, "--seccomp", "4", "--json-status-fd", "5",
                                "--", "true"});
   c.env = f.env;
@@ -189,6 +209,25 @@ Cmd bare_bwrap(const Fixture& f, const std::string& seccomp,
   c.seccomp = seccomp;
   c.status_fd = true;
   return c;
+}
+
+// The mount operations of a bwrap command line, counted as cordon's plan counts them.
+int mount_ops(const Cmd& c) {
+  int n = 0;
+  for (const auto& a : c.argv)
+    for (const char* op : {"--ro-bind", "--bind", "--ro-bind-try", "--bind-try", "--dev-bind",
+                           "--dev", "--proc", "--tmpfs"})
+      n += a == op ? 1 : 0;
+  return n;
+}
+
+// bwrap's cost grows with its mounts: a hand-written plan smaller than cordon's would charge
+// cordon for bwrap's work, a larger one would flatter it.
+void expect_same_mounts(const Cmd& bwrap, int planned, const Fixture& f) {
+  if (mount_ops(bwrap) == planned) return;
+  die("the hand-written bwrap has " + std::to_string(mount_ops(bwrap)) +
+      " mount operations and cordon's plan " + std::to_string(planned) +
+      " (cordon policy --json in " + f.project + "): bring bare_bwrap() up to the plan");
 }
 
 void report(const char* name, const std::vector<double>& t) {
@@ -513,10 +552,12 @@ int main(int argc, char** argv) {
   std::printf("cordon benchmarks (%d runs each, alternating; medians of wall time)\n", runs);
 
   if (only.empty() || only == "run") {
-    std::printf("\nPERF-1: `cordon run -- true` against the same bwrap by hand (%d mounts)\n",
-                mount_count(f, cordon));
     Cmd c{{cordon, "run", "--", "true"}, f.env, f.project, "", false};
     Cmd b = bare_bwrap(f, *bpf);
+    const int planned = mount_count(f, cordon);
+    std::printf("\nPERF-1: `cordon run -- true` against the same bwrap by hand (%d mounts)\n",
+                planned);
+    expect_same_mounts(b, planned, f);
     Cmd t{{"/bin/true"}, f.env, f.project, "", false};
     // The floor: the same bwrap inside a minimal wrapper that does only the per-command file
     // work the requirements ask (floor_wrapper.cc), built next to this program.
@@ -595,7 +636,8 @@ int main(int argc, char** argv) {
       std::string dir = f.root + "/hide" + std::to_string(extra);
       sh("mkdir -p " + dir);
       std::string toml = "[sandbox]\nhide = [";
-      std::vector<std::pair<std::string, bool>> extra_hidden;
+      // cordon's config folder is hidden from commands once it exists (FS-8).
+      std::vector<std::pair<std::string, bool>> extra_hidden{{f.home + "/.config/cordon", true}};
       for (int i = 0; i < extra; ++i) {
         std::string p = dir + "/h" + std::to_string(i);
         sh("touch " + p);
@@ -608,6 +650,7 @@ int main(int argc, char** argv) {
       int mounts = mount_count(f, cordon);
       Cmd c{{cordon, "run", "--", "true"}, f.env, f.project, "", false};
       Cmd b = bare_bwrap(f, *bpf, extra_hidden);
+      expect_same_mounts(b, mounts, f);
       auto r = alternate({c, b}, std::max(20, runs / 4));
       std::printf("  %4d mounts: cordon %7.2f ms   bwrap %7.2f ms   ratio %.3f\n", mounts,
                   median(r[0]), median(r[1]), median(r[0]) / median(r[1]));
