@@ -175,9 +175,10 @@ Fixture make_fixture(const std::string& cordon) {
   return f;
 }
 
-// The hand-written equivalent of cordon's default plan for the fixture: the same mounts, in
-// the same order, written out by hand. main() checks that it has as many mounts as cordon's
-// plan, so that it cannot fall behind the plan unnoticed.
+// The hand-written equivalent of cordon's default plan for the fixture: the same mounts,
+// written out by hand (cordon sorts the package view in among the hidden entries; bwrap's cost
+// depends on how many mounts there are, not their order). main() checks that it has as many
+// mounts as cordon's plan, so that it cannot fall behind the plan unnoticed.
 Cmd bare_bwrap(const Fixture& f, const std::string& seccomp,
                const std::vector<std::pair<std::string, bool>>& extra_hidden = {}) {
   Cmd c;
@@ -224,8 +225,9 @@ int mount_ops(const Cmd& c) {
 // bwrap's cost grows with its mounts: a hand-written plan smaller than cordon's would charge
 // cordon for bwrap's work, a larger one would flatter it.
 void expect_same_mounts(const Cmd& bwrap, int planned, const Fixture& f) {
-  if (mount_ops(bwrap) == planned) return;
-  die("the hand-written bwrap has " + std::to_string(mount_ops(bwrap)) +
+  const int written = mount_ops(bwrap);
+  if (written == planned) return;
+  die("the hand-written bwrap has " + std::to_string(written) +
       " mount operations and cordon's plan " + std::to_string(planned) +
       " (cordon policy --json in " + f.project + "): bring bare_bwrap() up to the plan");
 }

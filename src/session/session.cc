@@ -207,9 +207,11 @@ void remove_empty_folder(const std::string& dir) {
 
 Session::~Session() {
   if (ephemeral_ && !tmp_.empty()) {
+    // Listed first: a /tmp known to hold something (or not to be a plain folder) goes straight
+    // to remove_tree, which never follows a symlink either.
     if (empty_folder(tmp_))
       remove_empty_folder(tmp_);
-    else if (rmdir(tmp_.c_str()) != 0)
+    else
       (void)remove_tree(tmp_);
   }
   remove_empty_folder(store_.leftovers_dir(record_.id));  // only when empty
