@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <unistd.h>
@@ -132,29 +131,6 @@ Result<ProcessOutcome> launch_sandbox(const Plan& plan, const std::string& bwrap
   return run_process(spec, started);
 }
 
-namespace {
-
-// PERF-1: the kernel starts a vforked child on its parent's CPU, and an idle CPU may take a
-// tick or more to pull one of them over: bwrap's start and cordon's facts then share one CPU
-// (seen with perf sched: 2 ms of bwrap waiting to run beside an idle CPU). cordon moves itself
-// to another of the CPUs it may use, then allows them all again (it stays where it is); bwrap
-// and the sandbox keep the affinity they were started with. The move itself costs up to 0.3 ms
-// here (the other CPU must wake); measured in 300-400 alternating runs it gains 0.05-0.45 ms
-// (medians) and 0.35-0.8 ms (10th percentiles). Moving bwrap instead (and giving it all the
-// CPUs back before it reads its options) measured the same.
-void step_off_this_cpu() {
-  const int cpu = sched_getcpu();
-  cpu_set_t all, other;
-  if (cpu < 0 || sched_getaffinity(0, sizeof all, &all) != 0) return;
-  other = all;
-  CPU_CLR(cpu, &other);
-  if (CPU_COUNT(&other) == 0) return;
-  if (sched_setaffinity(0, sizeof other, &other) != 0) return;
-  sched_setaffinity(0, sizeof all, &all);
-}
-
-}  // namespace
-
 struct PendingSandbox::State {
   ProcessPart part;  // what bwrap was started with: the plan must hold the same
   std::string bwrap, cache_dir;
@@ -208,7 +184,6 @@ Result<PendingSandbox> PendingSandbox::start(const ProcessPart& part, const Limi
   auto proc = spawn_process(spec);
   if (!proc.ok()) return proc.error();
   s->proc.emplace(std::move(*proc));
-  step_off_this_cpu();
   trace("launch: bwrap started early");
   return PendingSandbox(std::move(s));
 }
