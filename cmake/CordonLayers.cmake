@@ -271,7 +271,18 @@ cordon_layer(launch DEPS host render)
 # net: NET-7's allowlist proxy (standalone Asio, header-only, C++20 coroutines) and the net
 # stage that runs first inside a sandbox (net/linux/; net/macos/net_absent.cc stands in for it
 # in a macOS build). Only commands under [network] allow start its thread.
-cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio OpenSSL::SSL OpenSSL::Crypto)
+# PERF-1: OpenSSL is loaded when first needed (net/openssl_api.h), not linked, except on macOS;
+# the two sources that call it are built on their own, as net/openssl_calls.h requires.
+if(APPLE)
+  set(CORDON_NET_OPENSSL OpenSSL::SSL OpenSSL::Crypto)
+else()
+  add_library(cordon_openssl_headers INTERFACE)
+  target_include_directories(cordon_openssl_headers SYSTEM INTERFACE ${OPENSSL_INCLUDE_DIR})
+  set(CORDON_NET_OPENSSL cordon_openssl_headers ${CMAKE_DL_LIBS})
+endif()
+cordon_layer(net DEPS launch LIBS Threads::Threads cordon_asio ${CORDON_NET_OPENSSL})
+set_source_files_properties(${CMAKE_SOURCE_DIR}/src/net/cert_authority.cc
+  ${CMAKE_SOURCE_DIR}/src/net/credential_relay.cc PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 # file_tools: the file tools (read, write, edit, search) on the host.
 cordon_layer(file_tools DEPS host)
 cordon_layer(review DEPS host)

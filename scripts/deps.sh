@@ -14,7 +14,8 @@ packages=(
   libcli11-dev libfmt-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   # the allowlist proxy (NET-7): standalone Asio, header-only
   libasio-dev
-  # credentials through the proxy (AUD-3): TLS for the bound hosts, cordon's CA and leaf certs
+  # credentials through the proxy (AUD-3): TLS for the bound hosts, cordon's CA and leaf certs;
+  # OpenSSL's headers, and its libssl3, which cordon loads when first needed (PERF-1)
   libssl-dev
 )
 case $what in

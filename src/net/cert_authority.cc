@@ -7,6 +7,8 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "net/openssl_calls.h"  // PERF-1: OpenSSL loaded on first use
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -116,6 +118,7 @@ Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& di
     return ca;
   }
   {
+    if (auto st = load_openssl(); !st.ok()) return st.error();
     ca->key_ = new_key();
     if (!ca->key_) return ssl_error("making a key");
     ca->cert_ = new_cert("cordon credentials proxy CA (this machine only)", ca->key_, 3650);
@@ -138,6 +141,7 @@ Result<std::shared_ptr<CertAuthority>> CertAuthority::open(const std::string& di
 
 // Under mu_: the key and certificate parsed, checked, and the leaves' key made, once.
 Status CertAuthority::load() {
+  if (auto st = load_openssl(); !st.ok()) return st;
   if (!key_) {
     BIO* kb = BIO_new_mem_buf(key_pem_.data(), static_cast<int>(key_pem_.size()));
     key_ = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
@@ -158,6 +162,7 @@ Status CertAuthority::load() {
 }
 
 CertAuthority::~CertAuthority() {
+  if (!key_ && !cert_ && !leaf_key_) return;  // never parsed: OpenSSL may not be loaded
   EVP_PKEY_free(key_);
   X509_free(cert_);
   EVP_PKEY_free(leaf_key_);
