@@ -9,8 +9,9 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <string_view>
+#include <vector>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -36,46 +37,61 @@ struct Layout {
   Hierarchy memory, pids;  // v1
 };
 
+// The fields of `text` between `sep`s, as views into it.
+std::vector<std::string_view> fields(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (true) {
+    const size_t end = text.find(sep, start);
+    out.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return out;
+    start = end + 1;
+  }
+}
+
+// Whether the comma-separated `list` names `item`.
+bool lists(std::string_view list, std::string_view item) {
+  for (std::string_view x : fields(list, ','))
+    if (x == item) return true;
+  return false;
+}
+
+// PERF-1: read with one read each and parsed in place (no streams): this runs before bwrap
+// starts, at every command run as root.
 Layout read_layout() {
   Layout l;
-  std::map<std::string, std::string> own;  // controller list -> path
-  std::ifstream cg("/proc/self/cgroup");
-  std::string line;
-  while (std::getline(cg, line)) {
-    auto parts = split(line, ':');
-    if (parts.size() < 3) continue;
-    std::string path = line.substr(parts[0].size() + parts[1].size() + 2);
-    own[parts[1]] = path;
+  std::map<std::string, std::string, std::less<>> own;  // controller list -> path
+  auto cg = read_file("/proc/self/cgroup", 1 << 20);
+  for (std::string_view line : fields(cg.ok() ? std::string_view(*cg) : "", '\n')) {
+    const size_t a = line.find(':'), b = a == line.npos ? a : line.find(':', a + 1);
+    if (b == line.npos) continue;
+    own[std::string(line.substr(a + 1, b - a - 1))] = std::string(line.substr(b + 1));
   }
-  std::ifstream mi("/proc/self/mountinfo");
-  while (std::getline(mi, line)) {
+  auto mi = read_file("/proc/self/mountinfo", 16 << 20);
+  for (std::string_view line : fields(mi.ok() ? std::string_view(*mi) : "", '\n')) {
     // ... mountpoint ... - fstype source options
-    auto dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    auto left = split(line.substr(0, dash), ' ');
-    auto right = split(line.substr(dash + 3), ' ');
+    const size_t dash = line.find(" - ");
+    if (dash == std::string_view::npos) continue;
+    auto left = fields(line.substr(0, dash), ' ');
+    auto right = fields(line.substr(dash + 3), ' ');
     if (left.size() < 5 || right.size() < 3) continue;
-    const std::string& mnt = left[4];
-    const std::string& fstype = right[0];
-    const std::string& opts = right[2];
+    const std::string mnt(left[4]);
+    const std::string_view fstype = right[0], opts = right[2];
     if (fstype == "cgroup2") {
       std::string ctrls;
       auto text = read_file(path_join(mnt, "cgroup.controllers"), 4096);
       if (text.ok()) ctrls = *text;
       if (ctrls.find("memory") != std::string::npos && ctrls.find("pids") != std::string::npos) {
         l.v2 = true;
-        l.unified = Hierarchy{mnt, own.count("") ? own[""] : "/", 2, ""};
+        auto it = own.find("");
+        l.unified = Hierarchy{mnt, it != own.end() ? it->second : "/", 2, ""};
       }
     } else if (fstype == "cgroup") {
-      for (const auto& o : split(opts, ',')) {
-        if (o == "memory" && l.memory.mount.empty())
-          for (const auto& [k, v] : own)
-            for (const auto& c : split(k, ','))
-              if (c == "memory") l.memory = Hierarchy{mnt, v, 1, "memory"};
-        if (o == "pids" && l.pids.mount.empty())
-          for (const auto& [k, v] : own)
-            for (const auto& c : split(k, ','))
-              if (c == "pids") l.pids = Hierarchy{mnt, v, 1, "pids"};
+      for (const char* c : {"memory", "pids"}) {
+        Hierarchy& h = std::string_view(c) == "memory" ? l.memory : l.pids;
+        if (!h.mount.empty() || !lists(opts, c)) continue;
+        for (const auto& [k, v] : own)
+          if (lists(k, c)) h = Hierarchy{mnt, v, 1, c};
       }
     }
   }
