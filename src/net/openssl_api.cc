@@ -1,6 +1,10 @@
 #include "net/openssl_api.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
 
 #include <atomic>
 #include <cstdio>
@@ -66,10 +70,35 @@ Status load_openssl_from(const std::string& ssl, const std::string& crypto, Open
   return ok_status();
 }
 
+// The folder the C library was loaded from ("/lib/x86_64-linux-gnu"), where the system's
+// OpenSSL lies too on Debian, Ubuntu and Fedora; "" when it cannot be told.
+std::string libc_folder() {
+  Dl_info info{};
+#if defined(__GLIBC__)
+  // Not dlopen: a sanitizer's runtime in the program itself takes that name.
+  void* in_libc = reinterpret_cast<void*>(&gnu_get_libc_version);
+#else
+  void* in_libc = reinterpret_cast<void*>(&dladdr);
+#endif
+  if (dladdr(in_libc, &info) == 0 || !info.dli_fname) return "";
+  std::string path = info.dli_fname;
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
+}
+
 Status load_openssl() {
   Loaded& l = loaded();
   std::call_once(l.once, [&l] {
-    l.status = load_openssl_from(kSsl, kCrypto, l.api);
+    // First by full path beside the C library (and under /usr, where /lib is not merged into
+    // it): a library path in the environment then cannot put another libssl in its place.
+    // Else by name, as the loader finds it (a system that keeps OpenSSL elsewhere).
+    const std::string dir = libc_folder();
+    for (const std::string& d : {dir, dir.rfind("/lib", 0) == 0 ? "/usr" + dir : std::string()}) {
+      if (d.empty() || access((d + "/" + kSsl).c_str(), R_OK) != 0) continue;
+      l.status = load_openssl_from(d + "/" + kSsl, d + "/" + kCrypto, l.api);
+      if (l.status.ok()) break;
+    }
+    if (!l.status.ok() || !l.api.SSL_new) l.status = load_openssl_from(kSsl, kCrypto, l.api);
     l.ok.store(l.status.ok(), std::memory_order_release);
   });
   return l.status;

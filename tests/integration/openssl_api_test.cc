@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "harness.h"
@@ -42,6 +45,24 @@ TEST(OpensslApi, AMissingLibraryNamesItselfAndThePackage) {
   st = load_openssl_from("libssl.so.3", "libcrypto-not-here.so.3", api);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("libcrypto-not-here.so.3"), std::string::npos);
+}
+
+// What a library path in the environment names is not loaded in place of the system's OpenSSL:
+// cordon loads it by full path beside the C library. This test program again, with
+// LD_LIBRARY_PATH naming a folder of files that are no libraries at all.
+TEST(OpensslApi, ALibraryPathInTheEnvironmentDoesNotReplaceTheSystemsOpenssl) {
+  it::TempDir dir("cordon-openssl-path");
+  for (const char* name : {"libssl.so.3", "libcrypto.so.3"})
+    std::ofstream(dir.path + "/" + name) << "not a library\n";
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string cmd = "LD_LIBRARY_PATH=" + dir.path + " " + self +
+                          " --gtest_filter=OpensslApi.EveryFunctionResolvesFromTheSystemsLibraries"
+                          " >" + dir.path + "/out.txt 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(dir.path + "/out.txt");
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("[  PASSED  ] 1 test"), std::string::npos) << out;
 }
 
 // ctest runs each test in a process of its own, where nothing has loaded OpenSSL yet.
