@@ -36,35 +36,54 @@ std::optional<Error> loopback_mismatch(bool session_loopback, const LaunchIo& io
                     "the reverse); it was not run.");
 }
 
+// What the compiled program depends on: the rules (not why each is there), libseccomp's version
+// and the architecture. A 64-bit FNV-1a over them, fed field by field (PERF-1: no key text).
+uint64_t filter_key(const std::vector<SeccompRule>& rules) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  for (const auto& r : rules) {
+    for (unsigned char c : r.syscall) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    mix(r.syscall.size());
+    mix(static_cast<uint64_t>(r.errno_value));
+    mix(r.args.size());
+    for (const auto& a : r.args)
+      for (uint64_t v : {uint64_t{a.index}, static_cast<uint64_t>(a.op), a.mask, a.value}) mix(v);
+  }
+  const scmp_version* v = seccomp_version();
+  for (uint64_t x : {uint64_t{v->major}, uint64_t{v->minor}, uint64_t{v->micro},
+                     uint64_t{seccomp_arch_native()}})
+    mix(x);
+  return h;
+}
+
 }  // namespace
 
 // The filter is the same for every command: compile it once per process.
 Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
                                   const std::string& cache_dir) {
   static std::mutex mu;
-  static std::vector<SeccompRule> last_rules;
+  static uint64_t last_key = 0;
   static std::string last_bpf;
   static bool have = false;
+  const uint64_t key = filter_key(rules);
   std::lock_guard<std::mutex> lock(mu);
-  if (have && same_seccomp_rules(rules, last_rules)) return last_bpf;
-  // Compiling costs about half a millisecond per command; the program depends only on the
-  // rules, libseccomp and the architecture, so it is kept in the cache folder by that key.
+  if (have && key == last_key) return last_bpf;
+  // Compiling costs about half a millisecond per command; the program is kept in the cache
+  // folder by its key.
   std::string file;
   if (!cache_dir.empty()) {
-    std::string key;
-    for (const auto& r : rules) {
-      key += r.syscall + ":" + std::to_string(r.errno_value);
-      for (const auto& a : r.args)
-        key += fmt::format(",{}/{}/{:x}/{:x}", a.index, static_cast<int>(a.op), a.mask, a.value);
-      key += ";";
-    }
-    const scmp_version* v = seccomp_version();
-    key += fmt::format("libseccomp {}.{}.{} arch {}", v->major, v->minor, v->micro,
-                       seccomp_arch_native());
-    file = path_join(cache_dir, fmt::format("seccomp-{:016x}.bpf", std::hash<std::string>{}(key)));
+    file = path_join(cache_dir, fmt::format("seccomp-v2-{:016x}.bpf", key));
     auto cached = read_file(file, 1 << 20);
     if (cached.ok() && !cached->empty() && cached->size() % 8 == 0) {
-      last_rules = rules;
+      last_key = key;
       last_bpf = std::move(*cached);
       have = true;
       return last_bpf;
@@ -73,7 +92,7 @@ Result<std::string> cached_filter(const std::vector<SeccompRule>& rules,
   auto bpf = compile_seccomp(rules);
   if (!bpf.ok()) return bpf.error();
   if (!file.empty()) (void)write_file_atomic(file, *bpf, false, 0644);
-  last_rules = rules;
+  last_key = key;
   last_bpf = *bpf;
   have = true;
   return last_bpf;
