@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 
 #include "core/sha256.h"
 #include "core/strings.h"
@@ -68,6 +67,13 @@ json stored_argv(const std::vector<std::string>& argv) {
   return stored_text(shell_join(argv));
 }
 
+// To a tenth, halves away from zero (as std::round), without the maths library: PERF-1, the
+// cordon program loads no libm (0.1 ms at every start).
+double tenths(double ms) {
+  const double scaled = ms * 10 + (ms < 0 ? -0.5 : 0.5);
+  return static_cast<double>(static_cast<long long>(scaled)) / 10;
+}
+
 }  // namespace
 
 json command_start_event(const AuditCommon& c, const CommandStart& s, const AuditSecrets& secrets) {
@@ -99,7 +105,7 @@ json command_end_event(const AuditCommon& c, const CommandEnd& e, const AuditSec
   if (!e.job.empty()) j["job"] = e.job;
   j["ran"] = e.ran;
   j["exit"] = e.exit_code;
-  j["duration_ms"] = std::round(e.duration_ms * 10) / 10;
+  j["duration_ms"] = tenths(e.duration_ms);
   if (e.timed_out) j["timed_out"] = true;
   if (e.canceled) j["canceled"] = true;
   if (e.withheld) j["withheld"] = true;
