@@ -613,12 +613,14 @@ int main(int argc, char** argv) {
     std::printf("  %s cordon / floor: median %.3f, p10 %.3f, p90 %.3f  (target <= 1.15)\n",
                 root ? "root:" : "plain user:", median(r[0]) / median(r[3]),
                 pct(r[0], 0.1) / pct(r[3], 0.1), pct(r[0], 0.9) / pct(r[3], 0.9));
-    std::printf("  30,000 files in ~/.claude add %.2f ms per command against an empty ~/.claude "
-                "(median; target < 0.5)\n",
-                median(r[4]) - median(r[5]));
-    std::printf("  ~/.claude with its 30,000 files adds %.2f ms against none (its folder's mount "
-                "included)\n",
-                median(r[4]) - median(r[0]));
+    std::printf(
+        "  30,000 files in ~/.claude add %.2f ms per command against an empty ~/.claude "
+        "(median; target < 0.5)\n",
+        median(r[4]) - median(r[5]));
+    std::printf(
+        "  ~/.claude with its 30,000 files adds %.2f ms against none (its folder's mount "
+        "included)\n",
+        median(r[4]) - median(r[0]));
     if (!also.empty()) {
       report("--also: cordon run -- true", r[6]);
       report("--also: 30,000-file ~/.claude", r[7]);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include "core/sha256.h"
 #include "core/strings.h"
 

@@ -1,15 +1,12 @@
 #include "net/cert_authority.h"
 
+#include <fcntl.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-
-#include "net/openssl_calls.h"  // PERF-1: OpenSSL loaded on first use
-
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +17,7 @@
 #include "config/net_entry.h"
 #include "core/paths.h"
 #include "host/file_open.h"
+#include "net/openssl_calls.h"  // PERF-1: OpenSSL loaded on first use
 #include "sys/fs_util.h"
 
 namespace cordon {

@@ -1,5 +1,7 @@
 #include "net/credential_relay.h"
 
+// The order matters: net/openssl_calls.h after OpenSSL's headers, before Asio's TLS.
+// clang-format off
 #include <fmt/format.h>
 #include <openssl/ssl.h>
 
@@ -8,6 +10,7 @@
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/experimental/awaitable_operators.hpp>
 #include <asio/ssl.hpp>
+// clang-format on
 
 #include "net/body_forward.h"
 #include "net/socket_deadline.h"

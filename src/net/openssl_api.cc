@@ -53,14 +53,14 @@ Status load_openssl_from(const std::string& ssl, const std::string& crypto, Open
   if (!s) return not_loaded(ssl + " did not load (" + dlerror() + ")");
   OpensslApi api;
   std::string missing;
-#define CORDON_OPENSSL_FN(name)                                             \
-  {                                                                         \
-    void* f = dlsym(s, #name);                                              \
-    if (!f) f = dlsym(c, #name);                                            \
-    if (f)                                                                  \
-      api.name = reinterpret_cast<decltype(&::name)>(f);                    \
-    else if (missing.empty())                                               \
-      missing = #name;                                                      \
+#define CORDON_OPENSSL_FN(name)                          \
+  {                                                      \
+    void* f = dlsym(s, #name);                           \
+    if (!f) f = dlsym(c, #name);                         \
+    if (f)                                               \
+      api.name = reinterpret_cast<decltype(&::name)>(f); \
+    else if (missing.empty())                            \
+      missing = #name;                                   \
   }
 #include "net/openssl_functions.h"
 #undef CORDON_OPENSSL_FN

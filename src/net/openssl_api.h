@@ -34,12 +34,14 @@ struct OpensslApi {
 #undef CORDON_OPENSSL_FN
 };
 
-// Loads the two libraries by these names (once; later calls return the first answer) and
-// looks up every function of the table. The error names the library or the function, and the
-// package to install. Thread-safe.
+// Loads the system's libssl and libcrypto (once; later calls return the first answer): by full
+// path beside the C library first, by name where they are not there; and looks up every
+// function of the table. The error names the library or the function, and the package to
+// install. Thread-safe.
 // Example: if (auto st = load_openssl(); !st.ok()) return st.error();
 Status load_openssl();
-// The same with other names: what the tests use to see the error a missing library gives.
+// The same from these two files or names, into `out` (filled only when every function was
+// found): what the tests use to see the error a missing library gives.
 Status load_openssl_from(const std::string& ssl, const std::string& crypto, OpensslApi& out);
 
 // The loaded table. Only after load_openssl() succeeded: a call before that ends the process
@@ -71,9 +73,11 @@ struct OpensslCall<Fn, R(P..., ...)> {
 }  // namespace cordon
 
 // In the global namespace, so that a call written ::NAME(...) (as Asio writes them) works.
-#define CORDON_OPENSSL_FN(name) \
+#define CORDON_OPENSSL_FN(name)                                                         \
   inline constexpr ::cordon::OpensslCall<&::cordon::OpensslApi::name, decltype(::name)> \
       cordon_openssl_##name{};
 #include "net/openssl_functions.h"
 #undef CORDON_OPENSSL_FN
-inline void cordon_openssl_conf_modules_unload(int all) { cordon::openssl_conf_modules_unload(all); }
+inline void cordon_openssl_conf_modules_unload(int all) {
+  cordon::openssl_conf_modules_unload(all);
+}

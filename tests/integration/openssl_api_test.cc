@@ -57,7 +57,8 @@ TEST(OpensslApi, ALibraryPathInTheEnvironmentDoesNotReplaceTheSystemsOpenssl) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string cmd = "LD_LIBRARY_PATH=" + dir.path + " " + self +
                           " --gtest_filter=OpensslApi.EveryFunctionResolvesFromTheSystemsLibraries"
-                          " >" + dir.path + "/out.txt 2>&1";
+                          " >" +
+                          dir.path + "/out.txt 2>&1";
   const int status = std::system(cmd.c_str());
   std::ifstream in(dir.path + "/out.txt");
   const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
