@@ -17,6 +17,7 @@
 #include "core/strings.h"
 #include "core/trace.h"
 #include "host/quick_exit.h"
+#include "plan/wsl_detect.h"
 #include "sys/fs_util.h"
 
 namespace cordon {
@@ -37,61 +38,42 @@ struct Layout {
   Hierarchy memory, pids;  // v1
 };
 
-// The fields of `text` between `sep`s, as views into it.
-std::vector<std::string_view> fields(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find(sep, start);
-    out.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
-}
-
 // Whether the comma-separated `list` names `item`.
 bool lists(std::string_view list, std::string_view item) {
-  for (std::string_view x : fields(list, ','))
+  for (const auto& x : split(list, ','))
     if (x == item) return true;
   return false;
 }
 
-// PERF-1: read with one read each and parsed in place (no streams): this runs before bwrap
-// starts, at every command run as root.
+// PERF-1: each file read with one read (no streams): this runs before bwrap starts, at every
+// command run as root. The mount table is parsed as the WSL facts' is (plan/wsl_detect.h).
 Layout read_layout() {
   Layout l;
   std::map<std::string, std::string, std::less<>> own;  // controller list -> path
   auto cg = read_file("/proc/self/cgroup", 1 << 20);
-  for (std::string_view line : fields(cg.ok() ? std::string_view(*cg) : "", '\n')) {
+  for (const auto& line : split(cg.ok() ? std::string_view(*cg) : std::string_view(), '\n')) {
     const size_t a = line.find(':'), b = a == line.npos ? a : line.find(':', a + 1);
     if (b == line.npos) continue;
-    own[std::string(line.substr(a + 1, b - a - 1))] = std::string(line.substr(b + 1));
+    own[line.substr(a + 1, b - a - 1)] = line.substr(b + 1);
   }
   auto mi = read_file("/proc/self/mountinfo", 16 << 20);
-  for (std::string_view line : fields(mi.ok() ? std::string_view(*mi) : "", '\n')) {
-    // ... mountpoint ... - fstype source options
-    const size_t dash = line.find(" - ");
-    if (dash == std::string_view::npos) continue;
-    auto left = fields(line.substr(0, dash), ' ');
-    auto right = fields(line.substr(dash + 3), ' ');
-    if (left.size() < 5 || right.size() < 3) continue;
-    const std::string mnt(left[4]);
-    const std::string_view fstype = right[0], opts = right[2];
-    if (fstype == "cgroup2") {
+  for (const MountEntry& m :
+       parse_mountinfo(mi.ok() ? std::string_view(*mi) : std::string_view())) {
+    if (m.fstype == "cgroup2") {
       std::string ctrls;
-      auto text = read_file(path_join(mnt, "cgroup.controllers"), 4096);
+      auto text = read_file(path_join(m.mount_point, "cgroup.controllers"), 4096);
       if (text.ok()) ctrls = *text;
       if (ctrls.find("memory") != std::string::npos && ctrls.find("pids") != std::string::npos) {
         l.v2 = true;
         auto it = own.find("");
-        l.unified = Hierarchy{mnt, it != own.end() ? it->second : "/", 2, ""};
+        l.unified = Hierarchy{m.mount_point, it != own.end() ? it->second : "/", 2, ""};
       }
-    } else if (fstype == "cgroup") {
+    } else if (m.fstype == "cgroup") {
       for (const char* c : {"memory", "pids"}) {
         Hierarchy& h = std::string_view(c) == "memory" ? l.memory : l.pids;
-        if (!h.mount.empty() || !lists(opts, c)) continue;
+        if (!h.mount.empty() || !lists(m.super_options, c)) continue;
         for (const auto& [k, v] : own)
-          if (lists(k, c)) h = Hierarchy{mnt, v, 1, c};
+          if (lists(k, c)) h = Hierarchy{m.mount_point, v, 1, c};
       }
     }
   }
