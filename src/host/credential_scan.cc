@@ -11,6 +11,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/fnv1a.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "host/config_copy.h"
@@ -136,13 +137,9 @@ class HeadCache {
     const int64_t parts[] = {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino),
                              static_cast<int64_t>(st.st_size), timespec_ns(stat_mtime(st)),
                              timespec_ns(stat_ctime(st))};
-    uint64_t h = 1469598103934665603ull;
-    for (int64_t p : parts)
-      for (int i = 0; i < 8; ++i) {
-        h ^= static_cast<uint64_t>(p >> (8 * i)) & 0xff;
-        h *= 1099511628211ull;
-      }
-    return h;
+    Fnv1a h;
+    for (int64_t p : parts) h.u64(static_cast<uint64_t>(p));
+    return h.value;
   }
   std::string file_, text_;
   std::unordered_map<std::string_view, Entry> old_;  // views into text_

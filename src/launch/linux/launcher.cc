@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 
+#include "core/fnv1a.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "core/trace.h"
@@ -39,29 +40,20 @@ std::optional<Error> loopback_mismatch(bool session_loopback, const LaunchIo& io
 // What the compiled program depends on: the rules (not why each is there), libseccomp's version
 // and the architecture. A 64-bit FNV-1a over them, fed field by field (PERF-1: no key text).
 uint64_t filter_key(const std::vector<SeccompRule>& rules) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= (v >> (8 * i)) & 0xff;
-      h *= 1099511628211ull;
-    }
-  };
+  Fnv1a h;
   for (const auto& r : rules) {
-    for (unsigned char c : r.syscall) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-    mix(r.syscall.size());
-    mix(static_cast<uint64_t>(r.errno_value));
-    mix(r.args.size());
+    h.bytes(r.syscall);
+    h.u64(r.syscall.size());
+    h.u64(static_cast<uint64_t>(r.errno_value));
+    h.u64(r.args.size());
     for (const auto& a : r.args)
-      for (uint64_t v : {uint64_t{a.index}, static_cast<uint64_t>(a.op), a.mask, a.value}) mix(v);
+      for (uint64_t v : {uint64_t{a.index}, static_cast<uint64_t>(a.op), a.mask, a.value}) h.u64(v);
   }
   const scmp_version* v = seccomp_version();
   for (uint64_t x : {uint64_t{v->major}, uint64_t{v->minor}, uint64_t{v->micro},
                      uint64_t{seccomp_arch_native()}})
-    mix(x);
-  return h;
+    h.u64(x);
+  return h.value;
 }
 
 }  // namespace
