@@ -269,22 +269,33 @@ std::vector<std::string> quarantined(const std::string& dir, const std::string& 
   return out;
 }
 
+std::vector<std::pair<pid_t, std::string>> command_lines() {
+  std::vector<std::pair<pid_t, std::string>> out;
+  DIR* d = opendir("/proc");
+  if (!d) return out;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    int fd = open((std::string("/proc/") + e->d_name + "/cmdline").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string line;
+    char buf[4096];
+    ssize_t n = 0;
+    while ((n = read(fd, buf, sizeof buf)) > 0) line.append(buf, static_cast<size_t>(n));
+    close(fd);
+    if (n < 0) continue;  // ended while it was read
+    for (char& c : line)
+      if (c == '\0') c = ' ';
+    out.emplace_back(static_cast<pid_t>(std::atoi(e->d_name)), std::move(line));
+  }
+  closedir(d);
+  return out;
+}
+
 int sleeping(const std::string& arg) {
   const std::string wanted = "sleep " + arg + " ";
   int count = 0;
-  DIR* d = opendir("/proc");
-  if (!d) return -1;
-  while (dirent* e = readdir(d)) {
-    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string cmd = ss.str();
-    for (char& c : cmd)
-      if (c == '\0') c = ' ';
-    if (cmd == wanted) ++count;
-  }
-  closedir(d);
+  for (const auto& [pid, line] : command_lines())
+    if (line == wanted) ++count;
   return count;
 }
 

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/types.h>
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cordon::it {
@@ -94,6 +96,10 @@ bool sandbox_available();
 
 std::string cordon_binary();
 
+// The machine's processes and their command lines (words joined by spaces), read from /proc so
+// that it needs no procps (the suites also run in a minimal container). A process that ends
+// while it is read (its files then fail with ESRCH) is left out, never an error.
+std::vector<std::pair<pid_t, std::string>> command_lines();
 // Issue 30: processes anywhere on the machine whose command line is exactly `sleep ARG`, and an
 // ARG no other process has (this test process's pid and a count): a command's tree is found
 // in /proc by it, sandboxed or not.

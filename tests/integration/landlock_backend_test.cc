@@ -4,7 +4,6 @@
 // container) and CORDON_TEST_LANDLOCK_SETTING=auto: the same tests, reached by the fallback.
 // Network rule of these tests: traffic goes only to loopback servers the test starts; a refused
 // host is a name under .invalid or an unlisted loopback port.
-#include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <netinet/in.h>
@@ -15,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -133,18 +131,9 @@ bool proxy_url_parts(const std::string& url, int& port, std::string& password) {
 // A process of the machine whose command line holds `text` (read from /proc, so that it needs
 // no procps: the suite also runs in a minimal container).
 bool host_has_process(const std::string& text) {
-  DIR* d = opendir("/proc");
-  if (d == nullptr) return false;
-  bool found = false;
-  while (dirent* e = readdir(d)) {
-    if (e->d_name[0] < '1' || e->d_name[0] > '9' || std::atoi(e->d_name) == getpid()) continue;
-    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(text) != std::string::npos) found = true;
-  }
-  closedir(d);
-  return found;
+  for (const auto& [pid, line] : command_lines())
+    if (pid != getpid() && line.find(text) != std::string::npos) return true;
+  return false;
 }
 
 TEST(LandlockBackend, WriteOutsideTheProjectFailsAndLeavesTheFile) {  // LL-1, FS-2

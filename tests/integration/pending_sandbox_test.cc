@@ -1,7 +1,6 @@
 // Issue 15 items 1, 2 and 5: the explicit handle of a sandbox being started (PendingSandbox):
 // start -> hand_over -> release -> wait, or abort before release. What an abort leaves (no
 // command run, no pid registered), and the plan's process part checked by content.
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -158,14 +157,8 @@ TEST(PendingSandbox, AbortedBeforeReleaseRunsNothingAndForgetsItsPid) {  // NET-
 // The processes whose command line holds `marker` (a sandbox's pid 1 shows bwrap's).
 std::vector<pid_t> processes_holding(const std::string& marker) {
   std::vector<pid_t> found;
-  DIR* d = opendir("/proc");
-  while (dirent* e = d ? readdir(d) : nullptr) {
-    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::ifstream f(std::string("/proc/") + e->d_name + "/cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (cmdline.find(marker) != std::string::npos) found.push_back(std::atoi(e->d_name));
-  }
-  if (d) closedir(d);
+  for (const auto& [pid, line] : command_lines())
+    if (line.find(marker) != std::string::npos) found.push_back(pid);
   return found;
 }
 

@@ -8,8 +8,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 
 #include "harness.h"
 #include "rpc_client.h"
@@ -42,13 +40,8 @@ int test_port() { return 20000 + static_cast<int>(getpid() % 20000); }
 // the command's words after `--`, does not).
 int processes_with(const std::string& needle) {
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream f(e.path() / "cmdline", std::ios::binary);
-    std::string line((std::istreambuf_iterator<char>(f)), {});
-    for (char& c : line)
-      if (c == '\0') c = ' ';
+  for (const auto& [pid, line] : command_lines())
     if (line.rfind(needle, 0) == 0) ++n;
-  }
   return n;
 }
 
