@@ -127,9 +127,13 @@ void walk(const Beneath& b, const std::string& start, int64_t now, DirIndex& idx
   }
 }
 
+const std::string& rel_of(const DirRecord& d) { return d.rel; }
+const std::string& rel_of(const std::string& rel) { return rel; }
+
 void sort_index(DirIndex& idx) {
-  std::sort(idx.dirs.begin(), idx.dirs.end(),
-            [](const DirRecord& a, const DirRecord& b) { return a.rel < b.rel; });
+  auto by_rel = [](const DirRecord& a, const DirRecord& b) { return a.rel < b.rel; };
+  if (!std::is_sorted(idx.dirs.begin(), idx.dirs.end(), by_rel))  // as a refresh mostly leaves it
+    std::sort(idx.dirs.begin(), idx.dirs.end(), by_rel);
 }
 
 // A folder whose entries did not change may still hold a `.git` that did (a `gitdir:` file
@@ -152,6 +156,23 @@ bool under_any(const std::string& rel, const std::set<std::string>& set) {
     if (slash == std::string::npos) return false;
     p.resize(slash);
   }
+}
+
+// The quick look (PERF-3): true when the folder recorded as `old` is unchanged, by one
+// fstatat from the root. The path may pass through a link a command put on the way (a
+// component's own record, earlier in the sorted index, sees that link and drops everything
+// below it), but an answer of "unchanged" needs the very inode recorded with the very ctime,
+// which only that folder has: what a link leads to elsewhere does not match and is looked at
+// the careful way (open_dir, no link anywhere). A folder with a `.git` is always looked at the
+// careful way, as its git entry's print is read through the folder's descriptor.
+bool unchanged_at_a_glance(const Beneath& b, const DirRecord& old) {
+  if (old.racy) return false;
+  for (const auto& w : old.names)
+    if (w.name == ".git") return false;
+  struct stat st;
+  const char* rel = old.rel.empty() ? "." : old.rel.c_str();
+  if (fstatat(b.fd(), rel, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return false;
+  return st.st_ino == old.ino && timespec_ns(stat_ctime(st)) == old.ctime_ns;
 }
 
 }  // namespace
@@ -223,9 +244,12 @@ DirIndex load_dir_index(const Beneath& project, const std::string& file, bool* b
 DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
   DirRefresh r;
   r.index.complete = index.complete;
+  r.index.dirs.reserve(index.dirs.size());
   const int64_t now = now_ns();
-  std::set<std::string> known;
-  for (const auto& d : index.dirs) known.insert(d.rel);
+  auto known = [&index](const std::string& rel) {  // index.dirs is sorted by rel
+    return std::binary_search(index.dirs.begin(), index.dirs.end(), rel,
+                              [](const auto& x, const auto& y) { return rel_of(x) < rel_of(y); });
+  };
   std::set<std::string> gone;  // folders dropped or walked afresh: their old records are skipped
   // FS-10: a folder that is there but cannot be listed is kept as it was (looked at again next
   // time) and reported.
@@ -238,6 +262,10 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
   };
   for (const auto& old : index.dirs) {
     if (!old.rel.empty() && under_any(old.rel, gone)) continue;
+    if (unchanged_at_a_glance(b, old)) {
+      r.index.dirs.push_back(old);
+      continue;
+    }
     Listing l;
     Fd probe = b.open_dir(old.rel);
     struct stat st;
@@ -273,7 +301,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
     r.changes.push_back(DirChange{old.rel, false, l.names});
     r.index.dirs.push_back(l.rec);
     for (const auto& s : l.subdirs)
-      if (!known.count(s)) {
+      if (!known(s)) {
         r.changed = true;
         walk(b, s, now, r.index, &r.changes, &r.unlistable);
       }

@@ -4,13 +4,15 @@
 // The index holds every folder of the project (not files) with its inode, its ctime and the
 // watched names in it (planted_names()). It is built once per project by a walk of the folders
 // and kept in cordon's cache folder. Around each command, each recorded folder is looked at
-// with one openat2 and one fstat; only a folder whose ctime changed is listed again, and a new
-// folder is walked. ctime changes with every entry added, removed or renamed in a folder, and
+// with one fstatat from the root (its inode and ctime); only a folder that differs, is racy or
+// holds a `.git` is opened (openat2, no link on the way) and listed again, and a new folder is
+// walked. ctime changes with every entry added, removed or renamed in a folder, and
 // with every utimes() on it, so a command cannot hide a change by putting the mtime back; a
 // folder seen within the clock's granularity of its last change is listed again next time
 // ("racy", as git does for its index).
 //
-// Cost per command: a stat per folder of the project (twice), plus the listing of what changed.
+// Cost per command: a stat per folder of the project (twice), plus the listing of what changed
+// (about 1.3 ms for 1,100 folders here).
 //   DirIndex idx = load_dir_index(beneath, cache_file);
 //   DirRefresh r = refresh_dir_index(beneath, idx);   // r.changes: folders listed again
 #pragma once
