@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <deque>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -183,39 +185,61 @@ std::string dir_index_file(const std::string& cache_dir, const std::string& proj
 
 namespace {
 
+// The next NUL-separated field of `text` from `at` (the rest when there is no NUL).
+std::string_view next_field(std::string_view text, size_t& at) {
+  if (at >= text.size()) {
+    at = text.size() + 1;
+    return {};
+  }
+  std::string_view rest = text.substr(at);
+  size_t len = std::min(rest.find('\0'), rest.size());
+  at += len + 1;
+  return rest.substr(0, len);
+}
+
+template <typename T>
+bool number(std::string_view f, T& out) {
+  auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), out);
+  return ec == std::errc() && ptr == f.data() + f.size();
+}
+
+// One record's watched names: `name[:print]` joined by '|'.
+std::vector<Watched> watched_names(std::string_view field) {
+  std::vector<Watched> names;
+  if (field.empty()) return names;  // most folders
+  for (const auto& n : split(field, '|')) {
+    if (n.empty()) continue;
+    size_t colon = n.find(':');
+    names.push_back(
+        Watched{n.substr(0, colon), colon == std::string::npos ? "" : n.substr(colon + 1)});
+  }
+  return names;
+}
+
+// PERF-3: read in place (views and from_chars), as it is read before each command.
 std::optional<DirIndex> parse_dir_index(const std::string& file, const std::string& root) {
   auto text = read_file(file, 512 << 20);
-  if (text.ok()) {
-    auto parts = split(*text, '\0');
-    if (parts.size() >= 4 && parts[0] == kIndexMagic && parts[1] == root) {
-      DirIndex idx;
-      idx.complete = parts[2] == "1";
-      bool good = true;
-      for (size_t i = 3; i + 4 < parts.size() && good; i += 5) {
-        DirRecord r;
-        r.rel = parts[i];
-        try {
-          r.ino = std::stoull(parts[i + 1]);
-          r.ctime_ns = std::stoll(parts[i + 2]);
-        } catch (...) {
-          good = false;
-        }
-        r.racy = parts[i + 3] == "1";
-        for (const auto& n : split(parts[i + 4], '|')) {
-          if (n.empty()) continue;
-          size_t colon = n.find(':');
-          r.names.push_back(
-              Watched{n.substr(0, colon), colon == std::string::npos ? "" : n.substr(colon + 1)});
-        }
-        idx.dirs.push_back(std::move(r));
-      }
-      if (good && !idx.dirs.empty()) {
-        sort_index(idx);
-        return idx;
-      }
-    }
+  if (!text.ok()) return std::nullopt;
+  const std::string_view t = *text;
+  size_t at = 0;
+  if (next_field(t, at) != kIndexMagic || next_field(t, at) != root || at > t.size())
+    return std::nullopt;
+  DirIndex idx;
+  idx.complete = next_field(t, at) == "1";
+  while (at < t.size()) {
+    DirRecord r;
+    r.rel = std::string(next_field(t, at));
+    if (at >= t.size() || !number(next_field(t, at), r.ino) || at >= t.size() ||
+        !number(next_field(t, at), r.ctime_ns) || at >= t.size())
+      return std::nullopt;
+    r.racy = next_field(t, at) == "1";
+    if (at > t.size()) return std::nullopt;
+    r.names = watched_names(next_field(t, at));
+    idx.dirs.push_back(std::move(r));
   }
-  return std::nullopt;
+  if (idx.dirs.empty()) return std::nullopt;
+  sort_index(idx);
+  return idx;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,6 +127,50 @@ TEST_F(DirIndexTest, AFolderReplacedByANewOneIsWalkedAfresh) {  // PROT-6
   DirRefresh r = refresh();
   // A new folder may get the old one's inode number back; its ctime is new all the same.
   EXPECT_TRUE(names_envrc(change_of(r, "a/b/c")));
+}
+
+TEST_F(DirIndexTest, TheSavedIndexReadsBackAsItWas) {  // PERF-3, PROT-6
+  plant(project_ + "/a/.envrc");
+  ASSERT_EQ(mkdir((project_ + "/d/.git").c_str(), 0755), 0);  // a nested repository's print
+  DirRefresh r = refresh();
+  const std::string file = dir_.path + "/index";
+  ASSERT_TRUE(save_dir_index(file, project_, r.index).ok());
+  auto b = Beneath::open(project_);
+  ASSERT_TRUE(b.ok());
+  bool built = true;
+  DirIndex back = load_dir_index(*b, file, &built);
+  EXPECT_FALSE(built);
+  ASSERT_EQ(back.dirs.size(), r.index.dirs.size());
+  for (size_t i = 0; i < back.dirs.size(); ++i) {
+    EXPECT_EQ(back.dirs[i].rel, r.index.dirs[i].rel);
+    EXPECT_EQ(back.dirs[i].ino, r.index.dirs[i].ino);
+    EXPECT_EQ(back.dirs[i].ctime_ns, r.index.dirs[i].ctime_ns);
+    EXPECT_EQ(back.dirs[i].racy, r.index.dirs[i].racy);
+    EXPECT_EQ(back.dirs[i].names, r.index.dirs[i].names) << back.dirs[i].rel;
+  }
+  EXPECT_EQ(indexed_nested_git(file, project_), (std::vector<std::string>{"d/.git"}));
+}
+
+TEST_F(DirIndexTest, ADamagedIndexIsBuiltAgainNotTakenInPart) {  // PROT-6
+  const std::string file = dir_.path + "/index";
+  ASSERT_TRUE(save_dir_index(file, project_, index_).ok());
+  std::string text;
+  {
+    std::ifstream in(file, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto b = Beneath::open(project_);
+  ASSERT_TRUE(b.ok());
+  // Cut inside the last record (a partial record would leave a folder out of the baseline,
+  // and its watched files would be taken for new ones), then with a number spoiled.
+  for (const std::string& damaged : {text.substr(0, text.size() - 4),
+                                     std::string(text).replace(text.find("\0a\0") + 3, 1, "x")}) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
+    bool built = false;
+    DirIndex idx = load_dir_index(*b, file, &built);
+    EXPECT_TRUE(built);
+    EXPECT_EQ(rels(idx), (std::vector<std::string>{"", "a", "a/b", "a/b/c", "d"}));
+  }
 }
 
 }  // namespace
