@@ -9,6 +9,7 @@
 
 #include "core/env.h"
 #include "core/paths.h"
+#include "core/trace.h"
 #include "host/after_snapshot.h"
 #include "host/beneath.h"
 #include "host/git_folder_reader.h"
@@ -155,17 +156,20 @@ void judge_created_git_files(const ProtectedSnapshot& before,
 AftercareOutcome run_aftercare(const ProtectedSnapshot& before, PlantWatch* watch) {
   AftercareOutcome out;
   ProtectedSnapshot after = read_snapshot_after(before);
+  trace("aftercare: protected entries read");
   AftercareReport rep = compare_snapshots(before, after);
   for (const auto& m : rep.moves) perform_move(m, before.project, out);
   std::vector<std::pair<std::string, std::string>> unfound;
   for (const auto& r : rep.restores) perform_restore(r, out, unfound);
   judge_created_git_files(before, rep.created_git_files, out);
+  trace("aftercare: protected entries judged");
   if (watch) {
     watch->finish(before.common_dir, !before.git_dir.empty(), out);
   } else if (!before.dir_index.empty()) {
     if (auto w = PlantWatch::from_disk(before.project, before.dir_index))
       w->finish(before.common_dir, !before.git_dir.empty(), out);
   }
+  trace("aftercare: plants judged");
   // LL-1, GIT-1: last, on what the steps above left.
   const std::set<std::string> put_back = run_guard_care(before, out);
   for (const auto& [abs, note] : unfound)
