@@ -272,7 +272,10 @@ std::vector<std::string> quarantined(const std::string& dir, const std::string& 
 std::vector<std::pair<pid_t, std::string>> command_lines() {
   std::vector<std::pair<pid_t, std::string>> out;
   DIR* d = opendir("/proc");
-  if (!d) return out;
+  if (!d) {  // an empty answer would pass every "no such process" check
+    ADD_FAILURE() << "/proc cannot be listed: " << std::strerror(errno);
+    return out;
+  }
   while (dirent* e = readdir(d)) {
     if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
     int fd = open((std::string("/proc/") + e->d_name + "/cmdline").c_str(), O_RDONLY | O_CLOEXEC);

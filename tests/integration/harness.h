@@ -98,7 +98,8 @@ std::string cordon_binary();
 
 // The machine's processes and their command lines (words joined by spaces), read from /proc so
 // that it needs no procps (the suites also run in a minimal container). A process that ends
-// while it is read (its files then fail with ESRCH) is left out, never an error.
+// while it is read (its files then fail with ESRCH) is left out, never an error; a /proc that
+// cannot be listed fails the test.
 std::vector<std::pair<pid_t, std::string>> command_lines();
 // Issue 30: processes anywhere on the machine whose command line is exactly `sleep ARG`, and an
 // ARG no other process has (this test process's pid and a count): a command's tree is found
