@@ -129,9 +129,6 @@ void walk(const Beneath& b, const std::string& start, int64_t now, DirIndex& idx
   }
 }
 
-const std::string& rel_of(const DirRecord& d) { return d.rel; }
-const std::string& rel_of(const std::string& rel) { return rel; }
-
 void sort_index(DirIndex& idx) {
   auto by_rel = [](const DirRecord& a, const DirRecord& b) { return a.rel < b.rel; };
   if (!std::is_sorted(idx.dirs.begin(), idx.dirs.end(), by_rel))  // as a refresh mostly leaves it
@@ -185,17 +182,25 @@ std::string dir_index_file(const std::string& cache_dir, const std::string& proj
 
 namespace {
 
-// The next NUL-separated field of `text` from `at` (the rest when there is no NUL).
-std::string_view next_field(std::string_view text, size_t& at) {
-  if (at >= text.size()) {
-    at = text.size() + 1;
-    return {};
+// The fields of the index file, one after the other. The writer ends every field with a NUL:
+// `next` fails on a field without one (the file was cut short) and once the text is used up.
+class Fields {
+ public:
+  explicit Fields(std::string_view text) : text_(text) {}
+  bool next(std::string_view& field) {
+    std::string_view rest = text_.substr(at_);
+    size_t len = rest.find('\0');
+    if (len == std::string_view::npos) return false;
+    field = rest.substr(0, len);
+    at_ += len + 1;
+    return true;
   }
-  std::string_view rest = text.substr(at);
-  size_t len = std::min(rest.find('\0'), rest.size());
-  at += len + 1;
-  return rest.substr(0, len);
-}
+  bool more() const { return at_ < text_.size(); }
+
+ private:
+  std::string_view text_;
+  size_t at_ = 0;
+};
 
 template <typename T>
 bool number(std::string_view f, T& out) {
@@ -220,21 +225,22 @@ std::vector<Watched> watched_names(std::string_view field) {
 std::optional<DirIndex> parse_dir_index(const std::string& file, const std::string& root) {
   auto text = read_file(file, 512 << 20);
   if (!text.ok()) return std::nullopt;
-  const std::string_view t = *text;
-  size_t at = 0;
-  if (next_field(t, at) != kIndexMagic || next_field(t, at) != root || at > t.size())
+  Fields in(*text);
+  std::string_view magic, for_root, complete;
+  if (!in.next(magic) || magic != kIndexMagic || !in.next(for_root) || for_root != root ||
+      !in.next(complete))
     return std::nullopt;
   DirIndex idx;
-  idx.complete = next_field(t, at) == "1";
-  while (at < t.size()) {
+  idx.complete = complete == "1";
+  while (in.more()) {  // a record cut short makes the whole file unusable
+    std::string_view rel, ino, ctime, racy, names;
     DirRecord r;
-    r.rel = std::string(next_field(t, at));
-    if (at >= t.size() || !number(next_field(t, at), r.ino) || at >= t.size() ||
-        !number(next_field(t, at), r.ctime_ns) || at >= t.size())
+    if (!in.next(rel) || !in.next(ino) || !in.next(ctime) || !in.next(racy) || !in.next(names) ||
+        !number(ino, r.ino) || !number(ctime, r.ctime_ns))
       return std::nullopt;
-    r.racy = next_field(t, at) == "1";
-    if (at > t.size()) return std::nullopt;
-    r.names = watched_names(next_field(t, at));
+    r.rel = std::string(rel);
+    r.racy = racy == "1";
+    r.names = watched_names(names);
     idx.dirs.push_back(std::move(r));
   }
   if (idx.dirs.empty()) return std::nullopt;
@@ -271,8 +277,7 @@ DirRefresh refresh_dir_index(const Beneath& b, const DirIndex& index) {
   r.index.dirs.reserve(index.dirs.size());
   const int64_t now = now_ns();
   auto known = [&index](const std::string& rel) {  // index.dirs is sorted by rel
-    return std::binary_search(index.dirs.begin(), index.dirs.end(), rel,
-                              [](const auto& x, const auto& y) { return rel_of(x) < rel_of(y); });
+    return std::ranges::binary_search(index.dirs, rel, {}, &DirRecord::rel);
   };
   std::set<std::string> gone;  // folders dropped or walked afresh: their old records are skipped
   // FS-10: a folder that is there but cannot be listed is kept as it was (looked at again next

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -162,9 +163,13 @@ TEST_F(DirIndexTest, ADamagedIndexIsBuiltAgainNotTakenInPart) {  // PROT-6
   auto b = Beneath::open(project_);
   ASSERT_TRUE(b.ok());
   // Cut inside the last record (a partial record would leave a folder out of the baseline,
-  // and its watched files would be taken for new ones), then with a number spoiled.
-  for (const std::string& damaged : {text.substr(0, text.size() - 4),
-                                     std::string(text).replace(text.find("\0a\0") + 3, 1, "x")}) {
+  // and its watched files would be taken for new ones), cut by its final NUL only, then with
+  // the inode number of folder `a` spoiled.
+  const size_t a_ino = text.find(std::string("\0a\0", 3)) + 3;
+  ASSERT_TRUE(std::isdigit(static_cast<unsigned char>(text[a_ino]))) << a_ino;
+  for (const std::string& damaged :
+       {text.substr(0, text.size() - 4), text.substr(0, text.size() - 1),
+        std::string(text).replace(a_ino, 1, "x")}) {
     std::ofstream(file, std::ios::binary | std::ios::trunc) << damaged;
     bool built = false;
     DirIndex idx = load_dir_index(*b, file, &built);
